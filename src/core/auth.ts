@@ -1,0 +1,149 @@
+/**
+ * Who is asking: token lookup in the platform's order, token validation (expiry, revocation,
+ * impersonation, scopes) with its exact bodies, blocked users, and sudo.
+ */
+import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.js';
+import type { Ctx, Viewer } from './context.js';
+import type { PlatformState, TokenRecord, UserRecord } from './state.js';
+import { digest } from './store.js';
+import { iget, tget } from './table.js';
+
+export interface AuthOptions {
+  /** `optional`: anonymous allowed; `required`: authenticate!; `admin`: authenticated_as_admin! */
+  auth: 'optional' | 'required' | 'admin';
+  /** Scopes a token may carry for this route (the platform's allow_access_with_scope, already per method). */
+  scopes: string[];
+  /** Route accepts CI job tokens (`JOB-TOKEN`, `job_token`). */
+  jobToken: boolean;
+}
+
+const EXPIRED = 'Token is expired. You can either do re-authorization or token refresh.';
+const REVOKED = 'Token was revoked. You have to re-authorize from the user.';
+const IMPERSONATION_DISABLED = 'Token is an impersonation token but impersonation was disabled.';
+
+/** Scopes that open a route: `api` always, `read_api` on reads, plus the route's own read scopes. */
+export function allowedScopes(method: string, extraReadScopes: string[] = []): string[] {
+  const read = method === 'GET' || method === 'HEAD';
+  return read ? ['api', 'read_api', ...extraReadScopes] : ['api'];
+}
+
+function paramString(v: unknown): string | undefined {
+  if (typeof v === 'string' && v !== '') return v;
+  if (Array.isArray(v)) return paramString(v[v.length - 1]);
+  return undefined;
+}
+
+export function findToken(state: PlatformState, secret: string): TokenRecord | undefined {
+  const id = iget(state.idx.tokens, digest(secret));
+  return id === undefined ? undefined : tget(state.tokens, id);
+}
+
+/** Finds a user by numeric id or by username (case-insensitive), as the platform's `find_user` does. */
+export function findUser(state: PlatformState, idOrUsername: string | number): UserRecord | undefined {
+  const s = String(idOrUsername);
+  if (/^\d+$/.test(s)) return tget(state.users, Number(s));
+  const id = iget(state.idx.usernames, s.toLowerCase());
+  return id === undefined ? undefined : tget(state.users, id);
+}
+
+function tokenExpired(c: Ctx, t: TokenRecord): boolean {
+  if (!t.expires_at) return false;
+  const now = c.var.fx.clock.ms();
+  // Personal tokens carry a date and stop working when that day begins.
+  return now >= Date.parse(t.expires_at.length === 10 ? `${t.expires_at}T00:00:00Z` : t.expires_at);
+}
+
+function validateToken(c: Ctx, t: TokenRecord, scopes: string[]): void {
+  if (tokenExpired(c, t)) throw invalidToken(EXPIRED);
+  if (t.revoked) throw invalidToken(REVOKED);
+  if (t.kind === 'impersonation' && !c.var.fx.impersonationEnabled) throw invalidToken(IMPERSONATION_DISABLED);
+  if (!t.scopes.some((s) => scopes.includes(s))) throw insufficientScope(scopes);
+}
+
+function header(c: Ctx, name: string): string | undefined {
+  const v = c.req.header(name);
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** Reads the credential a request carries, in the platform's order. */
+function locateToken(c: Ctx, opts: AuthOptions): TokenRecord | null {
+  const st = c.var.fx.store.state;
+  const params = c.var.params;
+  const authz = header(c, 'authorization');
+  const bearer = authz && /^bearer\s+/i.test(authz) ? authz.replace(/^bearer\s+/i, '').trim() : undefined;
+  const oauth = bearer ?? paramString(params.access_token) ?? paramString(params.bearer_token);
+  const pat = paramString(params.private_token) ?? header(c, 'private-token');
+
+  if (oauth !== undefined) {
+    const t = findToken(st, oauth);
+    if (t?.kind === 'oauth') return t;
+    // A personal token sent as a Bearer value is a personal token, unless a private token is also sent.
+    if (t && (t.kind === 'personal' || t.kind === 'impersonation') && pat === undefined) return t;
+    if (pat === undefined) throw unauthorized();
+  }
+  if (pat !== undefined) {
+    const t = findToken(st, pat);
+    if (!t || (t.kind !== 'personal' && t.kind !== 'impersonation')) throw unauthorized();
+    return t;
+  }
+  if (opts.jobToken) {
+    const job = header(c, 'job-token') ?? paramString(params.job_token);
+    if (job !== undefined) {
+      const t = findToken(st, job);
+      if (!t || t.kind !== 'job') throw unauthorized();
+      return t;
+    }
+  }
+  return null;
+}
+
+/** The message the platform gives a user who may not use the API. */
+function accessDeniedReason(user: UserRecord): string | null {
+  if (user.state === 'blocked' || user.state === 'ldap_blocked') return 'Your account has been blocked.';
+  if (user.state === 'deactivated')
+    return 'Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account';
+  return null;
+}
+
+/** Resolves the viewer of a request; throws the platform's error for any bad credential. */
+export function resolveViewer(c: Ctx, opts: AuthOptions): Viewer {
+  const st = c.var.fx.store.state;
+  const token = locateToken(c, opts);
+  let user: UserRecord | null = null;
+  if (token) {
+    if (token.kind !== 'job') validateToken(c, token, opts.scopes);
+    else if (tokenExpired(c, token) || token.revoked) throw unauthorized();
+    user = tget(st.users, token.user_id) ?? null;
+    if (!user) throw unauthorized();
+    const reason = accessDeniedReason(user);
+    if (reason) throw forbidden(reason);
+  }
+
+  const sudo = paramString(c.var.params.sudo) ?? header(c, 'sudo');
+  if (sudo === undefined) return { user, token, sudoFrom: null };
+  if (!user) throw unauthorized();
+  if (!user.admin) throw forbidden('Must be admin to use sudo');
+  if (!token || token.kind === 'job')
+    throw forbidden('Must be authenticated using an OAuth or Personal Access Token to use sudo');
+  if (!token.scopes.includes('sudo')) throw insufficientScope(['sudo']);
+  const target = findUser(st, sudo);
+  if (!target) throw notFound(`User with ID or username '${sudo}'`);
+  return { user: target, token, sudoFrom: user };
+}
+
+/** `authenticate!` */
+export function requireUser(c: Ctx): UserRecord {
+  const u = c.var.viewer.user;
+  if (!u) throw unauthorized();
+  return u;
+}
+
+/** `authenticated_as_admin!` */
+export function requireAdmin(c: Ctx): UserRecord {
+  const u = requireUser(c);
+  if (!u.admin) throw forbidden();
+  return u;
+}
+
+export const isAdmin = (c: Ctx) => c.var.viewer.user?.admin === true;
+

@@ -1,0 +1,53 @@
+import type { Context } from 'hono';
+import type { Draft } from 'immer';
+import type { Clock } from './clock.js';
+import type { RawParams } from './params.js';
+import type { PlatformState, TokenRecord, UserRecord, Tier } from './state.js';
+import type { Store } from './store.js';
+
+/** What every handler of one instance shares: its store, clock and options. */
+export interface Fx {
+  store: Store;
+  clock: Clock;
+  /** Configured external URL, without a trailing slash; else taken from each request. */
+  baseUrl?: string;
+  /** Impersonation tokens are refused when this is off (the platform's instance configuration). */
+  impersonationEnabled: boolean;
+  /** Control-plane and explain switches. */
+  explain: boolean;
+  tier(): Tier;
+}
+
+/** Who is asking. `user` is the effective user (after sudo); `token` the credential used. */
+export interface Viewer {
+  user: UserRecord | null;
+  token: TokenRecord | null;
+  /** The token's owner when sudo switched the user. */
+  sudoFrom: UserRecord | null;
+}
+
+export interface Env {
+  Variables: {
+    fx: Fx;
+    params: RawParams;
+    viewer: Viewer;
+    /** Params as Grape has them after declaration: raw plus declared defaults (pagination links use them). */
+    linkParams: Record<string, unknown>;
+    writes: number;
+  };
+}
+
+export type Ctx = Context<Env>;
+
+export const state = (c: Ctx): PlatformState => c.var.fx.store.state;
+
+/**
+ * The request's one write. A second write in the same request is a bug: it would break the rule that a
+ * failed request changes nothing, so it fails loudly.
+ */
+export function write<R>(c: Ctx, fn: (draft: Draft<PlatformState>) => R): R {
+  const n = c.get('writes') ?? 0;
+  if (n > 0) throw new Error('a request may write the store only once');
+  c.set('writes', n + 1);
+  return c.var.fx.store.write(fn);
+}

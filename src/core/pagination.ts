@@ -1,0 +1,136 @@
+/**
+ * Offset pagination as Kaminari and the platform's OffsetPagination do it (headers, Link, the 10,000-row
+ * count limit), and keyset pagination as a reusable strategy.
+ */
+import type { Ctx } from './context.js';
+import { grapeError } from './errors.js';
+import { featureEnabled } from './features.js';
+import { p, toQuery } from './params.js';
+
+/** Declared on every list endpoint, so that pagination links carry `per_page` like the platform's. */
+export const paginationParams = {
+  page: p.int().default(1),
+  per_page: p.int().default(20),
+};
+
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 100;
+/** Kaminari's MAX_COUNT_LIMIT: above this, counts are not sent. */
+export const COUNT_LIMIT = 10_000;
+
+/** The base of pagination links: the configured URL, else the client's own scheme, host and port. */
+export function requestBase(c: Ctx): string {
+  if (c.var.fx.baseUrl) return c.var.fx.baseUrl;
+  const url = new URL(c.req.url);
+  return `${url.protocol}//${url.host}`;
+}
+
+function linkTo(c: Ctx, query: Record<string, unknown>): string {
+  const url = new URL(c.req.url);
+  return `${requestBase(c)}${url.pathname}?${toQuery(query)}`;
+}
+
+function intParam(c: Ctx, name: string): number | undefined {
+  const raw = c.var.params[name];
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
+  if (s === null || !/^[+-]?\d+$/.test(s)) throw grapeError(400, `${name} is invalid`);
+  return Number(s);
+}
+
+/** Kaminari's reading of `per_page`: clamped to 100, ignored when negative. */
+export function perPage(c: Ctx): number {
+  const v = intParam(c, 'per_page');
+  if (v === undefined || v < 0) return DEFAULT_PER_PAGE;
+  // Kaminari turns 0 into limit(0), which crashes the platform's header code; answer it as a bad value.
+  if (v === 0) throw grapeError(400, 'per_page does not have a valid value');
+  return Math.min(v, MAX_PER_PAGE);
+}
+
+export interface Page<T> {
+  items: T[];
+  headers: Record<string, string>;
+}
+
+/**
+ * Slices one page out of an already filtered and ordered list and computes the platform's headers.
+ * `total` may be larger than `items.length` when the caller only materialised part of the list.
+ */
+export function offsetPage<T>(c: Ctx, all: readonly T[]): Page<T> {
+  const per = perPage(c);
+  const rawPage = intParam(c, 'page');
+  const page = rawPage === undefined || rawPage < 1 ? 1 : rawPage;
+  const total = all.length;
+  const withCounts = !(total > COUNT_LIMIT && featureEnabled(c.var.fx.store.state, 'api_kaminari_count_with_limit'));
+  const start = (page - 1) * per;
+  const items = all.slice(start, start + per);
+
+  let next: number | null;
+  let prev: number | null;
+  const totalPages = Math.ceil(total / per);
+  if (withCounts) {
+    const outOfRange = page > totalPages;
+    next = page === totalPages || outOfRange ? null : page + 1;
+    prev = page === 1 || outOfRange ? null : page - 1;
+  } else {
+    // Without a count Kaminari looks one row ahead instead.
+    const outOfRange = items.length === 0;
+    next = outOfRange || start + per >= total ? null : page + 1;
+    prev = page === 1 || outOfRange ? null : page - 1;
+  }
+
+  const linkQuery = (pg: number) => ({ ...c.var.linkParams, page: pg, per_page: c.var.linkParams.per_page ?? per });
+  const links: string[] = [];
+  if (prev !== null) links.push(`<${linkTo(c, linkQuery(prev))}>; rel="prev"`);
+  if (next !== null) links.push(`<${linkTo(c, linkQuery(next))}>; rel="next"`);
+  links.push(`<${linkTo(c, linkQuery(1))}>; rel="first"`);
+  if (withCounts) links.push(`<${linkTo(c, linkQuery(Math.max(totalPages, 1)))}>; rel="last"`);
+
+  const headers: Record<string, string> = {
+    'X-Per-Page': String(per),
+    'X-Page': String(page),
+    'X-Next-Page': next === null ? '' : String(next),
+    'X-Prev-Page': prev === null ? '' : String(prev),
+    Link: links.join(', '),
+  };
+  if (withCounts) {
+    headers['X-Total'] = String(total);
+    headers['X-Total-Pages'] = String(Math.max(totalPages, 1));
+  }
+  return { items, headers };
+}
+
+/**
+ * Keyset pagination (`pagination=keyset`) by id: `all` is already filtered (including `id_after` /
+ * `id_before`) and ordered in `direction`. Only a Link to the next page is sent, plus the deprecated
+ * identical `Links` header; the last page has none.
+ */
+export function keysetPage<T>(c: Ctx, all: readonly T[], idOf: (t: T) => number, direction: 'asc' | 'desc'): Page<T> {
+  const raw = intParam(c, 'per_page');
+  const per = raw === undefined || raw <= 0 ? DEFAULT_PER_PAGE : Math.min(raw, MAX_PER_PAGE);
+  const items = all.slice(0, per);
+  const headers: Record<string, string> = {};
+  if (all.length > per && items.length > 0) {
+    const last = idOf(items[items.length - 1]!);
+    const query: Record<string, unknown> = { ...c.var.linkParams, per_page: c.var.linkParams.per_page ?? per };
+    delete query.id_after;
+    delete query.id_before;
+    delete query.page;
+    query[direction === 'asc' ? 'id_after' : 'id_before'] = last;
+    const link = `<${linkTo(c, query)}>; rel="next"`;
+    headers.Link = link;
+    headers.Links = link;
+  }
+  return { items, headers };
+}
+
+/** Sends a page as JSON with its headers. */
+export function sendPage<T>(c: Ctx, page: Page<T>, render: (t: T) => unknown): Response {
+  for (const [k, v] of Object.entries(page.headers)) c.header(k, v);
+  return c.json(page.items.map(render));
+}
+
+/** The common case: offset-paginate and render. */
+export function paginate<T>(c: Ctx, all: readonly T[], render: (t: T) => unknown): Response {
+  return sendPage(c, offsetPage(c, all), render);
+}

@@ -1,0 +1,326 @@
+/**
+ * Request input as the platform reads it: query string, form, multipart and JSON bodies merged into one
+ * params object (Rack's nested `name[]`, `name[key]`, `name[][key]` rules), then declared per endpoint
+ * with zod-backed param types that coerce the way Grape does and fail with Grape's messages.
+ */
+import { z } from 'zod';
+import { apiError, grapeError } from './errors.js';
+
+export type ParamValue = string | number | boolean | null | File | ParamValue[] | { [key: string]: ParamValue };
+export type RawParams = Record<string, ParamValue>;
+
+const MAX_DEPTH = 32;
+
+const malformed = () => apiError(400, '400 Bad request');
+
+function decodeComponent(s: string): string {
+  const plus = s.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    throw malformed();
+  }
+}
+
+const isHash = (v: unknown): v is Record<string, ParamValue> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof File);
+
+/** Rack's normalize_params: places one `name=value` pair into a nested params object. */
+function place(params: Record<string, ParamValue>, name: string, value: ParamValue, depth: number): void {
+  if (depth > MAX_DEPTH) throw malformed();
+  const m = /^[[\]]*([^[\]]+)\]*/.exec(name);
+  const key = m?.[1] ?? '';
+  const after = m ? name.slice(m[0].length) : '';
+  if (key === '') return;
+  if (after === '') {
+    params[key] = value;
+  } else if (after === '[') {
+    params[name] = value;
+  } else if (after === '[]') {
+    const arr = (params[key] ??= []);
+    if (!Array.isArray(arr)) throw malformed();
+    arr.push(value);
+  } else if (after.startsWith('[]')) {
+    const child = /^\[\]\[([^[\]]+)\]$/.exec(after)?.[1] ?? after.slice(2);
+    const arr = (params[key] ??= []);
+    if (!Array.isArray(arr)) throw malformed();
+    const last = arr[arr.length - 1];
+    const childKey = /^[[\]]*([^[\]]+)/.exec(child)?.[1] ?? child;
+    if (isHash(last) && !(childKey in last)) {
+      place(last, child, value, depth + 1);
+    } else {
+      const fresh: Record<string, ParamValue> = {};
+      place(fresh, child, value, depth + 1);
+      arr.push(fresh);
+    }
+  } else {
+    const hash = (params[key] ??= {});
+    if (!isHash(hash)) throw malformed();
+    place(hash, after, value, depth + 1);
+  }
+}
+
+/** Parses `a=1&b[]=2&c[d]=3` the way Rack does (a repeated plain key keeps the last value). */
+export function parseQuery(qs: string, into: RawParams = {}): RawParams {
+  if (qs.startsWith('?')) qs = qs.slice(1);
+  if (!qs) return into;
+  for (const pair of qs.split(/[&;]/)) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? '' : decodeComponent(pair.slice(eq + 1));
+    place(into, name, value, 0);
+  }
+  return into;
+}
+
+/** Adds form-data entries (strings and files) with the same nesting rules. */
+export function placeEntries(entries: Iterable<[string, string | File]>, into: RawParams = {}): RawParams {
+  for (const [name, value] of entries) place(into, name, value, 0);
+  return into;
+}
+
+/** Serialises params the way Rails' `Hash#to_query` does: keys sorted, arrays as `k[]=v`, CGI escaping. */
+export function toQuery(params: Record<string, unknown>, prefix?: string): string {
+  const parts: string[] = [];
+  const keys = Object.keys(params).sort();
+  for (const k of keys) {
+    const name = prefix ? `${prefix}[${k}]` : k;
+    parts.push(...encodePair(name, params[k]));
+  }
+  return parts.join('&');
+}
+
+function cgiEscape(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/%20/g, '+')
+    .replace(/[!'()~]/g, (ch) => '%' + ch.charCodeAt(0).toString(16).toUpperCase())
+    .replace(/%7E/g, '~');
+}
+
+function encodePair(name: string, value: unknown): string[] {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [`${cgiEscape(name + '[]')}=`];
+    return value.flatMap((v) => encodePair(`${name}[]`, v));
+  }
+  if (value instanceof File) return [];
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as object).sort();
+    return entries.flatMap((k) => encodePair(`${name}[${k}]`, (value as Record<string, unknown>)[k]));
+  }
+  return [`${cgiEscape(name)}=${cgiEscape(value === null || value === undefined ? '' : String(value))}`];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Declared parameters
+
+const INVALID = Symbol('invalid');
+type Coercer<T> = (v: ParamValue) => T | typeof INVALID;
+
+const TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+const coerceBool: Coercer<boolean> = (v) => {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v === 1 ? true : v === 0 ? false : INVALID;
+  if (typeof v !== 'string') return INVALID;
+  const s = v.trim().toLowerCase();
+  if (TRUE.has(s)) return true;
+  if (FALSE.has(s)) return false;
+  return INVALID;
+};
+
+const coerceInt: Coercer<number> = (v) => {
+  if (typeof v === 'number') return Number.isInteger(v) ? v : INVALID;
+  if (typeof v !== 'string') return INVALID;
+  const s = v.trim().replace(/_/g, '');
+  if (!/^[+-]?\d+$/.test(s)) return INVALID;
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : INVALID;
+};
+
+const coerceFloat: Coercer<number> = (v) => {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string' || !/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v)) return INVALID;
+  return Number(v);
+};
+
+const coerceStr: Coercer<string> = (v) => {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return INVALID;
+};
+
+const coerceDateTime: Coercer<string> = (v) => {
+  if (typeof v !== 'string') return INVALID;
+  const t = Date.parse(v.trim());
+  return Number.isNaN(t) ? INVALID : new Date(t).toISOString();
+};
+
+const coerceDate: Coercer<string> = (v) => {
+  if (typeof v !== 'string') return INVALID;
+  const m = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})/.exec(v);
+  if (!m) return INVALID;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (d.getUTCMonth() !== Number(m[2]) - 1) return INVALID;
+  return d.toISOString().slice(0, 10);
+};
+
+const coerceFile: Coercer<File> = (v) => (v instanceof File ? v : INVALID);
+
+const coerceHash: Coercer<Record<string, ParamValue>> = (v) => (isHash(v) ? v : INVALID);
+
+function arrayOf<T>(item: Coercer<T>, commaSeparated: boolean): Coercer<T[]> {
+  return (v) => {
+    let list: ParamValue[];
+    if (Array.isArray(v)) list = v;
+    else if (commaSeparated && typeof v === 'string') list = v === '' ? [] : v.split(',');
+    else if (commaSeparated && typeof v === 'number') list = [v];
+    else return INVALID;
+    const out: T[] = [];
+    for (const x of list) {
+      const c = item(x);
+      if (c === INVALID) return INVALID;
+      out.push(c);
+    }
+    return out;
+  };
+}
+
+interface ParamSpec<T> {
+  coerce: Coercer<T>;
+  required: boolean;
+  defaultValue?: T;
+  values?: readonly unknown[];
+  allowBlank: boolean;
+}
+
+/** A declared parameter. `T` is what the handler receives. */
+export class Param<T> {
+  constructor(readonly spec: ParamSpec<any>) {}
+  /** Grape `requires`: absent → "x is missing". */
+  required(): Param<Exclude<T, undefined>> {
+    return new Param({ ...this.spec, required: true });
+  }
+  /** Grape `default:`; also what pagination links carry for an absent param. */
+  default(value: Exclude<T, undefined>): Param<Exclude<T, undefined>> {
+    return new Param({ ...this.spec, defaultValue: value });
+  }
+  /** Grape `values:`: anything else → "x does not have a valid value". */
+  values<V extends Exclude<T, undefined>>(values: readonly V[]): Param<V | Extract<T, undefined>> {
+    return new Param({ ...this.spec, values });
+  }
+  /** Grape `allow_blank: false`: "" → "x is empty". */
+  notBlank(): Param<T> {
+    return new Param({ ...this.spec, allowBlank: false });
+  }
+}
+
+const make = <T>(coerce: Coercer<T>) => new Param<T | undefined>({ coerce, required: false, allowBlank: true });
+
+/** Param types; each accepts what the platform's Grape types accept. */
+export const p = {
+  str: () => make(coerceStr),
+  int: () => make(coerceInt),
+  float: () => make(coerceFloat),
+  bool: () => make(coerceBool),
+  datetime: () => make(coerceDateTime),
+  date: () => make(coerceDate),
+  file: () => make(coerceFile),
+  hash: () => make(coerceHash),
+  /** Integer or string: ids that may also be names (`:id` of a user, `sudo`). */
+  intOrStr: () => make<number | string>((v) => (coerceInt(v) === INVALID ? coerceStr(v) : coerceInt(v))),
+  intArray: (opts: { commaSeparated?: boolean } = {}) => make(arrayOf(coerceInt, !!opts.commaSeparated)),
+  strArray: (opts: { commaSeparated?: boolean } = {}) => make(arrayOf(coerceStr, !!opts.commaSeparated)),
+  hashArray: () => make(arrayOf(coerceHash, false)),
+};
+
+export type Shape = Record<string, Param<any>>;
+export type Parsed<S extends Shape> = { [K in keyof S]: S[K] extends Param<infer T> ? T : never };
+
+function toZod(spec: ParamSpec<unknown>) {
+  return z.unknown().transform((raw, ctx) => {
+    if (raw === undefined || raw === null) {
+      if (spec.required) {
+        ctx.addIssue({ code: 'custom', message: 'is missing' });
+        return z.NEVER;
+      }
+      return spec.defaultValue;
+    }
+    if (raw === '' && !spec.allowBlank) {
+      ctx.addIssue({ code: 'custom', message: 'is empty' });
+      return z.NEVER;
+    }
+    // An empty string is "no value" for every non-string type, as Grape's coercers treat it.
+    if (raw === '' && spec.coerce !== coerceStr) return spec.defaultValue;
+    const value = spec.coerce(raw as ParamValue);
+    if (value === INVALID) {
+      ctx.addIssue({ code: 'custom', message: 'is invalid' });
+      return z.NEVER;
+    }
+    if (spec.values) {
+      const ok = Array.isArray(value)
+        ? value.every((x) => spec.values!.includes(x))
+        : spec.values.includes(value);
+      if (!ok) {
+        ctx.addIssue({ code: 'custom', message: 'does not have a valid value' });
+        return z.NEVER;
+      }
+    }
+    return value;
+  });
+}
+
+const schemaCache = new WeakMap<Shape, z.ZodType>();
+
+function schemaFor(shape: Shape): z.ZodType {
+  let schema = schemaCache.get(shape);
+  if (!schema) {
+    const fields: Record<string, z.ZodType> = {};
+    for (const [k, v] of Object.entries(shape)) fields[k] = toZod(v.spec);
+    schema = z.object(fields);
+    schemaCache.set(shape, schema);
+  }
+  return schema;
+}
+
+const pathName = (path: PropertyKey[]) =>
+  path.map((seg, i) => (i === 0 ? String(seg) : `[${String(seg)}]`)).join('');
+
+/**
+ * Validates raw params against a declared shape. All problems are reported at once, joined with ", ",
+ * in Grape's `{"error": "..."}` shape.
+ */
+export function parseParams<S extends Shape>(shape: S, raw: RawParams): Parsed<S> {
+  const result = schemaFor(shape).safeParse(raw);
+  if (result.success) return result.data as Parsed<S>;
+  throw grapeError(400, result.error.issues.map((i) => `${pathName(i.path)} ${i.message}`).join(', '));
+}
+
+/** The declared defaults of a shape, as Grape adds them to `params` (and so to pagination links). */
+export function declaredDefaults(shape: Shape): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(shape)) if (v.spec.defaultValue !== undefined) out[k] = v.spec.defaultValue;
+  return out;
+}
+
+/** Grape `mutually_exclusive`. */
+export function mutuallyExclusive(raw: RawParams, ...names: string[]): void {
+  const given = names.filter((n) => raw[n] !== undefined);
+  if (given.length > 1) throw grapeError(400, `${given.join(', ')} are mutually exclusive`);
+}
+
+/** Grape `at_least_one_of`. */
+export function atLeastOneOf(raw: RawParams, ...names: string[]): void {
+  if (!names.some((n) => raw[n] !== undefined))
+    throw grapeError(400, `${names.join(', ')} are missing, at least one parameter must be provided`);
+}
+
+/** Grape `exactly_one_of`. */
+export function exactlyOneOf(raw: RawParams, ...names: string[]): void {
+  const given = names.filter((n) => raw[n] !== undefined);
+  if (given.length === 0)
+    throw grapeError(400, `${names.join(', ')} are missing, exactly one parameter must be provided`);
+  if (given.length > 1) throw grapeError(400, `${given.join(', ')} are mutually exclusive`);
+}
+

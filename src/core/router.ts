@@ -1,0 +1,124 @@
+/**
+ * Declares API routes once, with what each needs from the core (auth mode, token scopes, job tokens),
+ * and keeps the route list that `fauxlab routes`, the README coverage list and 405 detection read.
+ */
+import { Hono } from 'hono';
+import { allowedScopes, requireAdmin, requireUser, resolveViewer, type AuthOptions } from './auth.js';
+import type { Ctx, Env } from './context.js';
+import { apiError } from './errors.js';
+import { declaredDefaults, parseParams, parseQuery, placeEntries, type Parsed, type RawParams, type Shape } from './params.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteOptions {
+  /** Default: `optional` for GET, `required` for writes (the platform's authenticate_non_get!). */
+  auth?: AuthOptions['auth'];
+  /** Extra scopes that open the route on reads, e.g. `read_user` on the users API. */
+  readScopes?: string[];
+  jobToken?: boolean;
+}
+
+export interface RouteInfo {
+  method: Method;
+  /** Path under `/api/v4`, in `:param` form. */
+  path: string;
+}
+
+type Handler = (c: Ctx) => Response | Promise<Response>;
+
+async function readBody(c: Ctx): Promise<RawParams> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return {};
+  if (type.startsWith('application/json')) {
+    const text = await c.req.text();
+    if (text.trim() === '') return {};
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw apiError(400, 'message body does not match declared format');
+    }
+    return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as RawParams) : {};
+  }
+  if (type.startsWith('application/x-www-form-urlencoded')) return parseQuery(await c.req.text());
+  if (type.startsWith('multipart/form-data')) {
+    let form: FormData;
+    try {
+      form = await c.req.formData();
+    } catch {
+      throw apiError(400, '400 Bad request');
+    }
+    return placeEntries(form.entries() as Iterable<[string, string | File]>);
+  }
+  return {};
+}
+
+/** Query, then body, then path params: later sources win, as in Grape's params. */
+async function readParams(c: Ctx): Promise<RawParams> {
+  const url = c.req.url;
+  const q = url.indexOf('?');
+  const params = parseQuery(q < 0 ? '' : url.slice(q + 1));
+  Object.assign(params, await readBody(c));
+  Object.assign(params, c.req.param() as Record<string, string>);
+  return params;
+}
+
+export class ApiRouter {
+  readonly hono = new Hono<Env>();
+  readonly routes: RouteInfo[] = [];
+
+  get(path: string, a: RouteOptions | Handler, b?: Handler) {
+    return this.on('GET', path, a, b);
+  }
+  post(path: string, a: RouteOptions | Handler, b?: Handler) {
+    return this.on('POST', path, a, b);
+  }
+  put(path: string, a: RouteOptions | Handler, b?: Handler) {
+    return this.on('PUT', path, a, b);
+  }
+  patch(path: string, a: RouteOptions | Handler, b?: Handler) {
+    return this.on('PATCH', path, a, b);
+  }
+  delete(path: string, a: RouteOptions | Handler, b?: Handler) {
+    return this.on('DELETE', path, a, b);
+  }
+
+  on(method: Method, path: string, a: RouteOptions | Handler, b?: Handler): this {
+    const opts: RouteOptions = typeof a === 'function' ? {} : a;
+    const handler = (typeof a === 'function' ? a : b)!;
+    const auth: AuthOptions = {
+      auth: opts.auth ?? (method === 'GET' ? 'optional' : 'required'),
+      scopes: allowedScopes(method, opts.readScopes),
+      jobToken: opts.jobToken ?? false,
+    };
+    this.routes.push({ method, path });
+    this.hono.on(method, path, async (c) => {
+      c.set('params', await readParams(c));
+      c.set('linkParams', c.var.params);
+      c.set('viewer', resolveViewer(c, auth));
+      if (auth.auth === 'required') requireUser(c);
+      else if (auth.auth === 'admin') requireAdmin(c);
+      return handler(c);
+    });
+    return this;
+  }
+}
+
+/**
+ * Validates the request's params against a declared shape and returns them typed. Also records the
+ * params as Grape would have them (declared defaults filled in) for pagination links.
+ */
+export function parse<S extends Shape>(c: Ctx, shape: S): Parsed<S> {
+  const out = parseParams(shape, c.var.params);
+  c.set('linkParams', { ...declaredDefaults(shape), ...c.var.params });
+  return out;
+}
+
+/** Turns a route pattern into a matcher for raw (still percent-encoded) paths. */
+export function patternMatcher(path: string): RegExp {
+  const src = path
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${src}$`);
+}

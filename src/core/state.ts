@@ -1,0 +1,191 @@
+/**
+ * The platform's state: one immer root per instance. Records are normalised (ids and foreign keys);
+ * what clients see is built from them by entity functions, per viewer. Sequences and indexes live in the
+ * state too, so that reset, snapshot and restore are exact.
+ */
+import { emptyIndex, emptyTable, type Index, type Table } from './table.js';
+
+export type Tier = 'free' | 'premium' | 'ultimate';
+export type Visibility = 'private' | 'internal' | 'public';
+
+export interface Identity {
+  provider: string;
+  extern_uid: string;
+  saml_provider_id: number | null;
+}
+
+export interface UserRecord {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  state: 'active' | 'blocked' | 'ldap_blocked' | 'deactivated';
+  admin: boolean;
+  bot: boolean;
+  created_at: string;
+  updated_at: string;
+  bio: string;
+  location: string | null;
+  public_email: string;
+  skype: string;
+  linkedin: string;
+  twitter: string;
+  website_url: string;
+  organization: string | null;
+  job_title: string;
+  avatar_url: string | null;
+  last_sign_in_at: string | null;
+  current_sign_in_at: string | null;
+  last_sign_in_ip: string | null;
+  current_sign_in_ip: string | null;
+  sign_in_count: number;
+  confirmed_at: string | null;
+  last_activity_on: string | null;
+  theme_id: number;
+  color_scheme_id: number;
+  projects_limit: number;
+  note: string | null;
+  identities: Identity[];
+  can_create_group: boolean;
+  two_factor_enabled: boolean;
+  external: boolean;
+  private_profile: boolean;
+  commit_email: string | null;
+  shared_runners_minutes_limit: number | null;
+  extra_shared_runners_minutes_limit: number | null;
+  custom_attributes: Record<string, string>;
+  /** The user's personal namespace (ids shared with groups). */
+  namespace_id: number;
+  /** sha256 of the password; the password itself is never stored. */
+  password_digest: string | null;
+  password_expires_at: string | null;
+}
+
+export type TokenKind = 'personal' | 'impersonation' | 'oauth' | 'job';
+
+export interface TokenRecord {
+  id: number;
+  user_id: number;
+  kind: TokenKind;
+  name: string;
+  scopes: string[];
+  created_at: string;
+  /** Personal tokens expire at the start of this date (`YYYY-MM-DD`); OAuth tokens at this instant. */
+  expires_at: string | null;
+  revoked: boolean;
+  /** sha256 of the token string; the token itself is never stored. */
+  digest: string;
+}
+
+export interface GroupRecord {
+  id: number;
+  name: string;
+  path: string;
+  /** `parent/child`; kept in step with renames and moves. */
+  full_path: string;
+  parent_id: number | null;
+  description: string;
+  visibility: Visibility;
+  created_at: string;
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+export interface ProjectRecord {
+  id: number;
+  name: string;
+  path: string;
+  namespace_kind: 'group' | 'user';
+  /** A group id, or a user's namespace id. */
+  namespace_id: number;
+  /** The owning user of a personal project. */
+  owner_id: number | null;
+  path_with_namespace: string;
+  description: string;
+  visibility: Visibility;
+  archived: boolean;
+  default_branch: string | null;
+  creator_id: number;
+  created_at: string;
+  updated_at: string;
+  last_activity_at: string;
+  [field: string]: unknown;
+}
+
+export type MemberSource = 'project' | 'group';
+
+export interface MemberRecord {
+  id: number;
+  source: MemberSource;
+  source_id: number;
+  user_id: number;
+  access_level: number;
+  expires_at: string | null;
+  created_at: string;
+}
+
+export interface FeatureRecord {
+  name: string;
+  boolean: boolean | null;
+  percentage_of_time: number | null;
+  percentage_of_actors: number | null;
+  actors: string[];
+  groups: string[];
+}
+
+export interface PlatformState {
+  tier: Tier;
+  /** Application settings: the stored overrides; defaults live with the settings area. */
+  settings: Record<string, unknown>;
+  features: Record<string, FeatureRecord>;
+  /** Global id sequences: the last id handed out per table. */
+  seq: Record<string, number>;
+  users: Table<UserRecord>;
+  tokens: Table<TokenRecord>;
+  groups: Table<GroupRecord>;
+  projects: Table<ProjectRecord>;
+  members: Table<MemberRecord>;
+  idx: {
+    /** lower-cased username -> user id */
+    usernames: Index;
+    /** lower-cased email -> user id */
+    emails: Index;
+    /** token digest -> token id */
+    tokens: Index;
+    /** lower-cased namespace full path -> group id, or -(user id) for a personal namespace */
+    namespaces: Index;
+    /** lower-cased path_with_namespace -> project id */
+    projects: Index;
+    /** `project:<id>:<user>` or `group:<id>:<user>` -> member id */
+    members: Index;
+  };
+}
+
+export function emptyState(tier: Tier = 'free'): PlatformState {
+  return {
+    tier,
+    settings: {},
+    features: {},
+    seq: {},
+    users: emptyTable(),
+    tokens: emptyTable(),
+    groups: emptyTable(),
+    projects: emptyTable(),
+    members: emptyTable(),
+    idx: {
+      usernames: emptyIndex(),
+      emails: emptyIndex(),
+      tokens: emptyIndex(),
+      namespaces: emptyIndex(),
+      projects: emptyIndex(),
+      members: emptyIndex(),
+    },
+  };
+}
+
+/** Hands out the next id of a global sequence (on a draft). */
+export function nextId(state: PlatformState, seq: string): number {
+  const id = (state.seq[seq] ?? 0) + 1;
+  state.seq[seq] = id;
+  return id;
+}

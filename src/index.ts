@@ -1,0 +1,4 @@
+export { createFauxlab, DEFAULT_START, type Fauxlab, type FauxlabOptions, type Snapshot } from './app.js';
+export { ScenarioError, loadScenario, type Scenario, type ScenarioFile, type ScenarioInput } from './scenario/index.js';
+export { ApiError } from './core/errors.js';
+export { Clock, parseDuration } from './core/clock.js';
