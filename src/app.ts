@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import { Clock } from './core/clock.js';
 import type { Env, Fx } from './core/context.js';
-import { ApiError, grapeError, internalError, methodNotAllowed } from './core/errors.js';
+import { ApiError, grapeError, internalError, noRoute } from './core/errors.js';
 import { patternMatcher, ApiRouter, type RouteInfo } from './core/router.js';
 import type { PlatformState, Tier } from './core/state.js';
 import { Store } from './core/store.js';
@@ -29,6 +29,8 @@ export interface FauxlabOptions {
   controlPlane?: boolean;
   /** Impersonation tokens are honoured (default true, as on the platform). */
   impersonation?: boolean;
+  /** Registers extra routes under `/api/v4` (endpoints fauxlab lacks, or test doubles), with the core's rules. */
+  routes?: (router: ApiRouter) => void;
   /** Log crashes (500s) to this function; default console.error. */
   logger?: (message: string, error: unknown) => void;
 }
@@ -79,7 +81,8 @@ function routingPath(request: Request): string {
 export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   let scenario = loadScenario(options.scenario ?? {});
   const initialClock = () => options.now ?? scenario.now ?? DEFAULT_START;
-  const world = () => buildWorld(scenario, { seed: options.seed, tier: options.tier, now: new Date(initialClock()) });
+  const world = () =>
+    buildWorld(scenario, { seed: options.seed, tier: options.tier, now: new Date(initialClock()) });
   const clock = new Clock(initialClock(), options.realtimeClock ?? false);
   let initial = world();
   const store = new Store(initial);
@@ -96,6 +99,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
 
   const api = new ApiRouter();
   registerApi(api);
+  options.routes?.(api);
   const matchers = api.routes.map((r) => ({ ...r, re: patternMatcher(`/api/v4${r.path}`) }));
 
   const app = new Hono<Env>({ getPath: routingPath });
@@ -143,14 +147,17 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   if (options.controlPlane ?? true) app.route('/__fauxlab', controlPlane(instance));
 
   app.notFound((c) => {
-    const path = c.req.path;
-    const allow = matchers.filter((m) => m.re.test(path)).map((m) => m.method);
-    if (allow.length > 0) {
-      const methods = ['OPTIONS', ...new Set(allow)];
-      if (methods.includes('GET')) methods.splice(methods.indexOf('GET') + 1, 0, 'HEAD');
-      throw methodNotAllowed(methods);
+    // A known path with another method still answers 404: the platform's catch-all route wins over
+    // Grape's 405. Only OPTIONS gets the path's methods.
+    if (c.req.method === 'OPTIONS') {
+      const methods = matchers.filter((m) => m.re.test(c.req.path)).map((m) => m.method);
+      if (methods.length > 0) {
+        const allow = ['OPTIONS', ...new Set(methods)];
+        if (allow.includes('GET')) allow.push('HEAD');
+        return c.body(null, 204, { Allow: allow.join(', ') });
+      }
     }
-    throw new ApiError(404, { error: '404 Not Found' }, {}, 'no such route');
+    throw noRoute();
   });
 
   app.onError((err, c) => {

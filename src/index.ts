@@ -1,4 +1,11 @@
+export { ApiRouter, parse, type RouteOptions } from './core/router.js';
 export { createFauxlab, DEFAULT_START, type Fauxlab, type FauxlabOptions, type Snapshot } from './app.js';
-export { ScenarioError, loadScenario, type Scenario, type ScenarioFile, type ScenarioInput } from './scenario/index.js';
+export {
+  ScenarioError,
+  loadScenario,
+  type Scenario,
+  type ScenarioFile,
+  type ScenarioInput,
+} from './scenario/index.js';
 export { ApiError } from './core/errors.js';
 export { Clock, parseDuration } from './core/clock.js';

@@ -14,7 +14,8 @@ async function jsonBody(req: Request): Promise<Record<string, unknown>> {
   if (text.trim() === '') return {};
   try {
     const body = JSON.parse(text) as unknown;
-    if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body))
+      return body as Record<string, unknown>;
   } catch {
     // fall through
   }

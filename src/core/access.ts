@@ -4,13 +4,29 @@
  */
 import type { Ctx } from './context.js';
 import { notFound } from './errors.js';
-import type { GroupRecord, MemberSource, PlatformState, ProjectRecord, UserRecord, Visibility } from './state.js';
+import type {
+  GroupRecord,
+  MemberSource,
+  PlatformState,
+  ProjectRecord,
+  UserRecord,
+  Visibility,
+} from './state.js';
 import { iget, tget } from './table.js';
 
-export const ACCESS = { NONE: 0, MINIMAL: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
+export const ACCESS = {
+  NONE: 0,
+  MINIMAL: 5,
+  GUEST: 10,
+  REPORTER: 20,
+  DEVELOPER: 30,
+  MAINTAINER: 40,
+  OWNER: 50,
+} as const;
 export const VISIBILITY_LEVEL: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
 
-export const memberKey = (source: MemberSource, sourceId: number, userId: number) => `${source}:${sourceId}:${userId}`;
+export const memberKey = (source: MemberSource, sourceId: number, userId: number) =>
+  `${source}:${sourceId}:${userId}`;
 
 function directLevel(st: PlatformState, source: MemberSource, sourceId: number, userId: number): number {
   const id = iget(st.idx.members, memberKey(source, sourceId, userId));
@@ -21,7 +37,11 @@ function directLevel(st: PlatformState, source: MemberSource, sourceId: number, 
 export function groupAccess(st: PlatformState, user: UserRecord | null, group: GroupRecord): number {
   if (!user) return 0;
   let level = 0;
-  for (let g: GroupRecord | undefined = group; g; g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)) {
+  for (
+    let g: GroupRecord | undefined = group;
+    g;
+    g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
+  ) {
     level = Math.max(level, directLevel(st, 'group', g.id, user.id));
   }
   return level;

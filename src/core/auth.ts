@@ -56,7 +56,8 @@ function tokenExpired(c: Ctx, t: TokenRecord): boolean {
 function validateToken(c: Ctx, t: TokenRecord, scopes: string[]): void {
   if (tokenExpired(c, t)) throw invalidToken(EXPIRED);
   if (t.revoked) throw invalidToken(REVOKED);
-  if (t.kind === 'impersonation' && !c.var.fx.impersonationEnabled) throw invalidToken(IMPERSONATION_DISABLED);
+  if (t.kind === 'impersonation' && !c.var.fx.impersonationEnabled)
+    throw invalidToken(IMPERSONATION_DISABLED);
   if (!t.scopes.some((s) => scopes.includes(s))) throw insufficientScope(scopes);
 }
 
@@ -146,4 +147,3 @@ export function requireAdmin(c: Ctx): UserRecord {
 }
 
 export const isAdmin = (c: Ctx) => c.var.viewer.user?.admin === true;
-

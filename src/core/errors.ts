@@ -33,11 +33,16 @@ export const missingAttribute = (attr: string) => badRequest(`"${attr}" not give
 
 export const unauthorized = () => apiError(401, '401 Unauthorized');
 
-export const forbidden = (reason?: string) => apiError(403, reason ? `403 Forbidden - ${reason}` : '403 Forbidden');
+export const forbidden = (reason?: string) =>
+  apiError(403, reason ? `403 Forbidden - ${reason}` : '403 Forbidden');
 
 /** `not_found!(resource)`: `404 Project Not Found`; without a resource `404 Not Found`. */
 export const notFound = (resource?: string, explain?: string) =>
   apiError(404, resource ? `404 ${resource} Not Found` : '404 Not Found', explain);
+
+/** The catch-all route (`route :any, '*path'`): what an unknown path, or a param that fails a route requirement, gets. */
+export const noRoute = (explain = 'no such route') =>
+  new ApiError(404, { error: '404 Not Found' }, {}, explain);
 
 /** ActiveRecord::RecordNotFound, rendered with a lowercase "f". */
 export const recordNotFound = (explain?: string) => apiError(404, '404 Not found', explain);
@@ -48,9 +53,6 @@ export const unprocessable = (message?: unknown) => apiError(422, message ?? '42
 
 /** `render_validation_error!`: the model's errors hash. */
 export const validationError = (errors: Record<string, string[]>) => apiError(400, errors);
-
-export const methodNotAllowed = (allow: string[]) =>
-  grapeError(405, '405 Not Allowed', { Allow: allow.join(', ') });
 
 /** `not_modified!`: 304 with an empty body. */
 export const notModified = () => new ApiError(304, null);
@@ -64,7 +66,9 @@ export function invalidToken(description: string): ApiError {
   return new ApiError(
     401,
     { error: 'invalid_token', error_description: description },
-    { 'WWW-Authenticate': `Bearer realm="Protected by OAuth 2.0", error="invalid_token", error_description="${description}"` },
+    {
+      'WWW-Authenticate': `Bearer realm="Protected by OAuth 2.0", error="invalid_token", error_description="${description}"`,
+    },
   );
 }
 

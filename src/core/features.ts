@@ -12,7 +12,14 @@ export const FEATURE_DEFAULTS: Record<string, boolean> = {
 };
 
 export function emptyFeature(name: string): FeatureRecord {
-  return { name, boolean: null, percentage_of_time: null, percentage_of_actors: null, actors: [], groups: [] };
+  return {
+    name,
+    boolean: null,
+    percentage_of_time: null,
+    percentage_of_actors: null,
+    actors: [],
+    groups: [],
+  };
 }
 
 /**
@@ -24,7 +31,8 @@ export function featureEnabled(state: PlatformState, name: string, actor?: strin
   if (!f) return FEATURE_DEFAULTS[name] ?? false;
   if (f.boolean === true) return true;
   if (actor && f.actors.includes(actor)) return true;
-  if (f.percentage_of_time !== null && f.percentage_of_time > 0) return stablePercent(name) < f.percentage_of_time;
+  if (f.percentage_of_time !== null && f.percentage_of_time > 0)
+    return stablePercent(name) < f.percentage_of_time;
   if (actor && f.percentage_of_actors !== null && f.percentage_of_actors > 0)
     return stablePercent(`${name}${actor}`) < f.percentage_of_actors;
   return false;

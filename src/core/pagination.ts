@@ -61,7 +61,9 @@ export function offsetPage<T>(c: Ctx, all: readonly T[]): Page<T> {
   const rawPage = intParam(c, 'page');
   const page = rawPage === undefined || rawPage < 1 ? 1 : rawPage;
   const total = all.length;
-  const withCounts = !(total > COUNT_LIMIT && featureEnabled(c.var.fx.store.state, 'api_kaminari_count_with_limit'));
+  const withCounts = !(
+    total > COUNT_LIMIT && featureEnabled(c.var.fx.store.state, 'api_kaminari_count_with_limit')
+  );
   const start = (page - 1) * per;
   const items = all.slice(start, start + per);
 
@@ -79,7 +81,11 @@ export function offsetPage<T>(c: Ctx, all: readonly T[]): Page<T> {
     prev = page === 1 || outOfRange ? null : page - 1;
   }
 
-  const linkQuery = (pg: number) => ({ ...c.var.linkParams, page: pg, per_page: c.var.linkParams.per_page ?? per });
+  const linkQuery = (pg: number) => ({
+    ...c.var.linkParams,
+    page: pg,
+    per_page: c.var.linkParams.per_page ?? per,
+  });
   const links: string[] = [];
   if (prev !== null) links.push(`<${linkTo(c, linkQuery(prev))}>; rel="prev"`);
   if (next !== null) links.push(`<${linkTo(c, linkQuery(next))}>; rel="next"`);
@@ -105,14 +111,22 @@ export function offsetPage<T>(c: Ctx, all: readonly T[]): Page<T> {
  * `id_before`) and ordered in `direction`. Only a Link to the next page is sent, plus the deprecated
  * identical `Links` header; the last page has none.
  */
-export function keysetPage<T>(c: Ctx, all: readonly T[], idOf: (t: T) => number, direction: 'asc' | 'desc'): Page<T> {
+export function keysetPage<T>(
+  c: Ctx,
+  all: readonly T[],
+  idOf: (t: T) => number,
+  direction: 'asc' | 'desc',
+): Page<T> {
   const raw = intParam(c, 'per_page');
   const per = raw === undefined || raw <= 0 ? DEFAULT_PER_PAGE : Math.min(raw, MAX_PER_PAGE);
   const items = all.slice(0, per);
   const headers: Record<string, string> = {};
   if (all.length > per && items.length > 0) {
     const last = idOf(items[items.length - 1]!);
-    const query: Record<string, unknown> = { ...c.var.linkParams, per_page: c.var.linkParams.per_page ?? per };
+    const query: Record<string, unknown> = {
+      ...c.var.linkParams,
+      per_page: c.var.linkParams.per_page ?? per,
+    };
     delete query.id_after;
     delete query.id_before;
     delete query.page;

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { apiError, grapeError } from './errors.js';
 
-export type ParamValue = string | number | boolean | null | File | ParamValue[] | { [key: string]: ParamValue };
+export type ParamValue =
+  string | number | boolean | null | File | ParamValue[] | { [key: string]: ParamValue };
 export type RawParams = Record<string, ParamValue>;
 
 const MAX_DEPTH = 32;
@@ -216,7 +217,8 @@ export class Param<T> {
   }
 }
 
-const make = <T>(coerce: Coercer<T>) => new Param<T | undefined>({ coerce, required: false, allowBlank: true });
+const make = <T>(coerce: Coercer<T>) =>
+  new Param<T | undefined>({ coerce, required: false, allowBlank: true });
 
 /** Param types; each accepts what the platform's Grape types accept. */
 export const p = {
@@ -271,36 +273,41 @@ function toZod(spec: ParamSpec<unknown>) {
   });
 }
 
-const schemaCache = new WeakMap<Shape, z.ZodType>();
+const schemaCache = new WeakMap<Shape, [string, z.ZodType][]>();
 
-function schemaFor(shape: Shape): z.ZodType {
-  let schema = schemaCache.get(shape);
-  if (!schema) {
-    const fields: Record<string, z.ZodType> = {};
-    for (const [k, v] of Object.entries(shape)) fields[k] = toZod(v.spec);
-    schema = z.object(fields);
-    schemaCache.set(shape, schema);
+function schemasFor(shape: Shape): [string, z.ZodType][] {
+  let fields = schemaCache.get(shape);
+  if (!fields) {
+    fields = Object.entries(shape).map(([k, v]) => [k, toZod(v.spec)]);
+    schemaCache.set(shape, fields);
   }
-  return schema;
+  return fields;
 }
 
-const pathName = (path: PropertyKey[]) =>
-  path.map((seg, i) => (i === 0 ? String(seg) : `[${String(seg)}]`)).join('');
+const pathName = (name: string, path: PropertyKey[]) => name + path.map((seg) => `[${String(seg)}]`).join('');
 
 /**
- * Validates raw params against a declared shape. All problems are reported at once, joined with ", ",
- * in Grape's `{"error": "..."}` shape.
+ * Validates raw params against a declared shape. Each field is checked in declaration order (absent
+ * ones too, so that `requires` and defaults apply), and all problems are reported at once, joined with
+ * ", ", in Grape's `{"error": "..."}` shape.
  */
 export function parseParams<S extends Shape>(shape: S, raw: RawParams): Parsed<S> {
-  const result = schemaFor(shape).safeParse(raw);
-  if (result.success) return result.data as Parsed<S>;
-  throw grapeError(400, result.error.issues.map((i) => `${pathName(i.path)} ${i.message}`).join(', '));
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, schema] of schemasFor(shape)) {
+    const r = schema.safeParse(raw[name]);
+    if (r.success) out[name] = r.data;
+    else for (const i of r.error.issues) problems.push(`${pathName(name, i.path)} ${i.message}`);
+  }
+  if (problems.length) throw grapeError(400, problems.join(', '));
+  return out as Parsed<S>;
 }
 
 /** The declared defaults of a shape, as Grape adds them to `params` (and so to pagination links). */
 export function declaredDefaults(shape: Shape): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(shape)) if (v.spec.defaultValue !== undefined) out[k] = v.spec.defaultValue;
+  for (const [k, v] of Object.entries(shape))
+    if (v.spec.defaultValue !== undefined) out[k] = v.spec.defaultValue;
   return out;
 }
 
@@ -316,6 +323,13 @@ export function atLeastOneOf(raw: RawParams, ...names: string[]): void {
     throw grapeError(400, `${names.join(', ')} are missing, at least one parameter must be provided`);
 }
 
+/** Grape `all_or_none_of`. */
+export function allOrNoneOf(raw: RawParams, ...names: string[]): void {
+  const given = names.filter((n) => raw[n] !== undefined).length;
+  if (given > 0 && given < names.length)
+    throw grapeError(400, `${names.join(', ')} provide all or none of parameters`);
+}
+
 /** Grape `exactly_one_of`. */
 export function exactlyOneOf(raw: RawParams, ...names: string[]): void {
   const given = names.filter((n) => raw[n] !== undefined);
@@ -323,4 +337,3 @@ export function exactlyOneOf(raw: RawParams, ...names: string[]): void {
     throw grapeError(400, `${names.join(', ')} are missing, exactly one parameter must be provided`);
   if (given.length > 1) throw grapeError(400, `${given.join(', ')} are mutually exclusive`);
 }
-

@@ -5,14 +5,34 @@
 import { Hono } from 'hono';
 import { allowedScopes, requireAdmin, requireUser, resolveViewer, type AuthOptions } from './auth.js';
 import type { Ctx, Env } from './context.js';
-import { apiError } from './errors.js';
-import { declaredDefaults, parseParams, parseQuery, placeEntries, type Parsed, type RawParams, type Shape } from './params.js';
+import { apiError, noRoute } from './errors.js';
+import {
+  declaredDefaults,
+  parseParams,
+  parseQuery,
+  placeEntries,
+  type Parsed,
+  type RawParams,
+  type Shape,
+} from './params.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface RouteOptions {
-  /** Default: `optional` for GET, `required` for writes (the platform's authenticate_non_get!). */
+export interface RouteOptions<S extends Shape = Shape> {
+  /**
+   * `required` / `admin` are checked after the params are validated, as the platform's endpoints do
+   * (`authenticate!` / `authenticated_as_admin!` in the endpoint body): bad params are a 400 first.
+   * Writes always need a user before anything else (the platform's `authenticate_non_get!` filter)
+   * unless `optional` is given explicitly. Default: `optional` for GET, `required` for writes.
+   */
   auth?: AuthOptions['auth'];
+  /** Declared params: validated before the handler runs and handed to it typed. */
+  params?: S;
+  /**
+   * Grape route requirements (`requirements: { id: /^[0-9]+$/ }`): a path param that does not match makes
+   * the route not match at all, so the request reaches the catch-all 404 before anything else.
+   */
+  requirements?: Record<string, RegExp>;
   /** Extra scopes that open the route on reads, e.g. `read_user` on the users API. */
   readScopes?: string[];
   jobToken?: boolean;
@@ -24,7 +44,7 @@ export interface RouteInfo {
   path: string;
 }
 
-type Handler = (c: Ctx) => Response | Promise<Response>;
+type Handler<S extends Shape = Shape> = (c: Ctx, params: Parsed<S>) => Response | Promise<Response>;
 
 async function readBody(c: Ctx): Promise<RawParams> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
@@ -67,38 +87,44 @@ export class ApiRouter {
   readonly hono = new Hono<Env>();
   readonly routes: RouteInfo[] = [];
 
-  get(path: string, a: RouteOptions | Handler, b?: Handler) {
+  get<S extends Shape>(path: string, a: RouteOptions<S> | Handler<S>, b?: Handler<S>) {
     return this.on('GET', path, a, b);
   }
-  post(path: string, a: RouteOptions | Handler, b?: Handler) {
+  post<S extends Shape>(path: string, a: RouteOptions<S> | Handler<S>, b?: Handler<S>) {
     return this.on('POST', path, a, b);
   }
-  put(path: string, a: RouteOptions | Handler, b?: Handler) {
+  put<S extends Shape>(path: string, a: RouteOptions<S> | Handler<S>, b?: Handler<S>) {
     return this.on('PUT', path, a, b);
   }
-  patch(path: string, a: RouteOptions | Handler, b?: Handler) {
+  patch<S extends Shape>(path: string, a: RouteOptions<S> | Handler<S>, b?: Handler<S>) {
     return this.on('PATCH', path, a, b);
   }
-  delete(path: string, a: RouteOptions | Handler, b?: Handler) {
+  delete<S extends Shape>(path: string, a: RouteOptions<S> | Handler<S>, b?: Handler<S>) {
     return this.on('DELETE', path, a, b);
   }
 
-  on(method: Method, path: string, a: RouteOptions | Handler, b?: Handler): this {
-    const opts: RouteOptions = typeof a === 'function' ? {} : a;
+  on<S extends Shape>(method: Method, path: string, a: RouteOptions<S> | Handler<S>, b?: Handler<S>): this {
+    const opts: RouteOptions<S> = typeof a === 'function' ? {} : a;
     const handler = (typeof a === 'function' ? a : b)!;
+    const read = method === 'GET';
     const auth: AuthOptions = {
-      auth: opts.auth ?? (method === 'GET' ? 'optional' : 'required'),
+      auth: opts.auth ?? (read ? 'optional' : 'required'),
       scopes: allowedScopes(method, opts.readScopes),
       jobToken: opts.jobToken ?? false,
     };
+    const shape = opts.params;
     this.routes.push({ method, path });
+    const requirements = Object.entries(opts.requirements ?? {});
     this.hono.on(method, path, async (c) => {
+      for (const [name, re] of requirements) if (!re.test(c.req.param(name) ?? '')) throw noRoute();
       c.set('params', await readParams(c));
       c.set('linkParams', c.var.params);
       c.set('viewer', resolveViewer(c, auth));
+      if (!read && auth.auth !== 'optional') requireUser(c);
+      const params = (shape ? parse(c, shape) : {}) as Parsed<S>;
       if (auth.auth === 'required') requireUser(c);
       else if (auth.auth === 'admin') requireAdmin(c);
-      return handler(c);
+      return handler(c, params);
     });
     return this;
   }

@@ -1,16 +1,21 @@
 /**
  * Bucketed collections for the immer root.
  *
- * immer copies every object a draft touches, and autoFreeze walks the copy, so one flat map of n records
- * makes each write O(n). A table nests records two levels deep (bucket -> id -> record), so a write copies
- * the small outer map and one bucket only. Plain objects keep the state JSON-serialisable as it is, and
- * integer keys iterate in ascending order, which gives id order for free.
+ * immer copies every object a draft touches, and on finalising it visits every child of each copied
+ * object, so one flat map of n records makes each write O(n), and even two levels stay O(√n). A table
+ * nests records three levels deep by bits of the id (64 × 64 × 64 per top-level key), so a write copies
+ * and visits about 200 slots whatever the size. Plain objects keep the state JSON-serialisable as it
+ * is, and integer keys iterate in ascending order, which gives id order for free.
  */
-export const BUCKET_BITS = 8;
+const BITS = 6;
+const MASK = (1 << BITS) - 1;
+
+type Leaf<T> = Record<string, T>;
+type Mid<T> = Record<string, Leaf<T>>;
 
 export interface Table<T> {
   size: number;
-  buckets: Record<string, Record<string, T>>;
+  buckets: Record<string, Mid<T>>;
 }
 
 export function emptyTable<T>(): Table<T> {
@@ -18,43 +23,66 @@ export function emptyTable<T>(): Table<T> {
 }
 
 export function tget<T>(t: Table<T>, id: number): T | undefined {
-  return t.buckets[id >> BUCKET_BITS]?.[id];
+  return t.buckets[id >> (2 * BITS)]?.[(id >> BITS) & MASK]?.[id];
 }
 
 export function tset<T>(t: Table<T>, id: number, rec: T): void {
-  const b = id >> BUCKET_BITS;
-  let bucket = t.buckets[b];
-  if (!bucket) bucket = t.buckets[b] = {};
-  if (!(id in bucket)) t.size++;
-  bucket[id] = rec;
+  const mid = (t.buckets[id >> (2 * BITS)] ??= {});
+  const leaf = (mid[(id >> BITS) & MASK] ??= {});
+  if (!(id in leaf)) t.size++;
+  leaf[id] = rec;
 }
 
 export function tdelete<T>(t: Table<T>, id: number): boolean {
-  const b = id >> BUCKET_BITS;
-  const bucket = t.buckets[b];
-  if (!bucket || !(id in bucket)) return false;
-  delete bucket[id];
+  const top = id >> (2 * BITS);
+  const m = (id >> BITS) & MASK;
+  const leaf = t.buckets[top]?.[m];
+  if (!leaf || !(id in leaf)) return false;
+  delete leaf[id];
   t.size--;
-  if (Object.keys(bucket).length === 0) delete t.buckets[b];
+  if (isEmpty(leaf)) {
+    const mid = t.buckets[top]!;
+    delete mid[m];
+    if (isEmpty(mid)) delete t.buckets[top];
+  }
   return true;
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+/**
+ * The leaf buckets (up to 64 records each) in ascending id order, with a stable key: for caches that
+ * reuse per-bucket work while a bucket keeps its identity (immer copies only changed buckets).
+ */
+export function* tleaves<T>(t: Table<T>): Generator<[string, Leaf<T>]> {
+  for (const top of Object.keys(t.buckets)) {
+    const mid = t.buckets[top]!;
+    for (const m of Object.keys(mid)) yield [`${top}:${m}`, mid[m]!];
+  }
 }
 
 /** Every record, in ascending id order. */
 export function tvalues<T>(t: Table<T>): T[] {
   const out: T[] = [];
-  for (const b of Object.keys(t.buckets)) {
-    const bucket = t.buckets[b]!;
-    for (const k of Object.keys(bucket)) out.push(bucket[k]!);
+  for (const top of Object.keys(t.buckets)) {
+    const mid = t.buckets[top]!;
+    for (const m of Object.keys(mid)) {
+      const leaf = mid[m]!;
+      for (const k of Object.keys(leaf)) out.push(leaf[k]!);
+    }
   }
   return out;
 }
 
 /**
- * A string-keyed index (username -> id, token digest -> id, ...), bucketed by a hash of the key for the
- * same reason as tables.
+ * A string-keyed index (username -> id, token digest -> id, ...), laid out like a table by an 18-bit
+ * hash of the key, for the same reason.
  */
 export interface Index {
-  buckets: Record<string, Record<string, number>>;
+  buckets: Record<string, Record<string, Record<string, number>>>;
 }
 
 export function emptyIndex(): Index {
@@ -67,22 +95,30 @@ function hashKey(key: string): number {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) & 0x3ff;
+  return (h >>> 0) & 0x3ffff;
 }
 
 export function iget(ix: Index, key: string): number | undefined {
-  return ix.buckets[hashKey(key)]?.[key];
+  const h = hashKey(key);
+  return ix.buckets[h >> (2 * BITS)]?.[(h >> BITS) & MASK]?.[key];
 }
 
 export function iset(ix: Index, key: string, id: number): void {
-  const b = hashKey(key);
-  (ix.buckets[b] ??= {})[key] = id;
+  const h = hashKey(key);
+  const mid = (ix.buckets[h >> (2 * BITS)] ??= {});
+  (mid[(h >> BITS) & MASK] ??= {})[key] = id;
 }
 
 export function idelete(ix: Index, key: string): void {
-  const b = hashKey(key);
-  const bucket = ix.buckets[b];
-  if (!bucket) return;
-  delete bucket[key];
-  if (Object.keys(bucket).length === 0) delete ix.buckets[b];
+  const h = hashKey(key);
+  const top = h >> (2 * BITS);
+  const m = (h >> BITS) & MASK;
+  const leaf = ix.buckets[top]?.[m];
+  if (!leaf || !(key in leaf)) return;
+  delete leaf[key];
+  if (isEmpty(leaf)) {
+    const mid = ix.buckets[top]!;
+    delete mid[m];
+    if (isEmpty(mid)) delete ix.buckets[top];
+  }
 }

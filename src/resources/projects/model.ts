@@ -26,7 +26,6 @@ export function createGroup(st: S, input: NewGroup, now: string): number {
   const id = nextId(st, 'namespaces');
   const parent = input.parent_id ? tget(st.groups, input.parent_id) : undefined;
   const group: GroupRecord = {
-    ...input,
     id,
     name: input.name ?? input.path,
     path: input.path,
@@ -37,9 +36,19 @@ export function createGroup(st: S, input: NewGroup, now: string): number {
     created_at: now,
     updated_at: now,
   };
+  addExtraFields(group, input);
   tset(st.groups, id, group);
   iset(st.idx.namespaces, group.full_path.toLowerCase(), id);
   return id;
+}
+
+/**
+ * Copies the input's other fields after the computed ones, which win. Not `{ ...input, id, ... }`: a
+ * literal that redefines keys its spread brought gives each record a hidden class of its own in V8,
+ * which made creation ~10x slower and every later field access megamorphic.
+ */
+function addExtraFields(record: Record<string, unknown>, input: Record<string, unknown>): void {
+  for (const k in input) if (!(k in record)) record[k] = input[k];
 }
 
 export interface NewProject {
@@ -73,7 +82,6 @@ export function createProject(st: S, input: NewProject, now: string): number {
     ownerId = u.id;
   }
   const project: ProjectRecord = {
-    ...rest,
     id,
     name: input.name ?? input.path,
     path: input.path,
@@ -90,6 +98,7 @@ export function createProject(st: S, input: NewProject, now: string): number {
     updated_at: now,
     last_activity_at: now,
   };
+  addExtraFields(project, rest);
   tset(st.projects, id, project);
   iset(st.idx.projects, project.path_with_namespace.toLowerCase(), id);
   return id;

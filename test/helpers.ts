@@ -1,0 +1,51 @@
+import { createFauxlab, type FauxlabOptions } from '../src/index.js';
+import type { ScenarioFile } from '../src/scenario/schema.js';
+
+/** A small world most core tests share: an admin, two users, one group tree, projects of each visibility. */
+export const smallWorld: ScenarioFile = {
+  now: '2021-03-01T12:00:00.000Z',
+  users: [
+    {
+      username: 'root',
+      name: 'Administrator',
+      admin: true,
+      tokens: [
+        { token: 'root-api', scopes: ['api'] },
+        { token: 'root-sudo', scopes: ['api', 'sudo'] },
+      ],
+    },
+    {
+      username: 'alice',
+      name: 'Alice Liddell',
+      tokens: [
+        { token: 'alice-api', scopes: ['api'] },
+        { token: 'alice-read', scopes: ['read_api'] },
+        { token: 'alice-user', scopes: ['read_user'] },
+        { token: 'alice-expired', scopes: ['api'], expires_at: '2021-02-01' },
+        { token: 'alice-revoked', scopes: ['api'], revoked: true },
+        { token: 'alice-imp', scopes: ['api'], impersonation: true },
+      ],
+    },
+    { username: 'bob', tokens: [{ token: 'bob-api', scopes: ['api'] }] },
+    { username: 'mallory', state: 'blocked', tokens: [{ token: 'mallory-api', scopes: ['api'] }] },
+  ],
+  groups: [
+    { path: 'acme', visibility: 'public', members: [{ username: 'alice', access_level: 'owner' }] },
+    { path: 'acme/secret', visibility: 'private' },
+  ],
+  projects: [
+    { path: 'acme/website', visibility: 'public' },
+    { path: 'acme/secret/vault', visibility: 'private' },
+    { path: 'acme/intranet', visibility: 'internal' },
+    { path: 'bob/notes', visibility: 'private' },
+  ],
+};
+
+export function world(options: FauxlabOptions = {}) {
+  return createFauxlab({ scenario: smallWorld, ...options });
+}
+
+export async function json(res: Response): Promise<any> {
+  const text = await res.text();
+  return text === '' ? undefined : JSON.parse(text);
+}
