@@ -93,7 +93,6 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     clock,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     impersonationEnabled: options.impersonation ?? true,
-    explain: false,
     tier: () => store.state.tier,
   };
 

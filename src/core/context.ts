@@ -13,8 +13,6 @@ export interface Fx {
   baseUrl?: string;
   /** Impersonation tokens are refused when this is off (the platform's instance configuration). */
   impersonationEnabled: boolean;
-  /** Control-plane and explain switches. */
-  explain: boolean;
   tier(): Tier;
 }
 

@@ -75,8 +75,21 @@ describe('control plane', () => {
   it('reset() restores the loaded scenario after writes', async () => {
     const fx = world();
     const initial = fx.state;
+    const res = await fx.app.request('/api/v4/users', {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        username: 'newbie',
+        name: 'New',
+        email: 'new@example.com',
+        password: 'secret123',
+      }),
+    });
+    expect(res.status).toBe(201);
+    expect(fx.state).not.toBe(initial);
     fx.clock.advance(5000);
     fx.reset();
     expect(fx.state).toBe(initial);
+    expect(fx.clock.iso()).toBe('2021-03-01T12:00:00.000Z');
   });
 });
