@@ -12,7 +12,7 @@ import type {
   UserRecord,
   Visibility,
 } from './state.js';
-import { iget, tget } from './table.js';
+import { iget, mget, tget } from './table.js';
 
 export const ACCESS = {
   NONE: 0,
@@ -55,6 +55,12 @@ export function projectAccess(st: PlatformState, user: UserRecord | null, projec
   if (project.namespace_kind === 'group') {
     const g = tget(st.groups, project.namespace_id);
     if (g) level = Math.max(level, groupAccess(st, user, g));
+  }
+  // Members of a group the project is shared with get at most the share's access level.
+  for (const shareId of mget(st.idx.sharesBy, String(project.id))) {
+    const share = tget(st.shares, shareId)!;
+    const g = tget(st.groups, share.group_id);
+    if (g) level = Math.max(level, Math.min(share.group_access, groupAccess(st, user, g)));
   }
   return level;
 }

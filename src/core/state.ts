@@ -3,7 +3,7 @@
  * what clients see is built from them by entity functions, per viewer. Sequences and indexes live in the
  * state too, so that reset, snapshot and restore are exact.
  */
-import { emptyIndex, emptyTable, type Index, type Table } from './table.js';
+import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from './table.js';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 export type Visibility = 'private' | 'internal' | 'public';
@@ -124,6 +124,23 @@ export interface MemberRecord {
   created_at: string;
 }
 
+export interface StarRecord {
+  id: number;
+  project_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+/** A project shared with a group (`POST /projects/:id/share`). */
+export interface ShareRecord {
+  id: number;
+  project_id: number;
+  group_id: number;
+  group_access: number;
+  expires_at: string | null;
+  created_at: string;
+}
+
 export interface FeatureRecord {
   name: string;
   boolean: boolean | null;
@@ -145,6 +162,8 @@ export interface PlatformState {
   groups: Table<GroupRecord>;
   projects: Table<ProjectRecord>;
   members: Table<MemberRecord>;
+  stars: Table<StarRecord>;
+  shares: Table<ShareRecord>;
   idx: {
     /** lower-cased username -> user id */
     usernames: Index;
@@ -152,12 +171,30 @@ export interface PlatformState {
     emails: Index;
     /** token digest -> token id */
     tokens: Index;
+    /** user id -> token ids */
+    tokensByUser: MultiIndex;
     /** lower-cased namespace full path -> group id, or -(user id) for a personal namespace */
     namespaces: Index;
     /** lower-cased path_with_namespace -> project id */
     projects: Index;
     /** `project:<id>:<user>` or `group:<id>:<user>` -> member id */
     members: Index;
+    /** `project:<id>` / `group:<id>` -> member ids */
+    membersBySource: MultiIndex;
+    /** user id -> member ids */
+    membersByUser: MultiIndex;
+    /** `group:<id>` / `user:<user id>` -> project ids */
+    projectsByNamespace: MultiIndex;
+    /** parent group id, or `root` -> group ids */
+    subgroups: MultiIndex;
+    /** `<project>:<user>` -> star id */
+    stars: Index;
+    /** project id -> star ids; `u<user id>` -> star ids */
+    starsBy: MultiIndex;
+    /** `<project>:<group>` -> share id */
+    shares: Index;
+    /** project id -> share ids; `g<group id>` -> share ids */
+    sharesBy: MultiIndex;
   };
 }
 
@@ -172,13 +209,24 @@ export function emptyState(tier: Tier = 'free'): PlatformState {
     groups: emptyTable(),
     projects: emptyTable(),
     members: emptyTable(),
+    stars: emptyTable(),
+    shares: emptyTable(),
     idx: {
       usernames: emptyIndex(),
       emails: emptyIndex(),
       tokens: emptyIndex(),
+      tokensByUser: emptyIndex(),
       namespaces: emptyIndex(),
       projects: emptyIndex(),
       members: emptyIndex(),
+      membersBySource: emptyIndex(),
+      membersByUser: emptyIndex(),
+      projectsByNamespace: emptyIndex(),
+      subgroups: emptyIndex(),
+      stars: emptyIndex(),
+      starsBy: emptyIndex(),
+      shares: emptyIndex(),
+      sharesBy: emptyIndex(),
     },
   };
 }

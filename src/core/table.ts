@@ -81,11 +81,11 @@ export function tvalues<T>(t: Table<T>): T[] {
  * A string-keyed index (username -> id, token digest -> id, ...), laid out like a table by an 18-bit
  * hash of the key, for the same reason.
  */
-export interface Index {
-  buckets: Record<string, Record<string, Record<string, number>>>;
+export interface Index<V = number> {
+  buckets: Record<string, Record<string, Record<string, V>>>;
 }
 
-export function emptyIndex(): Index {
+export function emptyIndex<V = number>(): Index<V> {
   return { buckets: {} };
 }
 
@@ -98,18 +98,18 @@ function hashKey(key: string): number {
   return (h >>> 0) & 0x3ffff;
 }
 
-export function iget(ix: Index, key: string): number | undefined {
+export function iget<V>(ix: Index<V>, key: string): V | undefined {
   const h = hashKey(key);
   return ix.buckets[h >> (2 * BITS)]?.[(h >> BITS) & MASK]?.[key];
 }
 
-export function iset(ix: Index, key: string, id: number): void {
+export function iset<V>(ix: Index<V>, key: string, id: V): void {
   const h = hashKey(key);
   const mid = (ix.buckets[h >> (2 * BITS)] ??= {});
   (mid[(h >> BITS) & MASK] ??= {})[key] = id;
 }
 
-export function idelete(ix: Index, key: string): void {
+export function idelete<V>(ix: Index<V>, key: string): void {
   const h = hashKey(key);
   const top = h >> (2 * BITS);
   const m = (h >> BITS) & MASK;
@@ -121,4 +121,29 @@ export function idelete(ix: Index, key: string): void {
     delete mid[m];
     if (isEmpty(mid)) delete ix.buckets[top];
   }
+}
+
+/**
+ * A one-to-many index (a project's members, a group's subgroups, a user's stars): key -> set of ids.
+ * Each set is its own small object, so adding to one copies only that set and its path.
+ */
+export type MultiIndex = Index<Record<string, 1>>;
+
+export function madd(ix: MultiIndex, key: string, id: number): void {
+  const set = iget(ix, key);
+  if (set) set[id] = 1;
+  else iset(ix, key, { [id]: 1 });
+}
+
+export function mremove(ix: MultiIndex, key: string, id: number): void {
+  const set = iget(ix, key);
+  if (!set || !(id in set)) return;
+  delete set[id];
+  if (isEmpty(set)) idelete(ix, key);
+}
+
+/** The ids under a key, ascending. */
+export function mget(ix: MultiIndex, key: string): number[] {
+  const set = iget(ix, key);
+  return set ? Object.keys(set).map(Number) : [];
 }

@@ -9,7 +9,7 @@ import {
   type ProjectRecord,
   type Visibility,
 } from '../../core/state.js';
-import { iget, iset, tget, tset } from '../../core/table.js';
+import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 
 type S = Draft<PlatformState>;
 
@@ -39,6 +39,7 @@ export function createGroup(st: S, input: NewGroup, now: string): number {
   addExtraFields(group, input);
   tset(st.groups, id, group);
   iset(st.idx.namespaces, group.full_path.toLowerCase(), id);
+  madd(st.idx.subgroups, group.parent_id === null ? 'root' : String(group.parent_id), id);
   return id;
 }
 
@@ -101,8 +102,13 @@ export function createProject(st: S, input: NewProject, now: string): number {
   addExtraFields(project, rest);
   tset(st.projects, id, project);
   iset(st.idx.projects, project.path_with_namespace.toLowerCase(), id);
+  madd(st.idx.projectsByNamespace, namespaceKey(project), id);
   return id;
 }
+
+/** The key of a project's namespace in `idx.projectsByNamespace`. */
+export const namespaceKey = (p: Pick<ProjectRecord, 'namespace_kind' | 'namespace_id' | 'owner_id'>) =>
+  p.namespace_kind === 'group' ? `group:${p.namespace_id}` : `user:${p.owner_id}`;
 
 /** Adds or updates a membership; returns the member id. */
 export function setMember(
@@ -133,5 +139,97 @@ export function setMember(
     created_at: now,
   });
   iset(st.idx.members, key, id);
+  madd(st.idx.membersBySource, `${source}:${sourceId}`, id);
+  madd(st.idx.membersByUser, String(userId), id);
   return id;
+}
+
+export function removeMember(st: S, memberId: number): void {
+  const m = tget(st.members, memberId);
+  if (!m) return;
+  idelete(st.idx.members, memberKey(m.source, m.source_id, m.user_id));
+  mremove(st.idx.membersBySource, `${m.source}:${m.source_id}`, memberId);
+  mremove(st.idx.membersByUser, String(m.user_id), memberId);
+  tdelete(st.members, memberId);
+}
+
+export function addStar(st: S, projectId: number, userId: number, now: string): number {
+  const key = `${projectId}:${userId}`;
+  const existing = iget(st.idx.stars, key);
+  if (existing !== undefined) return existing;
+  const id = nextId(st, 'stars');
+  tset(st.stars, id, { id, project_id: projectId, user_id: userId, created_at: now });
+  iset(st.idx.stars, key, id);
+  madd(st.idx.starsBy, String(projectId), id);
+  madd(st.idx.starsBy, `u${userId}`, id);
+  return id;
+}
+
+export function removeStar(st: S, starId: number): void {
+  const s = tget(st.stars, starId);
+  if (!s) return;
+  idelete(st.idx.stars, `${s.project_id}:${s.user_id}`);
+  mremove(st.idx.starsBy, String(s.project_id), starId);
+  mremove(st.idx.starsBy, `u${s.user_id}`, starId);
+  tdelete(st.stars, starId);
+}
+
+export function addShare(
+  st: S,
+  projectId: number,
+  groupId: number,
+  groupAccess: number,
+  now: string,
+  expiresAt: string | null = null,
+): number {
+  const id = nextId(st, 'shares');
+  tset(st.shares, id, {
+    id,
+    project_id: projectId,
+    group_id: groupId,
+    group_access: groupAccess,
+    expires_at: expiresAt,
+    created_at: now,
+  });
+  iset(st.idx.shares, `${projectId}:${groupId}`, id);
+  madd(st.idx.sharesBy, String(projectId), id);
+  madd(st.idx.sharesBy, `g${groupId}`, id);
+  return id;
+}
+
+export function removeShare(st: S, shareId: number): void {
+  const sh = tget(st.shares, shareId);
+  if (!sh) return;
+  idelete(st.idx.shares, `${sh.project_id}:${sh.group_id}`);
+  mremove(st.idx.sharesBy, String(sh.project_id), shareId);
+  mremove(st.idx.sharesBy, `g${sh.group_id}`, shareId);
+  tdelete(st.shares, shareId);
+}
+
+/**
+ * Deletes a project and everything that belongs to it. Areas that add project-owned records extend
+ * this function, so that every delete path (API, group and user deletion) cascades the same way.
+ */
+export function deleteProject(st: S, projectId: number): void {
+  const p = tget(st.projects, projectId);
+  if (!p) return;
+  for (const id of mget(st.idx.membersBySource, `project:${projectId}`)) removeMember(st, id);
+  for (const id of mget(st.idx.starsBy, String(projectId))) removeStar(st, id);
+  for (const id of mget(st.idx.sharesBy, String(projectId))) removeShare(st, id);
+  idelete(st.idx.projects, p.path_with_namespace.toLowerCase());
+  mremove(st.idx.projectsByNamespace, namespaceKey(p), projectId);
+  tdelete(st.projects, projectId);
+}
+
+/** Deletes a group with its subgroups, projects, memberships and the shares made to it. */
+export function deleteGroup(st: S, groupId: number): void {
+  const g = tget(st.groups, groupId);
+  if (!g) return;
+  for (const sub of mget(st.idx.subgroups, String(groupId))) deleteGroup(st, sub);
+  for (const pid of mget(st.idx.projectsByNamespace, `group:${groupId}`)) deleteProject(st, pid);
+  for (const id of mget(st.idx.membersBySource, `group:${groupId}`)) removeMember(st, id);
+  for (const id of mget(st.idx.sharesBy, `g${groupId}`)) removeShare(st, id);
+  idelete(st.idx.namespaces, g.full_path.toLowerCase());
+  mremove(st.idx.subgroups, g.parent_id === null ? 'root' : String(g.parent_id), groupId);
+  tdelete(st.groups, groupId);
 }

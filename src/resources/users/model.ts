@@ -1,6 +1,5 @@
 /** Writes on users and their tokens, shared by the users API, scenario loading and generators. */
 import type { Draft } from 'immer';
-import { memberKey } from '../../core/access.js';
 import { digest } from '../../core/store.js';
 import {
   nextId,
@@ -9,7 +8,8 @@ import {
   type TokenRecord,
   type UserRecord,
 } from '../../core/state.js';
-import { idelete, iget, iset, tdelete, tget, tset, tvalues } from '../../core/table.js';
+import { idelete, iget, iset, madd, mget, tdelete, tget, tset } from '../../core/table.js';
+import { deleteGroup, deleteProject, removeMember, removeStar } from '../projects/model.js';
 
 type S = Draft<PlatformState>;
 
@@ -111,6 +111,7 @@ export function addToken(st: S, input: NewToken, now: string): number {
   };
   tset(st.tokens, id, record);
   iset(st.idx.tokens, record.digest, id);
+  madd(st.idx.tokensByUser, String(record.user_id), id);
   return id;
 }
 
@@ -258,91 +259,53 @@ export function changeEmail(st: S, userId: number, email: string): void {
 /** What deleting a user removes: computed on the committed state, applied in one write. */
 export interface UserDeletion {
   userId: number;
-  tokenIds: number[];
-  memberIds: number[];
-  projectIds: number[];
+  /** Groups that go with the user (hard delete of groups they solely own). */
   groupIds: number[];
 }
+
+/** The user's direct memberships, as records. */
+const membershipsOf = (st: PlatformState, userId: number) =>
+  mget(st.idx.membersByUser, String(userId)).map((id) => tget(st.members, id)!);
 
 /**
  * Groups the user alone owns: they are a direct owner and no other direct owner exists (the platform's
  * `solo_owned_groups`, which blocks a soft delete).
  */
 export function soloOwnedGroups(st: PlatformState, userId: number): number[] {
-  const owned = new Set<number>();
-  const members = tvalues(st.members);
-  for (const m of members)
-    if (m.source === 'group' && m.user_id === userId && m.access_level === 50) owned.add(m.source_id);
-  if (owned.size === 0) return [];
-  const shared = new Set<number>();
-  for (const m of members)
-    if (m.source === 'group' && m.access_level === 50 && m.user_id !== userId && owned.has(m.source_id))
-      shared.add(m.source_id);
-  return [...owned].filter((g) => !shared.has(g) && tget(st.groups, g) !== undefined);
+  const owned = membershipsOf(st, userId)
+    .filter((m) => m.source === 'group' && m.access_level === 50)
+    .map((m) => m.source_id);
+  return owned.filter(
+    (g) =>
+      !mget(st.idx.membersBySource, `group:${g}`).some((id) => {
+        const m = tget(st.members, id)!;
+        return m.access_level === 50 && m.user_id !== userId;
+      }),
+  );
 }
 
 /**
- * Plans a deletion: the user's tokens, memberships and personal projects; with `hardDelete`, also the
- * groups they solely own, with their subgroups, projects and memberships.
+ * Plans a deletion: with `hardDelete`, the groups the user solely owns go too (with their subgroups and
+ * projects); tokens, memberships and personal projects always do.
  */
 export function planUserDeletion(st: PlatformState, userId: number, hardDelete: boolean): UserDeletion {
-  const user = tget(st.users, userId)!;
-  const tokenIds = tvalues(st.tokens)
-    .filter((t) => t.user_id === userId)
-    .map((t) => t.id);
-  const groupIds = new Set<number>();
-  const solo = hardDelete ? soloOwnedGroups(st, userId) : [];
-  if (solo.length > 0) {
-    const roots = new Set(solo);
-    const prefixes = solo.map((g) => tget(st.groups, g)!.full_path.toLowerCase() + '/');
-    for (const g of tvalues(st.groups)) {
-      const path = g.full_path.toLowerCase();
-      if (roots.has(g.id) || prefixes.some((pre) => path.startsWith(pre))) groupIds.add(g.id);
-    }
-  }
-  const projectIds = new Set<number>();
-  for (const p of tvalues(st.projects)) {
-    if (p.namespace_kind === 'user' ? p.namespace_id === user.namespace_id : groupIds.has(p.namespace_id))
-      projectIds.add(p.id);
-  }
-  const memberIds = tvalues(st.members)
-    .filter(
-      (m) =>
-        m.user_id === userId ||
-        (m.source === 'group' ? groupIds.has(m.source_id) : projectIds.has(m.source_id)),
-    )
-    .map((m) => m.id);
-  return { userId, tokenIds, memberIds, projectIds: [...projectIds], groupIds: [...groupIds] };
+  return { userId, groupIds: hardDelete ? soloOwnedGroups(st, userId) : [] };
 }
 
-/** Applies a planned deletion, indexes included. */
+/** Applies a planned deletion, cascading through the projects model like every other delete. */
 export function deleteUser(st: S, plan: UserDeletion): void {
   const u = tget(st.users, plan.userId);
   if (!u) return;
-  for (const id of plan.tokenIds) {
-    const t = tget(st.tokens, id);
-    if (!t) continue;
+  for (const id of mget(st.idx.tokensByUser, String(plan.userId))) {
+    const t = tget(st.tokens, id)!;
     idelete(st.idx.tokens, t.digest);
     tdelete(st.tokens, id);
   }
-  for (const id of plan.memberIds) {
-    const m = tget(st.members, id);
-    if (!m) continue;
-    idelete(st.idx.members, memberKey(m.source, m.source_id, m.user_id));
-    tdelete(st.members, id);
-  }
-  for (const id of plan.projectIds) {
-    const p = tget(st.projects, id);
-    if (!p) continue;
-    idelete(st.idx.projects, p.path_with_namespace.toLowerCase());
-    tdelete(st.projects, id);
-  }
-  for (const id of plan.groupIds) {
-    const g = tget(st.groups, id);
-    if (!g) continue;
-    idelete(st.idx.namespaces, g.full_path.toLowerCase());
-    tdelete(st.groups, id);
-  }
+  idelete(st.idx.tokensByUser, String(plan.userId));
+  for (const id of plan.groupIds) deleteGroup(st, id);
+  for (const id of mget(st.idx.projectsByNamespace, `user:${plan.userId}`)) deleteProject(st, id);
+  for (const id of mget(st.idx.membersByUser, String(plan.userId))) removeMember(st, id);
+  for (const id of mget(st.idx.starsBy, `u${plan.userId}`)) removeStar(st, id);
   idelete(st.idx.usernames, u.username.toLowerCase());
   idelete(st.idx.namespaces, u.username.toLowerCase());
   idelete(st.idx.emails, u.email.toLowerCase());
