@@ -144,6 +144,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   };
 
   if (options.controlPlane ?? true) app.route('/__fauxlab', controlPlane(instance));
+  app.route('/', api.web);
 
   app.notFound((c) => {
     // A known path with another method still answers 404: the platform's catch-all route wins over

@@ -86,6 +86,11 @@ async function readParams(c: Ctx): Promise<RawParams> {
 export class ApiRouter {
   readonly hono = new Hono<Env>();
   readonly routes: RouteInfo[] = [];
+  /**
+   * Routes outside `/api/v4` that an area serves as the platform's web side does (uploaded files under
+   * `/<project path>/uploads/...`, OAuth pages): mounted at the root, after the API.
+   */
+  readonly web = new Hono<Env>();
 
   get<S extends Shape>(path: string, a: RouteOptions<S> | Handler<S>, b?: Handler<S>) {
     return this.on('GET', path, a, b);
