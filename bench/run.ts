@@ -6,7 +6,9 @@
  * end, and a watchdog ends everything if a phase hangs. The load generator (autocannon) runs in this
  * process; the servers run in a child, so that the two do not share an event loop.
  *
- * Environment: FAUXLAB_BENCH_SECONDS (load phase length, default 5), FAUXLAB_BENCH_USERS (default 100000).
+ * Environment: FAUXLAB_BENCH_SECONDS (load phase length, default 5), FAUXLAB_BENCH_USERS (default 100000),
+ * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases),
+ * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,6 +28,22 @@ import { addToken, createUser } from '../src/resources/users/model.js';
 
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
 const WORLD_USERS = Number(process.env.FAUXLAB_BENCH_USERS ?? 100_000);
+const WORLD_PROJECTS = Number(process.env.FAUXLAB_BENCH_PROJECTS ?? 100_000);
+/** Words the generated project names are made of (faker's hacker nouns and the generator's kinds). */
+const SEARCH_WORDS = [
+  'api',
+  'firewall',
+  'bandwidth',
+  'protocol',
+  'driver',
+  'sensor',
+  'matrix',
+  'pixel',
+  'circuit',
+  'monitor',
+  'service',
+  'alarm',
+];
 const CONNECTIONS = 50;
 const PER_PAGE = 20;
 const WRITES = 2_000;
@@ -34,7 +52,7 @@ const NOW = '2021-03-01T12:00:00.000Z';
 const ADMIN_TOKEN = 'bench-admin-token';
 const AUTH = { 'PRIVATE-TOKEN': ADMIN_TOKEN };
 /** Ends a run that hangs (a phase that never finishes, a child that never answers). */
-const WATCHDOG_MS = (PHASE_SECONDS * 4 + 240) * 1000;
+const WATCHDOG_MS = (PHASE_SECONDS * 10 + 300) * 1000;
 const SELF = fileURLToPath(import.meta.url);
 
 type WorldMethod = 'scenario generate' | 'createUser on a plain state';
@@ -143,6 +161,96 @@ async function serveMode(): Promise<void> {
   process.on('message', (m) => {
     if (m !== 'stop') return;
     for (const s of [a.server, b.server]) {
+      s.closeAllConnections();
+      s.close();
+    }
+    process.exit(0);
+  });
+}
+
+interface ProjectsReady {
+  type: 'projects-ready';
+  projects: number;
+  buildMs: number;
+  /** The first, uncached rendering: ms per page of 20, µs per single project (in process). */
+  coldPageMs: number;
+  coldProjectUs: number;
+  rssAfter: number;
+  ports: { fauxlab: number; bare: number; floor: number };
+  sample: { page: { status: number; bytes: number }; project: { status: number; bytes: number } };
+}
+
+/** Child process: a world of WORLD_PROJECTS projects, served next to bare bodies of the same bytes. */
+async function serveProjectsMode(): Promise<void> {
+  setTimeout(() => process.exit(3), WATCHDOG_MS).unref();
+  process.on('disconnect', () => process.exit(0));
+  const journal = process.env.FAUXLAB_BENCH_JOURNAL === 'off' ? { journal: false as const } : {};
+  const admin = { username: 'root', name: 'Administrator', admin: true, tokens: [{ token: ADMIN_TOKEN }] };
+  const t0 = performance.now();
+  const fx = createFauxlab({
+    scenario: {
+      now: NOW,
+      users: [admin],
+      generate: { users: 5_000, groups: 1_000, projects: WORLD_PROJECTS },
+    },
+    ...journal,
+  });
+  const buildMs = performance.now() - t0;
+  gc();
+  const a = await listen(fx.fetch);
+  // The host the load generator uses: cached JSON holds URLs, so it is cached per base URL.
+  const origin = `http://127.0.0.1:${a.port}`;
+  const page = await fx.app.request(`${origin}/api/v4/projects?per_page=${PER_PAGE}&page=7`, {
+    headers: AUTH,
+  });
+  const pageBody = await page.text();
+  const project = await fx.app.request(`${origin}/api/v4/projects/4242`, { headers: AUTH });
+  const projectBody = await project.text();
+  // Steady state: every page and project the load phases ask for is rendered once first, so that they
+  // measure serving from the per-record JSON cache; the cold pass is timed and reported on its own.
+  const pages = Math.min(Math.ceil(fx.state.projects.size / PER_PAGE), 50_000 / PER_PAGE);
+  let w0 = performance.now();
+  for (let pg = 1; pg <= pages; pg++)
+    await (
+      await fx.app.request(`${origin}/api/v4/projects?per_page=${PER_PAGE}&page=${pg}`, { headers: AUTH })
+    ).arrayBuffer();
+  const coldPageMs = (performance.now() - w0) / pages;
+  w0 = performance.now();
+  for (let id = 1; id <= fx.state.projects.size; id++)
+    await (await fx.app.request(`${origin}/api/v4/projects/${id}`, { headers: AUTH })).arrayBuffer();
+  const coldProjectUs = ((performance.now() - w0) * 1000) / fx.state.projects.size;
+  gc();
+  const bare = new Hono();
+  bare.get('/page', (c) => c.body(pageBody, 200, { 'Content-Type': 'application/json' }));
+  bare.get('/project', (c) => c.body(projectBody, 200, { 'Content-Type': 'application/json' }));
+  // The same bodies through fauxlab's own stack (auth, routing, middleware): what any route costs at least.
+  const floor = createFauxlab({
+    scenario: { now: NOW, users: [admin] },
+    ...journal,
+    routes: (r) => {
+      r.get('/bench/page', (c) => c.body(pageBody, 200, { 'Content-Type': 'application/json' }));
+      r.get('/bench/project', (c) => c.body(projectBody, 200, { 'Content-Type': 'application/json' }));
+    },
+  });
+  const b = await listen(bare.fetch);
+  const f = await listen(floor.fetch);
+  const ready: ProjectsReady = {
+    type: 'projects-ready',
+    projects: fx.state.projects.size,
+    buildMs,
+    coldPageMs,
+    coldProjectUs,
+    rssAfter: process.memoryUsage().rss,
+    ports: { fauxlab: a.port, bare: b.port, floor: f.port },
+    sample: {
+      page: { status: page.status, bytes: Buffer.byteLength(pageBody) },
+      project: { status: project.status, bytes: Buffer.byteLength(projectBody) },
+    },
+  };
+  process.send!(ready);
+  process.on('message', (m) => {
+    if (m !== 'stop') return;
+    for (const s of [a.server, b.server, f.server]) {
       s.closeAllConnections();
       s.close();
     }
@@ -304,6 +412,81 @@ const fmt = (n: number, digits = 0) =>
 const row = (cells: (string | number)[], widths: number[]) =>
   cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
 
+/** The projects phases: a 100k-project world in its own child, list, single and search next to bare bodies. */
+async function projectPhases(): Promise<{ lines: string[]; json: unknown }> {
+  const { child: pchild, message: pready } = await forkSelf<ProjectsReady>(['--serve-projects']);
+  let ploads: Load[];
+  try {
+    const { fauxlab, bare, floor } = pready.ports;
+    // Pages within the 50,000-row offset ceiling; ids across the whole world.
+    const page = cycler(Math.min(Math.ceil(pready.projects / PER_PAGE), 50_000 / PER_PAGE));
+    const id = cycler(pready.projects);
+    let w = 0;
+    ploads = [
+      await load(
+        `GET /api/v4/projects?per_page=${PER_PAGE}&page=N`,
+        fauxlab,
+        () => `/api/v4/projects?per_page=${PER_PAGE}&page=${page()}`,
+        AUTH,
+      ),
+      await load('bare Hono, pre-serialised project page', bare, () => '/page'),
+      await load('fauxlab stack, pre-serialised page', floor, () => '/api/v4/bench/page', AUTH),
+      await load('GET /api/v4/projects/:id', fauxlab, () => `/api/v4/projects/${id()}`, AUTH),
+      await load('bare Hono, pre-serialised project', bare, () => '/project'),
+      await load('fauxlab stack, pre-serialised project', floor, () => '/api/v4/bench/project', AUTH),
+      await load(
+        'GET /api/v4/projects?search=WORD',
+        fauxlab,
+        () => `/api/v4/projects?search=${SEARCH_WORDS[w++ % SEARCH_WORDS.length]}`,
+        AUTH,
+      ),
+    ];
+  } finally {
+    await stopChild(pchild);
+  }
+  const [plist, pbareList, pfloorList, psingle, pbareSingle, pfloorSingle, psearch] = ploads as [
+    Load,
+    Load,
+    Load,
+    Load,
+    Load,
+    Load,
+    Load,
+  ];
+  const lw = [42, 9, 8, 8, 8, 7, 10];
+  const out: string[] = [];
+  out.push(
+    `projects world: ${fmt(pready.projects)} projects in ${fmt(pready.buildMs)} ms, RSS ${mb(pready.rssAfter)} MB; ` +
+      `sample bodies: page ${pready.sample.page.bytes} B (HTTP ${pready.sample.page.status}), project ${pready.sample.project.bytes} B (HTTP ${pready.sample.project.status})`,
+  );
+  out.push(
+    `  cold first rendering (in process, then cached): ${fmt(pready.coldPageMs, 2)} ms per page, ${fmt(pready.coldProjectUs)} µs per project`,
+  );
+  out.push(row(['load (autocannon)', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'B/resp'], lw));
+  for (const l of ploads)
+    out.push(row([l.name, fmt(l.rps), l.p50, l.p99, fmt(l.non2xx), l.errors, fmt(l.bytesPerResponse)], lw));
+  out.push(row(['  ratio project list / bare page', fmt(plist.rps / pbareList.rps, 3)], lw));
+  out.push(row(['  ratio project / bare project', fmt(psingle.rps / pbareSingle.rps, 3)], lw));
+  out.push(row(['  ratio project list / fauxlab stack page', fmt(plist.rps / pfloorList.rps, 3)], lw));
+  out.push(row(['  ratio project / fauxlab stack project', fmt(psingle.rps / pfloorSingle.rps, 3)], lw));
+  return {
+    lines: out,
+    json: {
+      world: { projects: pready.projects, buildMs: Math.round(pready.buildMs), rssMB: mb(pready.rssAfter) },
+      cold: { pageMs: pready.coldPageMs, projectUs: pready.coldProjectUs },
+      sample: pready.sample,
+      load: Object.fromEntries(ploads.map((l) => [l.name, l])),
+      ratios: {
+        listVsBare: plist.rps / pbareList.rps,
+        singleVsBare: psingle.rps / pbareSingle.rps,
+        listVsStack: plist.rps / pfloorList.rps,
+        singleVsStack: psingle.rps / pfloorSingle.rps,
+      },
+      searchRps: psearch.rps,
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const watchdog = setTimeout(() => {
     console.error('bench: watchdog fired, giving up');
@@ -314,6 +497,19 @@ async function main(): Promise<void> {
   console.log(
     `fauxlab bench: ${fmt(WORLD_USERS)} users, ${CONNECTIONS} connections, ${PHASE_SECONDS} s per load phase, 127.0.0.1`,
   );
+  if (process.env.FAUXLAB_BENCH_ONLY === 'projects') {
+    const p = await projectPhases();
+    console.log(p.lines.join('\n'));
+    console.log(
+      JSON.stringify({
+        bench: 'fauxlab',
+        node: process.version,
+        phaseSeconds: PHASE_SECONDS,
+        projects: p.json,
+      }),
+    );
+    return;
+  }
   const { child, message: ready } = await forkSelf<Ready>(['--serve']);
   let loads: Load[];
   try {
@@ -336,6 +532,8 @@ async function main(): Promise<void> {
   }
   const [list, bareList, single, bareSingle] = loads as [Load, Load, Load, Load];
 
+  const projects = await projectPhases();
+
   const small = await inChild<WriteCost>(['--writes', '1000']);
   const big = await inChild<WriteCost>(['--writes', String(WORLD_USERS)]);
   const msw = await inChild<MswCost>(['--msw']);
@@ -357,6 +555,7 @@ async function main(): Promise<void> {
   out.push(row(['  ratio list / bare page', fmt(list.rps / bareList.rps, 3)], lw));
   out.push(row(['  ratio single / bare user', fmt(single.rps / bareSingle.rps, 3)], lw));
   out.push('');
+  out.push(...projects.lines, '');
   const ww = [42, 12, 12, 8];
   out.push(
     row(
@@ -420,10 +619,13 @@ async function main(): Promise<void> {
       sample: ready.sample,
       load: Object.fromEntries(loads.map((l) => [l.name, l])),
       ratios: { listVsBare: list.rps / bareList.rps, singleVsBare: single.rps / bareSingle.rps },
+      projects: projects.json,
       writes: { small, big, apiRatio: big.apiUs / small.apiUs, storeRatio: big.storeUs / small.storeUs },
       msw,
     }),
   );
+  await (await import('./ergonomics.js')).runErgonomics();
+  await (await import('./issues.js')).runIssues();
 }
 
 /** Child side of `inChild`: one measurement, sent back to the parent, then wait to be stopped. */
@@ -436,6 +638,7 @@ async function measure(run: () => Promise<unknown>): Promise<void> {
 
 const [mode, arg] = process.argv.slice(2);
 if (mode === '--serve') await serveMode();
+else if (mode === '--serve-projects') await serveProjectsMode();
 else if (mode === '--writes') await measure(() => writeCost(Number(arg)));
 else if (mode === '--msw') await measure(mswCost);
 else await main();

@@ -5,7 +5,7 @@
  * Start-up time matters (a test suite may launch it per run): only yargs is imported up front, each
  * command imports what it needs, and faker is loaded only for a scenario with a `generate` block.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,15 +61,25 @@ interface ServeArgs {
   tier?: 'free' | 'premium' | 'ultimate';
   baseUrl?: string;
   controlPlane: boolean;
+  adminToken?: string;
   frozenClock: boolean;
+  explain: boolean;
+  latency?: string;
+  stateFile?: string;
+  journalSize: number;
 }
 
 /** The first active admin's first usable token with the `api` scope, as written in the scenario. */
 function adminToken(scenario: Scenario, today: string): { username: string; token: string } | undefined {
   for (const u of scenario.users) {
     if (!u.admin || u.state !== 'active') continue;
+    // A token given only as a digest cannot be shown.
     const t = u.tokens.find(
-      (t) => !t.revoked && t.scopes.includes('api') && (t.expires_at === null || t.expires_at > today),
+      (t) =>
+        t.token !== '' &&
+        !t.revoked &&
+        t.scopes.includes('api') &&
+        (t.expires_at === null || t.expires_at > today),
     );
     if (t) return { username: u.username, token: t.token };
   }
@@ -96,9 +106,28 @@ async function serveCommand(args: ServeArgs): Promise<void> {
     tier: args.tier,
     baseUrl: args.baseUrl,
     controlPlane: args.controlPlane,
+    ...(args.adminToken !== undefined && { controlPlaneToken: args.adminToken }),
     now: start,
     realtimeClock: !args.frozenClock,
+    explain: args.explain,
+    journal: args.journalSize,
+    faults: args.latency ? [{ latency: args.latency }] : [],
   });
+  const stateFile = args.stateFile ? resolve(args.stateFile) : undefined;
+  const stateFiles = stateFile ? await import('../src/admin/state-file.js') : undefined;
+  let restored: string | undefined;
+  if (stateFile && stateFiles) {
+    let saved;
+    try {
+      saved = stateFiles.readStateFile(stateFile);
+    } catch (e) {
+      throw new CliError(`cannot load the state file: ${(e as Error).message}`);
+    }
+    if (saved) {
+      fx.restore(saved);
+      restored = new Date(saved.clock).toISOString();
+    }
+  }
   const { serve } = await serverModule;
 
   const server = serve({ fetch: fx.fetch, port: args.port, hostname: args.host }, (info) => {
@@ -115,7 +144,17 @@ async function serveCommand(args: ServeArgs): Promise<void> {
       lines.push('  admin:     none (no active admin with an unexpired api token in this scenario)');
       lines.push(`  try:       curl "${url}/api/v4/users?username=${encodeURIComponent(who)}"`);
     }
-    if (args.controlPlane) lines.push(`  control:   ${url}/__fauxlab/ (reset, scenario, clock, state)`);
+    if (args.controlPlane)
+      lines.push(
+        `  control:   ${url}/__fauxlab/ (reset, scenario, state, clock, requests, faults, snapshots)`,
+      );
+    if (stateFile)
+      lines.push(
+        restored
+          ? `  state:     ${stateFile} (restored; clock at ${restored}); saved again on exit`
+          : `  state:     ${stateFile} (new; saved on exit)`,
+      );
+    if (args.latency) lines.push(`  latency:   ${args.latency} ms added to every request`);
     console.log(lines.join('\n'));
   }) as Server;
   // Node's 5 s default races the pooled connections of clients such as undici, which then see ECONNRESET.
@@ -133,6 +172,14 @@ async function serveCommand(args: ServeArgs): Promise<void> {
       ),
     );
     const stop = () => {
+      if (stateFile && stateFiles) {
+        try {
+          stateFiles.writeStateFile(stateFile, fx.snapshot());
+        } catch (e) {
+          process.stderr.write(`fauxlab: cannot save the state file: ${(e as Error).message}\n`);
+          process.exitCode = 1;
+        }
+      }
       server.close(() => done());
       setTimeout(() => process.exit(0), 3000).unref();
       // Idle keep-alive connections would hold close() open for the whole keep-alive timeout.
@@ -171,6 +218,58 @@ async function routesCommand(): Promise<void> {
   process.stdout.write(routes.map((r) => `${r.method} /api/v4${r.path}\n`).join(''));
 }
 
+interface ExportArgs {
+  url?: string;
+  adminToken?: string;
+  stateFile?: string;
+  scenario?: string;
+  format: 'yaml' | 'json';
+  output?: string;
+}
+
+/** Prints (or writes) the current state of a running server, a state file or a scenario as a scenario. */
+async function exportCommand(args: ExportArgs): Promise<void> {
+  const { exportScenario } = await import('../src/scenario/export.js');
+  let out: unknown;
+  if (args.url) {
+    const url = `${args.url.replace(/\/+$/, '')}/__fauxlab/scenario`;
+    let res: Response;
+    try {
+      res = await fetch(
+        url,
+        args.adminToken ? { headers: { Authorization: `Bearer ${args.adminToken}` } } : {},
+      );
+    } catch (e) {
+      throw new CliError(`cannot reach ${url}: ${(e as Error).cause ?? (e as Error).message}`);
+    }
+    if (!res.ok)
+      throw new CliError(`${url} answered ${res.status} (is it a fauxlab server with its control plane on?)`);
+    out = await res.json();
+  } else if (args.stateFile) {
+    const { readStateFile } = await import('../src/admin/state-file.js');
+    let saved;
+    try {
+      saved = readStateFile(resolve(args.stateFile));
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+    if (!saved) throw new CliError(`${args.stateFile}: no such file`);
+    out = exportScenario(saved.state, { now: new Date(saved.clock).toISOString() });
+  } else {
+    const scenario = await readScenario(resolve(args.scenario!));
+    if (scenario.generate) await (await import('../src/scenario/index.js')).preloadGenerator();
+    const { createFauxlab } = await import('../src/app.js');
+    const fx = createFauxlab({ scenario });
+    out = exportScenario(fx.state, { now: fx.clock.iso() });
+  }
+  const text =
+    args.format === 'json'
+      ? `${JSON.stringify(out, null, 2)}\n`
+      : (await import('yaml')).stringify(out, { lineWidth: 0 });
+  if (args.output) writeFileSync(args.output, text);
+  else process.stdout.write(text);
+}
+
 async function schemaCommand(): Promise<void> {
   const { scenarioJsonSchemaText } = await import('../src/scenario/json-schema.js');
   process.stdout.write(scenarioJsonSchemaText());
@@ -204,10 +303,32 @@ function serveOptions(y: Argv) {
       default: true,
       describe: 'serve /__fauxlab/ (--no-control-plane: off)',
     })
+    .option('admin-token', {
+      type: 'string',
+      describe: 'require "Authorization: Bearer TOKEN" on /__fauxlab/ (for a shared host)',
+    })
     .option('frozen-clock', {
       type: 'boolean',
       default: false,
       describe: 'freeze the clock at its start instead of running in real time',
+    })
+    .option('explain', {
+      type: 'boolean',
+      default: false,
+      describe: "send each 404's reason in an X-Fauxlab-Explain header (the platform sends none)",
+    })
+    .option('latency', {
+      type: 'string',
+      describe: 'add latency to every request: ms (200) or a range (100-500)',
+    })
+    .option('state-file', {
+      type: 'string',
+      describe: 'load the world from FILE on start (if it exists) and save it there on exit',
+    })
+    .option('journal-size', {
+      type: 'number',
+      default: 1000,
+      describe: 'requests kept in the journal (GET /__fauxlab/requests); 0 turns it off',
     })
     .check((a) => {
       if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535)
@@ -215,6 +336,14 @@ function serveOptions(y: Argv) {
       if (a.seed !== undefined && !Number.isSafeInteger(a.seed)) throw new Error('--seed must be an integer');
       if (typeof a.baseUrl === 'string' && !/^https?:\/\/[^/]/.test(a.baseUrl))
         throw new Error('--base-url must be an http(s) URL');
+      if (!Number.isInteger(a.journalSize) || (a.journalSize as number) < 0)
+        throw new Error('--journal-size must be an integer >= 0');
+      if (typeof a.latency === 'string' && !/^\s*\d+(\.\d+)?\s*(-\s*\d+(\.\d+)?\s*)?$/.test(a.latency))
+        throw new Error('--latency must be milliseconds (200) or a range (100-500)');
+      if (typeof a.latency === 'string') {
+        const [lo, hi = lo] = a.latency.split('-').map(Number);
+        if (lo! > hi!) throw new Error('--latency: the range must go from low to high');
+      }
       return true;
     });
 }
@@ -225,7 +354,7 @@ const cli = yargs(hideBin(process.argv))
   .command(['serve', '$0'], 'serve a scenario over HTTP (the default command)', serveOptions, (a) =>
     serveCommand(a as unknown as ServeArgs),
   )
-  .command('scenario', 'work with scenario files: validate, schema', (y) =>
+  .command('scenario', 'work with scenario files: validate, schema, export', (y) =>
     y
       .command(
         'validate <file>',
@@ -239,7 +368,28 @@ const cli = yargs(hideBin(process.argv))
         (a) => validateCommand(String(a.file)),
       )
       .command('schema', 'print the JSON Schema of scenario files', {}, () => schemaCommand())
-      .demandCommand(1, 'name a scenario command: validate or schema'),
+      .command(
+        'export',
+        'print a world as a scenario file: a running server (--url), a state file, or a scenario with ' +
+          'extends and generate resolved',
+        (y) =>
+          y
+            .option('url', { type: 'string', describe: 'a running fauxlab, e.g. http://127.0.0.1:4000' })
+            .option('admin-token', { type: 'string', describe: "the server's --admin-token, if it has one" })
+            .option('state-file', { type: 'string', describe: 'a file written by serve --state-file' })
+            .option('scenario', { alias: 's', type: 'string', describe: 'a scenario file' })
+            .option('format', { choices: ['yaml', 'json'] as const, default: 'yaml' as const })
+            .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
+            .check((a) => {
+              const given = [a.url, a.stateFile, a.scenario].filter((v) => v !== undefined).length;
+              if (given !== 1) throw new Error('give exactly one of --url, --state-file or --scenario');
+              if (typeof a.url === 'string' && !/^https?:\/\/[^/]/.test(a.url))
+                throw new Error('--url must be an http(s) URL');
+              return true;
+            }),
+        (a) => exportCommand(a as unknown as ExportArgs),
+      )
+      .demandCommand(1, 'name a scenario command: validate, schema or export'),
   )
   .command('routes', 'list every API route, one per line', {}, () => routesCommand())
   .strict()

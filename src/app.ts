@@ -1,21 +1,41 @@
 /**
- * The instance factory: one Hono app over one immer store, with nothing shared between instances.
+ * The instance factory. The route table (every API route, the control plane, error handling) is built
+ * once per process and shared, immutable; an instance is its own state, clock, journal and faults,
+ * bound to each request through the request's env. Creating an instance therefore registers nothing.
  */
-import { Hono } from 'hono';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import { Clock } from './core/clock.js';
-import type { Env, Fx } from './core/context.js';
-import { ApiError, grapeError, internalError, noRoute } from './core/errors.js';
-import { patternMatcher, ApiRouter, type RouteInfo } from './core/router.js';
+import type { Env, Fx, RequestProbe } from './core/context.js';
+import { plainHeaders } from './core/respond.js';
+import { ApiError, apiError, grapeError, internalError, noRoute, unauthorized } from './core/errors.js';
+import { patternMatcher, ApiRouter, tierHas, type RouteInfo } from './core/router.js';
 import type { PlatformState, Tier } from './core/state.js';
 import { Store } from './core/store.js';
 import { controlPlane } from './admin/control.js';
 import { registerApi } from './resources/index.js';
 import { buildWorld, loadScenario, type Scenario, type ScenarioInput } from './scenario/index.js';
+import { faultResponse, Faults, type Fault, type FaultSpec } from './testing/faults.js';
+import {
+  captureResponse,
+  Journal,
+  journalHeaders,
+  journalQuery,
+  journalRequestBody,
+  PendingEntry,
+  rawPathname,
+  requestLog,
+  type JournalEntry,
+  type JournalOptions,
+  type RequestLog,
+} from './testing/journal.js';
+import { normalisePath } from './testing/match.js';
 
 export interface FauxlabOptions {
   /** A scenario object, or the path of a JSON or YAML scenario file. Default: an empty world. */
   scenario?: ScenarioInput;
-  /** Seed for generated records; overrides the scenario's. */
+  /** Seed for generated records and fault draws; overrides the scenario's. */
   seed?: number;
   /** Overrides the scenario's tier. `free` behaves as the community edition. */
   tier?: Tier;
@@ -27,12 +47,44 @@ export interface FauxlabOptions {
   realtimeClock?: boolean;
   /** Serve the control plane under `/__fauxlab/` (default true). */
   controlPlane?: boolean;
+  /**
+   * Require `Authorization: Bearer <token>` on every `/__fauxlab/` request (else 401), for a mock served on
+   * a shared host. Default: none required.
+   */
+  controlPlaneToken?: string;
+  /**
+   * The largest request body accepted, in bytes (default 64 MiB, above the platform's 50 MB import cap);
+   * a larger one is refused with 413 before it is read whole, so one request cannot exhaust memory.
+   */
+  maxBodySize?: number;
+  /**
+   * Bytes all project uploads together may hold (default 512 MiB); an upload past it is refused with 413, so
+   * that a long-running mock cannot be filled until it runs out of memory.
+   */
+  maxUploadsTotal?: number;
   /** Impersonation tokens are honoured (default true, as on the platform). */
   impersonation?: boolean;
-  /** Registers extra routes under `/api/v4` (endpoints fauxlab lacks, or test doubles), with the core's rules. */
+  /** What `GET /version` reports (default `13.12.15`; paid tiers add `-ee`). */
+  version?: string;
+  /**
+   * Registers extra routes under `/api/v4` (endpoints fauxlab lacks, or test doubles), with the core's
+   * rules. An instance with extra routes builds a route table of its own, so creating it costs more.
+   */
   routes?: (router: ApiRouter) => void;
   /** Log crashes (500s) to this function; default console.error. */
   logger?: (message: string, error: unknown) => void;
+  /**
+   * The request journal: entries kept (default 1,000), or `{ size, bodyLimit, responseBodies }`; `false` or 0 turns
+   * it off.
+   */
+  journal?: number | false | JournalOptions;
+  /**
+   * Send each 404's reason in an `X-Fauxlab-Explain` header (default off: the platform sends no such
+   * header). The journal records the reason either way.
+   */
+  explain?: boolean;
+  /** Faults in place from the start, and again after each `reset()`. */
+  faults?: FaultSpec[];
 }
 
 export interface Snapshot {
@@ -40,11 +92,22 @@ export interface Snapshot {
   clock: number;
 }
 
+/** The faults of an instance: `add` returns the fault with its id. */
+export interface FaultControl {
+  add(spec: FaultSpec): Fault;
+  list(): Fault[];
+  remove(id: number): boolean;
+  clear(): void;
+}
+
 export interface Fauxlab {
   /** The Hono app: mount it, or call `app.request()` in tests. */
   app: Hono<Env>;
-  /** The app's fetch handler (for servers and MSW). */
-  fetch: (request: Request) => Promise<Response>;
+  /**
+   * The instance's fetch handler (for servers and MSW). `env` is what a Hono adapter passes (the Node
+   * server's `{ incoming, outgoing }`, used to drop connections).
+   */
+  fetch: (request: Request, env?: object) => Promise<Response>;
   /** The current state (read-only: it is frozen). */
   readonly state: PlatformState;
   clock: Clock;
@@ -52,14 +115,56 @@ export interface Fauxlab {
   readonly scenario: Scenario;
   /** Every API route, as `fauxlab routes` lists them. */
   routes: RouteInfo[];
-  /** Back to the loaded scenario: state and clock. */
+  /** The request journal: `requests()` lists entries, `requests({ method, path, status, since })` filters. */
+  requests: RequestLog;
+  /** Injected faults. */
+  faults: FaultControl;
+  /**
+   * Back to how the instance was created: the loaded scenario's state and clock, an empty journal, the
+   * initial faults, no named snapshots.
+   */
   reset(): void;
   /** Replaces the world with another scenario; `reset()` then returns to it. */
   load(scenario: ScenarioInput): void;
-  /** O(1): immer roots are immutable, so a snapshot is a reference. */
-  snapshot(): Snapshot;
-  restore(snapshot: Snapshot): void;
+  /** O(1): immer roots are immutable, so a snapshot is a reference. A name keeps it for `restore(name)`. */
+  snapshot(name?: string): Snapshot;
+  /** Back to a snapshot (state and clock), given itself or its name; throws for an unknown name. */
+  restore(snapshot: Snapshot | string): void;
+  /** Names of the kept snapshots. */
+  snapshots(): string[];
 }
+
+/** What the shared route table needs of an instance, handed over in each request's env. */
+export interface Binding {
+  fx: Fx;
+  instance: Fauxlab;
+  journal: Journal;
+  faults: Faults;
+  explain: boolean;
+  controlPlane: boolean;
+  controlPlaneToken?: string;
+  maxBodySize: number;
+  logger: (message: string, error: unknown) => void;
+}
+
+/** Per-request flags the table raises for the instance's fetch. */
+interface Probe extends RequestProbe {
+  drop?: boolean;
+  /** The journal entry, waiting for the response. */
+  entry?: Omit<JournalEntry, 'id'>;
+  /** Ids of the faults that applied. */
+  faults?: number[];
+}
+
+interface RequestEnv {
+  fauxlab: Binding;
+  probe: Probe;
+  incoming?: { socket?: { destroy(): void } };
+}
+
+type C = Context<Env>;
+
+const binding = (c: C) => (c.env as RequestEnv).fauxlab;
 
 /** Normalises a raw path the way the platform's routing sees it. */
 function routingPath(request: Request): string {
@@ -69,13 +174,277 @@ function routingPath(request: Request): string {
   if (end < 0) end = url.length;
   const hash = url.indexOf('#', start);
   if (hash >= 0 && hash < end) end = hash;
-  let path = start < 0 ? '/' : url.slice(start, end);
-  // Empty segments (python-gitlab's `/features//name`) and trailing slashes resolve to the same route.
-  path = path.replace(/\/{2,}/g, '/');
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  // Grape's format suffix.
-  if (path.endsWith('.json')) path = path.slice(0, -5);
-  return path;
+  return normalisePath(start < 0 ? '/' : url.slice(start, end));
+}
+
+/** Whether a URL's raw path is under `/api/v4/` (the routes the lean path may answer). */
+function isApiUrl(url: string): boolean {
+  const start = url.indexOf('/', url.indexOf('://') + 3);
+  return start >= 0 && url.startsWith('/api/v4/', start);
+}
+
+/**
+ * A request's headers for the journal to read later. @hono/node-server's lazy request headers hold on to
+ * the whole Node request; when the request is the server's own for the Node request in `env`, its raw
+ * header list (what those headers are read from) is kept instead.
+ */
+function requestHeaders(request: Request, env: object | undefined): Headers | readonly string[] {
+  const headers = request.headers;
+  const raw = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming?.rawHeaders;
+  return Array.isArray(raw) && headers.constructor.name === 'RequestHeaders' ? (raw as string[]) : headers;
+}
+
+/** What the lean table answers when no route matched: the request then goes the full way. */
+const NO_MATCH = new Response(null, { status: 599 });
+
+const isControlPath = (b: Binding, path: string) =>
+  b.controlPlane && (path === '/__fauxlab' || path.startsWith('/__fauxlab/'));
+
+const hasCredential = (req: Request) =>
+  req.headers.has('private-token') ||
+  req.headers.has('authorization') ||
+  req.headers.has('job-token') ||
+  /[?&](private_token|access_token|job_token)=/.test(req.url);
+
+/** Header values must be ByteStrings; reasons may quote user input. */
+const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]/g, (ch) => encodeURIComponent(ch));
+
+const securityHeaders = (c: C) => {
+  c.header('X-Frame-Options', 'SAMEORIGIN');
+  c.header('X-Content-Type-Options', 'nosniff');
+};
+
+/**
+ * The security headers on a finished response, where the handler did not set them itself (the full
+ * path sets them before the handler, which may override them). A response with immutable headers is
+ * copied first.
+ */
+function withSecurityHeaders(res: Response): Response {
+  const add = (r: Response) => {
+    const h = r.headers;
+    if (!h.has('x-frame-options')) h.set('X-Frame-Options', 'SAMEORIGIN');
+    if (!h.has('x-content-type-options')) h.set('X-Content-Type-Options', 'nosniff');
+    return r;
+  };
+  try {
+    return add(res);
+  } catch {
+    return add(new Response(res.body, res));
+  }
+}
+
+/**
+ * Prepares the journal entry of every exchange except the control plane's; the instance's fetch adds the
+ * response body and stores it (the body is read there, once).
+ */
+async function journalMiddleware(c: C, next: () => Promise<void>): Promise<void> {
+  const b = binding(c);
+  if (!b.journal.enabled || isControlPath(b, c.req.path)) return next();
+  const t0 = performance.now();
+  const at = b.fx.clock.iso();
+  await next();
+  try {
+    const req = c.req.raw;
+    const probe = (c.env as RequestEnv).probe;
+    const err = c.error instanceof ApiError ? c.error : undefined;
+    const caughtAll = err?.status === 404 && (err.body as { error?: unknown })?.error === '404 Not Found';
+    const r = matchedRoutes(c)[c.req.routeIndex];
+    const viewer = c.get('viewer');
+    const reqBody = await journalRequestBody(c.req, b.journal.bodyLimit);
+    probe.entry = {
+      at,
+      method: req.method,
+      path: rawPathname(req.url),
+      query: journalQuery(req.url),
+      headers: journalHeaders(req.headers),
+      ...(reqBody.body !== undefined && { body: reqBody.body }),
+      ...(reqBody.truncated && { truncated: ['body'] }),
+      status: 0,
+      responseHeaders: {},
+      durationMs: Math.round((performance.now() - t0) * 1000) / 1000,
+      route: r && r.method !== 'ALL' && !caughtAll ? `${r.method} ${r.path}` : null,
+      user: viewer?.user?.username ?? null,
+      ...(viewer?.sudoFrom && { sudoFrom: viewer.sudoFrom.username }),
+      ...(err?.explain !== undefined && { explain: err.explain }),
+      ...(probe.faults && { faults: probe.faults }),
+    };
+  } catch (e) {
+    b.logger('fauxlab: could not record a request in the journal', e);
+  }
+}
+
+/** Applies the instance's faults: latency first, then an answer in the route's place if one fired. */
+async function faultMiddleware(c: C, next: () => Promise<void>): Promise<Response | void> {
+  const b = binding(c);
+  if (b.faults.size === 0 || isControlPath(b, c.req.path)) return next();
+  const plan = b.faults.plan(c.req.method, c.req.path);
+  if (!plan) return next();
+  (c.env as RequestEnv).probe.faults = plan.ids;
+  if (plan.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+  const f = plan.answer;
+  if (!f) return next();
+  if (f.drop) {
+    (c.env as RequestEnv).probe.drop = true;
+    return new Response(null, { status: 204 });
+  }
+  return faultResponse(f, {
+    nowMs: b.fx.clock.ms(),
+    authenticated: hasCredential(c.req.raw),
+    head: c.req.method === 'HEAD',
+  });
+}
+
+/** Default request body cap: above the platform's 50 MB import cap and its 10 MB attachments. */
+export const DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024;
+
+/** Default cap on the bytes of all uploads together. */
+export const DEFAULT_MAX_UPLOADS_TOTAL = 512 * 1024 * 1024;
+
+const tooLarge = () => apiError(413, '413 Request Entity Too Large');
+
+/** Compares secrets in constant time (by their digests, so lengths do not leak either). */
+const sameSecret = (given: string | undefined, expected: string) =>
+  given !== undefined &&
+  timingSafeEqual(
+    createHash('sha256').update(given).digest(),
+    createHash('sha256').update(expected).digest(),
+  );
+
+/**
+ * Caps the request body: a declared length over the cap is refused at once; a body of unknown length is
+ * counted as it streams, and reading it fails with the 413 as soon as it passes the cap.
+ */
+async function bodySizeMiddleware(c: C, next: () => Promise<void>): Promise<void> {
+  const max = binding(c).maxBodySize;
+  const raw = c.req.raw;
+  // The method first: reading `body` of @hono/node-server's lightweight request builds a full Request.
+  if (raw.method === 'GET' || raw.method === 'HEAD' || !raw.body || !Number.isFinite(max)) return next();
+  const declared = c.req.header('content-length');
+  if (declared !== undefined) {
+    if (!/^\d+$/.test(declared) || Number(declared) > max) throw tooLarge();
+    return next();
+  }
+  const reader = raw.body.getReader();
+  let size = 0;
+  const counted = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel();
+        return controller.error(tooLarge());
+      }
+      controller.enqueue(value);
+    },
+  });
+  c.req.raw = new Request(raw, { body: counted, duplex: 'half' } as RequestInit);
+  return next();
+}
+
+interface RouteTable {
+  app: Hono<Env>;
+  /**
+   * The API routes alone, with the same error handling and no middleware: what a GET that matches a
+   * route takes when no fault is set. The instance's fetch does the middleware's work itself (journal,
+   * security headers; the body cap and faults do not apply), and a request that matches nothing here
+   * (`NO_MATCH`) goes through `app` instead, which answers it as before.
+   */
+  lean: Hono<Env>;
+  routes: RouteInfo[];
+}
+
+/** Builds the route table: every area's routes plus `extra`, the control plane and error handling. */
+function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
+  const api = new ApiRouter();
+  registerApi(api);
+  extra?.(api);
+  const matchers = api.routes.map((r) => ({ ...r, re: patternMatcher(`/api/v4${r.path}`) }));
+
+  const app = new Hono<Env>({ getPath: routingPath });
+  app.use('*', bodySizeMiddleware);
+  app.use('*', journalMiddleware);
+  app.use('*', faultMiddleware);
+  app.use('*', async (c, next) => {
+    c.set('fx', binding(c).fx);
+    // Before the response exists: set afterwards, Hono would rebuild the response around a stream.
+    securityHeaders(c);
+    await next();
+  });
+  app.route('/api/v4', api.hono);
+  app.all('/api/v3/*', () => {
+    throw grapeError(410, 'API V3 is no longer supported. Use API V4 instead.');
+  });
+  app.all('/api/v3', () => {
+    throw grapeError(410, 'API V3 is no longer supported. Use API V4 instead.');
+  });
+  app.use('/__fauxlab/*', async (c, next) => {
+    const b = binding(c);
+    if (!b.controlPlane) throw noRoute();
+    if (
+      b.controlPlaneToken !== undefined &&
+      !sameSecret(c.req.header('authorization'), `Bearer ${b.controlPlaneToken}`)
+    )
+      throw unauthorized();
+    await next();
+  });
+  app.route('/__fauxlab', controlPlane());
+  app.route('/', api.web);
+
+  app.notFound((c) => {
+    const tier = binding(c).fx.tier();
+    const methods = c.req.path.startsWith('/api/v4/')
+      ? matchers.filter((m) => tierHas(tier, m.tier) && m.re.test(c.req.path)).map((m) => m.method)
+      : [];
+    // A known path with another method still answers 404: the platform's catch-all route wins over
+    // Grape's 405. Only OPTIONS gets the path's methods.
+    if (c.req.method === 'OPTIONS' && methods.length > 0) {
+      const allow = ['OPTIONS', ...new Set(methods)];
+      if (allow.includes('GET')) allow.push('HEAD');
+      return c.body(null, 204, { Allow: allow.join(', ') });
+    }
+    if (methods.length > 0)
+      throw noRoute(`no route for ${c.req.method} on this path (it has ${[...new Set(methods)].join(', ')})`);
+    throw noRoute();
+  });
+
+  const onError = (err: Error, c: C) => {
+    const b = binding(c);
+    (c.env as RequestEnv).probe.error = err;
+    securityHeaders(c);
+    if (err instanceof ApiError) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      if (b.explain && err.explain !== undefined) c.header('X-Fauxlab-Explain', headerSafe(err.explain));
+      if (err.status === 304) return c.body(null, 304);
+      return c.json(err.body, err.status as 400);
+    }
+    b.logger(`fauxlab: ${c.req.method} ${c.req.path} crashed`, err);
+    const e = internalError();
+    return c.json(e.body, 500);
+  };
+  app.onError(onError);
+
+  const lean = new Hono<Env>({ getPath: routingPath });
+  lean.route('/api/v4', api.hono);
+  lean.notFound(() => NO_MATCH);
+  lean.onError(onError);
+
+  return { app, lean, routes: api.routes };
+}
+
+/**
+ * The shared table of the built-in routes, built on first use. It holds no instance data: every
+ * request brings its instance in its env.
+ */
+const sharedTable = (() => {
+  let table: RouteTable | undefined;
+  return () => (table ??= buildTable());
+})();
+
+function journalOptions(o: FauxlabOptions['journal']): JournalOptions {
+  if (o === false) return { size: 0 };
+  if (typeof o === 'number') return { size: o };
+  return o ?? {};
 }
 
 export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
@@ -87,38 +456,139 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   let initial = world();
   const store = new Store(initial);
   const logger = options.logger ?? ((msg, err) => console.error(msg, err));
+  const journal = new Journal(journalOptions(options.journal));
+  const faults = new Faults(options.seed ?? scenario.seed);
+  const initialFaults = options.faults ?? [];
+  for (const f of initialFaults) faults.add(f);
+  const named = new Map<string, Snapshot>();
 
   const fx: Fx = {
     store,
     clock,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     impersonationEnabled: options.impersonation ?? true,
+    version: options.version,
+    maxUploadsTotal: options.maxUploadsTotal ?? DEFAULT_MAX_UPLOADS_TOTAL,
     tier: () => store.state.tier,
   };
 
-  const api = new ApiRouter();
-  registerApi(api);
-  options.routes?.(api);
-  const matchers = api.routes.map((r) => ({ ...r, re: patternMatcher(`/api/v4${r.path}`) }));
+  const table = options.routes ? buildTable(options.routes) : sharedTable();
 
-  const app = new Hono<Env>({ getPath: routingPath });
-  app.use('*', async (c, next) => {
-    c.set('fx', fx);
-    await next();
-    c.header('X-Frame-Options', 'SAMEORIGIN');
-    c.header('X-Content-Type-Options', 'nosniff');
-  });
-  app.route('/api/v4', api.hono);
-  app.all('/api/v3/*', () => {
-    throw grapeError(410, 'API V3 is no longer supported. Use API V4 instead.');
-  });
-  app.all('/api/v3', () => {
-    throw grapeError(410, 'API V3 is no longer supported. Use API V4 instead.');
-  });
+  function fetch(request: Request, env?: object): Promise<Response> {
+    if (request.method !== 'GET' || faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);
+    const probe: Probe = {};
+    const t0 = performance.now();
+    const at = journal.enabled ? clock.ms() : 0;
+    let res: Response | Promise<Response>;
+    try {
+      res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (res instanceof Promise) return res.then((r) => leanDone(request, env, probe, r, t0, at));
+    return leanDone(request, env, probe, res, t0, at);
+  }
+
+  /** Completes a lean request: security headers, then the journal entry (made when the journal is read). */
+  function leanDone(
+    request: Request,
+    env: object | undefined,
+    probe: Probe,
+    res: Response,
+    t0: number,
+    at: number,
+  ): Promise<Response> {
+    if (res === NO_MATCH) return fullFetch(request, env);
+    const plain = plainHeaders(res);
+    if (!plain) res = withSecurityHeaders(res);
+    if (!journal.enabled) return Promise.resolve(res);
+    const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
+    const err = probe.error instanceof ApiError ? probe.error : undefined;
+    const caughtAll = err?.status === 404 && (err.body as { error?: unknown })?.error === '404 Not Found';
+    const viewer = probe.viewer;
+    const answered = res;
+    const headers = requestHeaders(request, env);
+    const pending = (body?: string, truncated?: boolean) =>
+      new PendingEntry(
+        at,
+        request.method,
+        request.url,
+        headers,
+        answered.status,
+        plain ?? answered.headers,
+        durationMs,
+        probe.route !== undefined && !caughtAll ? probe.route : null,
+        viewer?.user?.username ?? null,
+        viewer?.sudoFrom?.username,
+        err?.explain,
+        body,
+        truncated,
+      );
+    if (!journal.recordsBody(res.status)) {
+      journal.addPending(pending());
+      return Promise.resolve(res);
+    }
+    return captureResponse(answered, journal.bodyLimit).then(
+      (captured) => {
+        journal.addPending(pending(captured.body, captured.truncated));
+        return captured.response;
+      },
+      (e: unknown) => {
+        logger('fauxlab: could not record a response in the journal', e);
+        return answered;
+      },
+    );
+  }
+
+  async function fullFetch(request: Request, env?: object): Promise<Response> {
+    const probe: Probe = {};
+    const res = await table.app.fetch(request, { ...env, fauxlab: bound, probe });
+    if (probe.entry && !probe.drop) return record(probe.entry, res);
+    if (!probe.drop) return res;
+    if (probe.entry) journal.add(probe.entry);
+    const socket = (env as RequestEnv | undefined)?.incoming?.socket;
+    if (socket) {
+      // On a real server: close the socket, and tell @hono/node-server not to answer.
+      socket.destroy();
+      return new Response(null, { headers: { 'x-hono-already-sent': '1' } });
+    }
+    // In process and in MSW, a network error (MSW 2 rejects the client's fetch with a TypeError).
+    return Response.error();
+  }
+
+  /** Completes a journal entry with the response; returns the response to send. */
+  async function record(entry: Omit<JournalEntry, 'id'>, res: Response): Promise<Response> {
+    try {
+      const captured = journal.recordsBody(res.status)
+        ? await captureResponse(res, journal.bodyLimit)
+        : { response: res, body: undefined, truncated: false };
+      const truncated = [
+        ...(entry.truncated ?? []),
+        ...(captured.truncated ? ['responseBody' as const] : []),
+      ];
+      journal.add({
+        ...entry,
+        status: res.status,
+        responseHeaders: journalHeaders(res.headers),
+        ...(captured.body !== undefined && { responseBody: captured.body }),
+        ...(truncated.length > 0 && { truncated }),
+      });
+      return captured.response;
+    } catch (e) {
+      logger('fauxlab: could not record a response in the journal', e);
+      return res;
+    }
+  }
+
+  // The instance's own app: one catch-all route (for mounting in another Hono app), and `fetch` (which
+  // `app.request()` calls) going straight to the instance, without a second dispatch.
+  const app = new Hono<Env>({ getPath: () => '/' });
+  app.all('*', (c) => fetch(c.req.raw, c.env as object));
+  app.fetch = (request, env) => fetch(request, env as object);
 
   const instance: Fauxlab = {
     app,
-    fetch: async (request) => app.fetch(request),
+    fetch,
     get state() {
       return store.state;
     },
@@ -126,52 +596,52 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     get scenario() {
       return scenario;
     },
-    routes: api.routes,
+    routes: table.routes,
+    requests: requestLog(journal),
+    faults: {
+      add: (spec) => faults.add(spec),
+      list: () => faults.list(),
+      remove: (id) => faults.remove(id),
+      clear: () => faults.clear(),
+    },
     reset() {
       store.replace(initial);
       clock.set(new Date(initialClock()));
+      journal.reset();
+      faults.reset();
+      for (const f of initialFaults) faults.add(f);
+      named.clear();
     },
     load(input) {
       scenario = loadScenario(input);
       initial = world();
       instance.reset();
     },
-    snapshot: () => ({ state: store.state, clock: clock.ms() }),
-    restore(s) {
-      store.replace(s.state);
-      clock.set(s.clock);
+    snapshot(name) {
+      const s = { state: store.state, clock: clock.ms() };
+      if (name !== undefined) named.set(name, s);
+      return s;
     },
+    restore(s) {
+      const snap = typeof s === 'string' ? named.get(s) : s;
+      if (!snap) throw new Error(`no snapshot named "${String(s)}"`);
+      store.replace(snap.state);
+      clock.set(snap.clock);
+    },
+    snapshots: () => [...named.keys()],
   };
 
-  if (options.controlPlane ?? true) app.route('/__fauxlab', controlPlane(instance));
-  app.route('/', api.web);
-
-  app.notFound((c) => {
-    // A known path with another method still answers 404: the platform's catch-all route wins over
-    // Grape's 405. Only OPTIONS gets the path's methods.
-    if (c.req.method === 'OPTIONS') {
-      const methods = matchers.filter((m) => m.re.test(c.req.path)).map((m) => m.method);
-      if (methods.length > 0) {
-        const allow = ['OPTIONS', ...new Set(methods)];
-        if (allow.includes('GET')) allow.push('HEAD');
-        return c.body(null, 204, { Allow: allow.join(', ') });
-      }
-    }
-    throw noRoute();
-  });
-
-  app.onError((err, c) => {
-    c.header('X-Frame-Options', 'SAMEORIGIN');
-    c.header('X-Content-Type-Options', 'nosniff');
-    if (err instanceof ApiError) {
-      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-      if (err.status === 304) return c.body(null, 304);
-      return c.json(err.body, err.status as 400);
-    }
-    logger(`fauxlab: ${c.req.method} ${c.req.path} crashed`, err);
-    const e = internalError();
-    return c.json(e.body, 500);
-  });
+  const bound: Binding = {
+    fx,
+    instance,
+    journal,
+    faults,
+    explain: options.explain ?? false,
+    controlPlane: options.controlPlane ?? true,
+    ...(options.controlPlaneToken !== undefined && { controlPlaneToken: options.controlPlaneToken }),
+    maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
+    logger,
+  };
 
   return instance;
 }

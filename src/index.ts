@@ -1,5 +1,15 @@
 export { ApiRouter, parse, type RouteOptions } from './core/router.js';
-export { createFauxlab, DEFAULT_START, type Fauxlab, type FauxlabOptions, type Snapshot } from './app.js';
+export {
+  createFauxlab,
+  DEFAULT_START,
+  type Fauxlab,
+  type FauxlabOptions,
+  type FaultControl,
+  type Snapshot,
+} from './app.js';
+export type { JournalEntry, JournalFilter, JournalOptions, RequestLog } from './testing/journal.js';
+export { FaultError, type Fault, type FaultSpec } from './testing/faults.js';
+export { exportScenario } from './scenario/export.js';
 export {
   ScenarioError,
   loadScenario,

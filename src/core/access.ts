@@ -12,7 +12,7 @@ import type {
   UserRecord,
   Visibility,
 } from './state.js';
-import { iget, mget, tget } from './table.js';
+import { iget, mget, tget, tvalues } from './table.js';
 
 export const ACCESS = {
   NONE: 0,
@@ -81,17 +81,107 @@ export function canReadProject(st: PlatformState, user: UserRecord | null, proje
 export function canReadGroup(st: PlatformState, user: UserRecord | null, group: GroupRecord): boolean {
   if (group.visibility === 'public' || user?.admin) return true;
   if (visibleTo(user, group.visibility, groupAccess(st, user, group))) return true;
-  // A private group is still visible to members of any project or subgroup inside it; that case is rare
-  // enough in test worlds to be handled by the groups area when it needs it.
-  return false;
+  if (user && groupsSeenFromInside(st, user.id).has(group.id)) return true;
+  // `has_projects`: a project inside that the viewer may read makes the group readable too.
+  const needed = user && !user.external ? VISIBILITY_LEVEL.internal : VISIBILITY_LEVEL.public;
+  return subtreeVisibility(st, group.id) >= needed;
+}
+
+interface InsideCache {
+  groups: PlatformState['groups'];
+  projects: PlatformState['projects'];
+  shares: PlatformState['shares'];
+  byUser: Map<number, Set<number>>;
+}
+const insideCaches = new WeakMap<PlatformState['members'], InsideCache>();
+
+/**
+ * The groups a user sees from inside (`authorized_groups` and their ancestors): the groups they are a
+ * direct member of and the groups of the projects they are authorized for through a project membership
+ * or a share, with every ancestor of those. Cached per user while the tables it reads keep their identity.
+ */
+export function groupsSeenFromInside(st: PlatformState, userId: number): ReadonlySet<number> {
+  let cache = insideCaches.get(st.members);
+  if (!cache || cache.groups !== st.groups || cache.projects !== st.projects || cache.shares !== st.shares) {
+    cache = { groups: st.groups, projects: st.projects, shares: st.shares, byUser: new Map() };
+    insideCaches.set(st.members, cache);
+  }
+  let seen = cache.byUser.get(userId);
+  if (seen) return seen;
+  const out = new Set<number>();
+  const addChain = (id: number) => {
+    for (
+      let g = tget(st.groups, id);
+      g && !out.has(g.id);
+      g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
+    )
+      out.add(g.id);
+  };
+  const addProject = (projectId: number) => {
+    const p = tget(st.projects, projectId);
+    if (p?.namespace_kind === 'group') addChain(p.namespace_id);
+  };
+  const memberOf = new Set<number>();
+  for (const id of mget(st.idx.membersByUser, String(userId))) {
+    const m = tget(st.members, id)!;
+    if (m.access_level < ACCESS.GUEST) continue;
+    if (m.source === 'group') {
+      memberOf.add(m.source_id);
+      addChain(m.source_id);
+    } else addProject(m.source_id);
+  }
+  // Shares reach the members of the share's group and of its ancestors.
+  if (memberOf.size > 0)
+    for (const sh of tvalues(st.shares))
+      for (
+        let g = tget(st.groups, sh.group_id);
+        g;
+        g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
+      )
+        if (memberOf.has(g.id)) {
+          addProject(sh.project_id);
+          break;
+        }
+  seen = out;
+  cache.byUser.set(userId, seen);
+  return seen;
+}
+
+const subtreeCaches = new WeakMap<
+  PlatformState['projects'],
+  { groups: PlatformState['groups']; levels: Map<number, number> }
+>();
+
+/** The highest visibility level of the projects in a group and its subgroups (-1 when none). Memoised per tables. */
+function subtreeVisibility(st: PlatformState, groupId: number): number {
+  let cache = subtreeCaches.get(st.projects);
+  if (!cache || cache.groups !== st.groups) {
+    cache = { groups: st.groups, levels: new Map() };
+    subtreeCaches.set(st.projects, cache);
+  }
+  const levels = cache.levels;
+  const visit = (id: number): number => {
+    const known = levels.get(id);
+    if (known !== undefined) return known;
+    let level = -1;
+    for (const pid of mget(st.idx.projectsByNamespace, `group:${id}`)) {
+      const p = tget(st.projects, pid);
+      if (p) level = Math.max(level, VISIBILITY_LEVEL[p.visibility]);
+    }
+    for (const child of mget(st.idx.subgroups, String(id))) level = Math.max(level, visit(child));
+    levels.set(id, level);
+    return level;
+  };
+  return visit(groupId);
 }
 
 /** `find_project!`: numeric id or full path; missing and unreadable answer the same 404. */
 export function findProject(c: Ctx, idOrPath: string): ProjectRecord {
-  const st = c.var.fx.store.state;
+  const st = c.get('fx').store.state;
   const p = lookupProject(st, idOrPath);
   if (!p) throw notFound('Project', 'no project with this id or path');
-  if (!canReadProject(st, c.var.viewer.user, p)) throw notFound('Project', 'project hidden from this viewer');
+  if (!canReadProject(st, c.get('viewer').user, p))
+    throw notFound('Project', 'project hidden from this viewer');
   return p;
 }
 
@@ -104,10 +194,10 @@ export function lookupProject(st: PlatformState, idOrPath: string): ProjectRecor
 
 /** `find_group!`: numeric id or full path; missing and unreadable answer the same 404. */
 export function findGroup(c: Ctx, idOrPath: string): GroupRecord {
-  const st = c.var.fx.store.state;
+  const st = c.get('fx').store.state;
   const g = lookupGroup(st, idOrPath);
   if (!g) throw notFound('Group', 'no group with this id or path');
-  if (!canReadGroup(st, c.var.viewer.user, g)) throw notFound('Group', 'group hidden from this viewer');
+  if (!canReadGroup(st, c.get('viewer').user, g)) throw notFound('Group', 'group hidden from this viewer');
   return g;
 }
 

@@ -3,7 +3,7 @@
  * impersonation, scopes) with its exact bodies, blocked users, and sudo.
  */
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.js';
-import type { Ctx, Viewer } from './context.js';
+import type { Ctx, Fx, Viewer } from './context.js';
 import type { PlatformState, TokenRecord, UserRecord } from './state.js';
 import { digest } from './store.js';
 import { iget, tget } from './table.js';
@@ -33,9 +33,34 @@ function paramString(v: unknown): string | undefined {
   return undefined;
 }
 
-export function findToken(state: PlatformState, secret: string): TokenRecord | undefined {
-  const id = iget(state.idx.tokens, digest(secret));
+/** The token with this secret; `digests` caches the secret's digest. */
+export function findToken(
+  state: PlatformState,
+  secret: string,
+  digests?: Map<string, string>,
+): TokenRecord | undefined {
+  const id = iget(state.idx.tokens, digests ? cachedDigest(digests, secret) : digest(secret));
   return id === undefined ? undefined : tget(state.tokens, id);
+}
+
+/** Token digests an instance has computed: clients send the same few tokens on every request. */
+const digestCaches = new WeakMap<Fx, Map<string, string>>();
+const DIGEST_CACHE_SIZE = 256;
+
+function cachedDigest(cache: Map<string, string>, secret: string): string {
+  let d = cache.get(secret);
+  if (d === undefined) {
+    // Bounded: a client trying many tokens starts the cache over rather than growing it.
+    if (cache.size >= DIGEST_CACHE_SIZE) cache.clear();
+    cache.set(secret, (d = digest(secret)));
+  }
+  return d;
+}
+
+function digestsOf(fx: Fx): Map<string, string> {
+  let m = digestCaches.get(fx);
+  if (!m) digestCaches.set(fx, (m = new Map()));
+  return m;
 }
 
 /** Finds a user by numeric id or by username (case-insensitive), as the platform's `find_user` does. */
@@ -48,7 +73,7 @@ export function findUser(state: PlatformState, idOrUsername: string | number): U
 
 function tokenExpired(c: Ctx, t: TokenRecord): boolean {
   if (!t.expires_at) return false;
-  const now = c.var.fx.clock.ms();
+  const now = c.get('fx').clock.ms();
   // Personal tokens carry a date and stop working when that day begins.
   return now >= Date.parse(t.expires_at.length === 10 ? `${t.expires_at}T00:00:00Z` : t.expires_at);
 }
@@ -56,7 +81,7 @@ function tokenExpired(c: Ctx, t: TokenRecord): boolean {
 function validateToken(c: Ctx, t: TokenRecord, scopes: string[]): void {
   if (tokenExpired(c, t)) throw invalidToken(EXPIRED);
   if (t.revoked) throw invalidToken(REVOKED);
-  if (t.kind === 'impersonation' && !c.var.fx.impersonationEnabled)
+  if (t.kind === 'impersonation' && !c.get('fx').impersonationEnabled)
     throw invalidToken(IMPERSONATION_DISABLED);
   if (!t.scopes.some((s) => scopes.includes(s))) throw insufficientScope(scopes);
 }
@@ -68,29 +93,31 @@ function header(c: Ctx, name: string): string | undefined {
 
 /** Reads the credential a request carries, in the platform's order. */
 function locateToken(c: Ctx, opts: AuthOptions): TokenRecord | null {
-  const st = c.var.fx.store.state;
-  const params = c.var.params;
+  const fx = c.get('fx');
+  const st = fx.store.state;
+  const digests = digestsOf(fx);
+  const params = c.get('params');
   const authz = header(c, 'authorization');
   const bearer = authz && /^bearer\s+/i.test(authz) ? authz.replace(/^bearer\s+/i, '').trim() : undefined;
   const oauth = bearer ?? paramString(params.access_token) ?? paramString(params.bearer_token);
   const pat = paramString(params.private_token) ?? header(c, 'private-token');
 
   if (oauth !== undefined) {
-    const t = findToken(st, oauth);
+    const t = findToken(st, oauth, digests);
     if (t?.kind === 'oauth') return t;
     // A personal token sent as a Bearer value is a personal token, unless a private token is also sent.
     if (t && (t.kind === 'personal' || t.kind === 'impersonation') && pat === undefined) return t;
     if (pat === undefined) throw unauthorized();
   }
   if (pat !== undefined) {
-    const t = findToken(st, pat);
+    const t = findToken(st, pat, digests);
     if (!t || (t.kind !== 'personal' && t.kind !== 'impersonation')) throw unauthorized();
     return t;
   }
   if (opts.jobToken) {
     const job = header(c, 'job-token') ?? paramString(params.job_token);
     if (job !== undefined) {
-      const t = findToken(st, job);
+      const t = findToken(st, job, digests);
       if (!t || t.kind !== 'job') throw unauthorized();
       return t;
     }
@@ -108,7 +135,7 @@ function accessDeniedReason(user: UserRecord): string | null {
 
 /** Resolves the viewer of a request; throws the platform's error for any bad credential. */
 export function resolveViewer(c: Ctx, opts: AuthOptions): Viewer {
-  const st = c.var.fx.store.state;
+  const st = c.get('fx').store.state;
   const token = locateToken(c, opts);
   let user: UserRecord | null = null;
   if (token) {
@@ -120,7 +147,7 @@ export function resolveViewer(c: Ctx, opts: AuthOptions): Viewer {
     if (reason) throw forbidden(reason);
   }
 
-  const sudo = paramString(c.var.params.sudo) ?? header(c, 'sudo');
+  const sudo = paramString(c.get('params').sudo) ?? header(c, 'sudo');
   if (sudo === undefined) return { user, token, sudoFrom: null };
   if (!user) throw unauthorized();
   if (!user.admin) throw forbidden('Must be admin to use sudo');
@@ -128,13 +155,13 @@ export function resolveViewer(c: Ctx, opts: AuthOptions): Viewer {
     throw forbidden('Must be authenticated using an OAuth or Personal Access Token to use sudo');
   if (!token.scopes.includes('sudo')) throw insufficientScope(['sudo']);
   const target = findUser(st, sudo);
-  if (!target) throw notFound(`User with ID or username '${sudo}'`);
+  if (!target) throw notFound(`User with ID or username '${sudo}'`, `sudo: no user ${sudo}`);
   return { user: target, token, sudoFrom: user };
 }
 
 /** `authenticate!` */
 export function requireUser(c: Ctx): UserRecord {
-  const u = c.var.viewer.user;
+  const u = c.get('viewer').user;
   if (!u) throw unauthorized();
   return u;
 }
@@ -146,4 +173,4 @@ export function requireAdmin(c: Ctx): UserRecord {
   return u;
 }
 
-export const isAdmin = (c: Ctx) => c.var.viewer.user?.admin === true;
+export const isAdmin = (c: Ctx) => c.get('viewer').user?.admin === true;

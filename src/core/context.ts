@@ -13,6 +13,10 @@ export interface Fx {
   baseUrl?: string;
   /** Impersonation tokens are refused when this is off (the platform's instance configuration). */
   impersonationEnabled: boolean;
+  /** The configured `GET /version` string, if any. */
+  version?: string;
+  /** Bytes all project uploads together may hold (the instance's `maxUploadsTotal`). */
+  maxUploadsTotal?: number;
   tier(): Tier;
 }
 
@@ -37,7 +41,25 @@ export interface Env {
 
 export type Ctx = Context<Env>;
 
-export const state = (c: Ctx): PlatformState => c.var.fx.store.state;
+/**
+ * What the instance's fetch (app.ts) puts in each request's env for the core: the instance's `fx`, and a
+ * probe the router fills for the request journal (the route that answered, the viewer, the error).
+ */
+export interface RequestEnv {
+  fauxlab: { fx: Fx };
+  probe: RequestProbe;
+}
+
+export interface RequestProbe {
+  /** `GET /api/v4/users/:id`: the route whose handler ran. */
+  route?: string;
+  viewer?: Viewer;
+  /** What the error handler rendered. */
+  error?: unknown;
+}
+
+/** `c.get`, not `c.var`: Hono builds a fresh object of every variable on each `c.var` read. */
+export const state = (c: Ctx): PlatformState => c.get('fx').store.state;
 
 /**
  * The request's one write. A second write in the same request is a bug: it would break the rule that a
@@ -47,5 +69,5 @@ export function write<R>(c: Ctx, fn: (draft: Draft<PlatformState>) => R): R {
   const n = c.get('writes') ?? 0;
   if (n > 0) throw new Error('a request may write the store only once');
   c.set('writes', n + 1);
-  return c.var.fx.store.write(fn);
+  return c.get('fx').store.write(fn);
 }

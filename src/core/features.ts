@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import type { FeatureRecord, PlatformState } from './state.js';
 
 /**
@@ -23,19 +24,50 @@ export function emptyFeature(name: string): FeatureRecord {
 }
 
 /**
- * Whether a flag is on for an optional actor (`User:1`, `Project:2`, `Group:3`). Percentage gates are
- * decided by a stable hash of flag and actor, so the answer never changes between calls.
+ * Whether a flag is on for an optional actor (`User:1`, `Project:2`, `Group:3`), as Flipper decides:
+ * boolean, actors, percentage of actors, percentage of time (feature groups never match: the community
+ * edition registers none). A flag nobody has set (or that was deleted) has its shipped default.
+ * Percentages are stable: actors by Flipper's own CRC-32 bucketing, time by a hash of the name, so that
+ * the answer never changes between calls.
  */
 export function featureEnabled(state: PlatformState, name: string, actor?: string): boolean {
   const f = state.features[name];
   if (!f) return FEATURE_DEFAULTS[name] ?? false;
   if (f.boolean === true) return true;
   if (actor && f.actors.includes(actor)) return true;
-  if (f.percentage_of_time !== null && f.percentage_of_time > 0)
-    return stablePercent(name) < f.percentage_of_time;
-  if (actor && f.percentage_of_actors !== null && f.percentage_of_actors > 0)
-    return stablePercent(`${name}${actor}`) < f.percentage_of_actors;
-  return false;
+  const poa = f.percentage_of_actors ?? 0;
+  if (actor && poa > 0 && crc32(`${name}${actor}`) % 100_000 < poa * 1000) return true;
+  const pot = f.percentage_of_time ?? 0;
+  return pot > 0 && stablePercent(name) < pot;
+}
+
+/** Flipper's feature state: `on`, `off` or `conditional`. */
+export function featureState(f: FeatureRecord): 'on' | 'off' | 'conditional' {
+  if (f.boolean === true || f.percentage_of_time === 100) return 'on';
+  const conditional =
+    f.actors.length > 0 ||
+    f.groups.length > 0 ||
+    (f.percentage_of_actors ?? 0) > 0 ||
+    (f.percentage_of_time ?? 0) > 0;
+  return conditional ? 'conditional' : 'off';
+}
+
+export type FeatureGate =
+  | { key: 'boolean'; value: boolean }
+  | { key: 'actors' | 'groups'; value: string[] }
+  | { key: 'percentage_of_actors' | 'percentage_of_time'; value: number };
+
+/**
+ * The gates as the API shows them: Flipper's gate order, every gate that holds a value; zero
+ * percentages and empty sets are dropped, the boolean gate always stays.
+ */
+export function featureGates(f: FeatureRecord): FeatureGate[] {
+  const gates: FeatureGate[] = [{ key: 'boolean', value: f.boolean === true }];
+  if (f.actors.length) gates.push({ key: 'actors', value: [...f.actors] });
+  if (f.percentage_of_actors) gates.push({ key: 'percentage_of_actors', value: f.percentage_of_actors });
+  if (f.percentage_of_time) gates.push({ key: 'percentage_of_time', value: f.percentage_of_time });
+  if (f.groups.length) gates.push({ key: 'groups', value: [...f.groups] });
+  return gates;
 }
 
 function stablePercent(key: string): number {

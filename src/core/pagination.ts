@@ -18,20 +18,68 @@ const MAX_PER_PAGE = 100;
 /** Kaminari's MAX_COUNT_LIMIT: above this, counts are not sent. */
 export const COUNT_LIMIT = 10_000;
 
+/**
+ * Parsing URLs is a large part of a small request, and clients send the same few origins and list paths
+ * again and again: what `new URL` makes of a URL's start is remembered, keyed by that start (the
+ * characters up to the first `/` of the path for the origin, up to the first `?` for the path), which is
+ * all the answer depends on. Bounded: past the limit a cache starts over.
+ */
+class UrlPartCache {
+  #map = new Map<string, string>();
+  constructor(readonly limit: number) {}
+  get(key: string, make: () => string): string {
+    let v = this.#map.get(key);
+    if (v === undefined) {
+      if (this.#map.size >= this.limit) this.#map.clear();
+      this.#map.set(key, (v = make()));
+    }
+    return v;
+  }
+}
+const origins = new UrlPartCache(64);
+const pathnames = new UrlPartCache(256);
+
 /** The base of pagination links: the configured URL, else the client's own scheme, host and port. */
 export function requestBase(c: Ctx): string {
-  if (c.var.fx.baseUrl) return c.var.fx.baseUrl;
-  const url = new URL(c.req.url);
-  return `${url.protocol}//${url.host}`;
+  // `c.get`: every `c.var` read copies all of the request's variables.
+  const configured = c.get('fx').baseUrl;
+  if (configured) return configured;
+  const url = c.req.url;
+  const slash = url.indexOf('/', url.indexOf('://') + 3);
+  return origins.get(slash < 0 ? url : url.slice(0, slash), () => {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  });
 }
 
-function linkTo(c: Ctx, query: Record<string, unknown>): string {
-  const url = new URL(c.req.url);
-  return `${requestBase(c)}${url.pathname}?${toQuery(query)}`;
+/** The request's path as `new URL(url).pathname` gives it. */
+function requestPath(c: Ctx): string {
+  const url = c.req.url;
+  const q = url.indexOf('?');
+  return pathnames.get(q < 0 ? url : url.slice(0, q), () => new URL(url).pathname);
+}
+
+/** `base/path?query` of this request, for a link. */
+const linkPrefix = (c: Ctx) => `${requestBase(c)}${requestPath(c)}?`;
+
+/**
+ * Links that differ only in `page`: the query is encoded once, as the parts before and after `page` in
+ * `toQuery`'s (sorted) order, and each link splices its page number in.
+ */
+function pageLinks(c: Ctx, query: Record<string, unknown>): (page: number) => string {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const k in query) if (k !== 'page') (k < 'page' ? before : after)[k] = query[k];
+  const prefix = linkPrefix(c);
+  const left = toQuery(before);
+  const right = toQuery(after);
+  const head = left === '' ? `${prefix}page=` : `${prefix}${left}&page=`;
+  const tail = right === '' ? '' : `&${right}`;
+  return (page) => `${head}${page}${tail}`;
 }
 
 function intParam(c: Ctx, name: string): number | undefined {
-  const raw = c.var.params[name];
+  const raw = c.get('params')[name];
   if (raw === undefined || raw === null || raw === '') return undefined;
   const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
   if (s === null || !/^[+-]?\d+$/.test(s)) throw grapeError(400, `${name} is invalid`);
@@ -62,7 +110,7 @@ export function offsetPage<T>(c: Ctx, all: readonly T[]): Page<T> {
   const page = rawPage === undefined || rawPage < 1 ? 1 : rawPage;
   const total = all.length;
   const withCounts = !(
-    total > COUNT_LIMIT && featureEnabled(c.var.fx.store.state, 'api_kaminari_count_with_limit')
+    total > COUNT_LIMIT && featureEnabled(c.get('fx').store.state, 'api_kaminari_count_with_limit')
   );
   const start = (page - 1) * per;
   const items = all.slice(start, start + per);
@@ -81,16 +129,13 @@ export function offsetPage<T>(c: Ctx, all: readonly T[]): Page<T> {
     prev = page === 1 || outOfRange ? null : page - 1;
   }
 
-  const linkQuery = (pg: number) => ({
-    ...c.var.linkParams,
-    page: pg,
-    per_page: c.var.linkParams.per_page ?? per,
-  });
+  const linkParams = c.get('linkParams');
+  const link = pageLinks(c, { ...linkParams, page: 0, per_page: linkParams.per_page ?? per });
   const links: string[] = [];
-  if (prev !== null) links.push(`<${linkTo(c, linkQuery(prev))}>; rel="prev"`);
-  if (next !== null) links.push(`<${linkTo(c, linkQuery(next))}>; rel="next"`);
-  links.push(`<${linkTo(c, linkQuery(1))}>; rel="first"`);
-  if (withCounts) links.push(`<${linkTo(c, linkQuery(Math.max(totalPages, 1)))}>; rel="last"`);
+  if (prev !== null) links.push(`<${link(prev)}>; rel="prev"`);
+  if (next !== null) links.push(`<${link(next)}>; rel="next"`);
+  links.push(`<${link(1)}>; rel="first"`);
+  if (withCounts) links.push(`<${link(Math.max(totalPages, 1))}>; rel="last"`);
 
   const headers: Record<string, string> = {
     'X-Per-Page': String(per),
@@ -124,14 +169,14 @@ export function keysetPage<T>(
   if (all.length > per && items.length > 0) {
     const last = idOf(items[items.length - 1]!);
     const query: Record<string, unknown> = {
-      ...c.var.linkParams,
-      per_page: c.var.linkParams.per_page ?? per,
+      ...c.get('linkParams'),
+      per_page: c.get('linkParams').per_page ?? per,
     };
     delete query.id_after;
     delete query.id_before;
     delete query.page;
     query[direction === 'asc' ? 'id_after' : 'id_before'] = last;
-    const link = `<${linkTo(c, query)}>; rel="next"`;
+    const link = `<${linkPrefix(c)}${toQuery(query)}>; rel="next"`;
     headers.Link = link;
     headers.Links = link;
   }

@@ -1,9 +1,8 @@
 /**
  * Request input as the platform reads it: query string, form, multipart and JSON bodies merged into one
  * params object (Rack's nested `name[]`, `name[key]`, `name[][key]` rules), then declared per endpoint
- * with zod-backed param types that coerce the way Grape does and fail with Grape's messages.
+ * with param types that coerce the way Grape does and fail with Grape's messages.
  */
-import { z } from 'zod';
 import { apiError, grapeError } from './errors.js';
 
 export type ParamValue =
@@ -15,6 +14,7 @@ const MAX_DEPTH = 32;
 const malformed = () => apiError(400, '400 Bad request');
 
 function decodeComponent(s: string): string {
+  if (s.indexOf('%') < 0 && s.indexOf('+') < 0) return s;
   const plus = s.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(plus);
@@ -70,7 +70,9 @@ export function parseQuery(qs: string, into: RawParams = {}): RawParams {
     const eq = pair.indexOf('=');
     const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
     const value = eq < 0 ? '' : decodeComponent(pair.slice(eq + 1));
-    place(into, name, value, 0);
+    // A plain name (no brackets) is a plain key: what `place` would make of it, without its pattern.
+    if (name !== '' && name.indexOf('[') < 0 && name.indexOf(']') < 0) into[name] = value;
+    else place(into, name, value, 0);
   }
   return into;
 }
@@ -92,7 +94,11 @@ export function toQuery(params: Record<string, unknown>, prefix?: string): strin
   return parts.join('&');
 }
 
+/** Characters `cgiEscape` leaves as they are. */
+const CGI_SAFE = /^[\w.~-]*$/;
+
 function cgiEscape(s: string): string {
+  if (CGI_SAFE.test(s)) return s;
   return encodeURIComponent(s)
     .replace(/%20/g, '+')
     .replace(/[!'()~]/g, (ch) => '%' + ch.charCodeAt(0).toString(16).toUpperCase())
@@ -240,51 +246,51 @@ export const p = {
 export type Shape = Record<string, Param<any>>;
 export type Parsed<S extends Shape> = { [K in keyof S]: S[K] extends Param<infer T> ? T : never };
 
-function toZod(spec: ParamSpec<unknown>) {
-  return z.unknown().transform((raw, ctx) => {
-    if (raw === undefined || raw === null) {
-      if (spec.required) {
-        ctx.addIssue({ code: 'custom', message: 'is missing' });
-        return z.NEVER;
-      }
-      return spec.defaultValue;
-    }
-    if (raw === '' && !spec.allowBlank) {
-      ctx.addIssue({ code: 'custom', message: 'is empty' });
-      return z.NEVER;
-    }
-    // An empty string is "no value" for every non-string type, as Grape's coercers treat it.
-    if (raw === '' && spec.coerce !== coerceStr) return spec.defaultValue;
-    const value = spec.coerce(raw as ParamValue);
-    if (value === INVALID) {
-      ctx.addIssue({ code: 'custom', message: 'is invalid' });
-      return z.NEVER;
-    }
-    if (spec.values) {
-      const ok = Array.isArray(value)
-        ? value.every((x) => spec.values!.includes(x))
-        : spec.values.includes(value);
-      if (!ok) {
-        ctx.addIssue({ code: 'custom', message: 'does not have a valid value' });
-        return z.NEVER;
-      }
-    }
-    return value;
-  });
+/** A value that fails its declaration, with Grape's message. */
+class Problem {
+  constructor(readonly message: string) {}
 }
+const MISSING = new Problem('is missing');
+const EMPTY = new Problem('is empty');
+const INVALID_VALUE = new Problem('is invalid');
+const NOT_ALLOWED = new Problem('does not have a valid value');
 
-const schemaCache = new WeakMap<Shape, [string, z.ZodType][]>();
-
-function schemasFor(shape: Shape): [string, z.ZodType][] {
-  let fields = schemaCache.get(shape);
-  if (!fields) {
-    fields = Object.entries(shape).map(([k, v]) => [k, toZod(v.spec)]);
-    schemaCache.set(shape, fields);
+/** The declared value of one param, or its problem. */
+function check(spec: ParamSpec<unknown>, raw: unknown): unknown {
+  if (raw === undefined || raw === null) return spec.required ? MISSING : spec.defaultValue;
+  if (raw === '' && !spec.allowBlank) return EMPTY;
+  // An empty string is "no value" for every non-string type, as Grape's coercers treat it.
+  if (raw === '' && spec.coerce !== coerceStr) return spec.defaultValue;
+  const value = spec.coerce(raw as ParamValue);
+  if (value === INVALID) return INVALID_VALUE;
+  if (spec.values) {
+    const ok = Array.isArray(value)
+      ? value.every((x) => spec.values!.includes(x))
+      : spec.values.includes(value);
+    if (!ok) return NOT_ALLOWED;
   }
-  return fields;
+  return value;
 }
 
-const pathName = (name: string, path: PropertyKey[]) => name + path.map((seg) => `[${String(seg)}]`).join('');
+interface Compiled {
+  fields: [string, ParamSpec<unknown>][];
+  defaults: Readonly<Record<string, unknown>>;
+}
+
+/** Shapes are declared once per route: their field list and defaults are worked out once too. */
+const compiled = new WeakMap<Shape, Compiled>();
+
+function compile(shape: Shape): Compiled {
+  let c = compiled.get(shape);
+  if (!c) {
+    const fields = Object.entries(shape).map(([k, v]) => [k, v.spec] as [string, ParamSpec<unknown>]);
+    const defaults: Record<string, unknown> = {};
+    for (const [k, spec] of fields) if (spec.defaultValue !== undefined) defaults[k] = spec.defaultValue;
+    c = { fields, defaults: Object.freeze(defaults) };
+    compiled.set(shape, c);
+  }
+  return c;
+}
 
 /**
  * Validates raw params against a declared shape. Each field is checked in declaration order (absent
@@ -293,22 +299,24 @@ const pathName = (name: string, path: PropertyKey[]) => name + path.map((seg) =>
  */
 export function parseParams<S extends Shape>(shape: S, raw: RawParams): Parsed<S> {
   const out: Record<string, unknown> = {};
-  const problems: string[] = [];
-  for (const [name, schema] of schemasFor(shape)) {
-    const r = schema.safeParse(raw[name]);
-    if (r.success) out[name] = r.data;
-    else for (const i of r.error.issues) problems.push(`${pathName(name, i.path)} ${i.message}`);
+  let problems: string[] | undefined;
+  const fields = compile(shape).fields;
+  for (let i = 0; i < fields.length; i++) {
+    const [name, spec] = fields[i]!;
+    const v = check(spec, raw[name]);
+    if (v instanceof Problem) (problems ??= []).push(`${name} ${v.message}`);
+    else out[name] = v;
   }
-  if (problems.length) throw grapeError(400, problems.join(', '));
+  if (problems) throw grapeError(400, problems.join(', '));
   return out as Parsed<S>;
 }
 
-/** The declared defaults of a shape, as Grape adds them to `params` (and so to pagination links). */
-export function declaredDefaults(shape: Shape): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(shape))
-    if (v.spec.defaultValue !== undefined) out[k] = v.spec.defaultValue;
-  return out;
+/**
+ * The declared defaults of a shape, as Grape adds them to `params` (and so to pagination links). Frozen
+ * and shared: spread it to change it.
+ */
+export function declaredDefaults(shape: Shape): Readonly<Record<string, unknown>> {
+  return compile(shape).defaults;
 }
 
 /** Grape `mutually_exclusive`. */

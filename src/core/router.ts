@@ -3,9 +3,10 @@
  * and keeps the route list that `fauxlab routes`, the README coverage list and 405 detection read.
  */
 import { Hono } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import { allowedScopes, requireAdmin, requireUser, resolveViewer, type AuthOptions } from './auth.js';
-import type { Ctx, Env } from './context.js';
-import { apiError, noRoute } from './errors.js';
+import type { Ctx, Env, RequestEnv, RequestProbe } from './context.js';
+import { ApiError, apiError, noRoute } from './errors.js';
 import {
   declaredDefaults,
   parseParams,
@@ -36,13 +37,26 @@ export interface RouteOptions<S extends Shape = Shape> {
   /** Extra scopes that open the route on reads, e.g. `read_user` on the users API. */
   readScopes?: string[];
   jobToken?: boolean;
+  /**
+   * The lowest tier that has the route. Below it the route does not exist (the community edition lacks
+   * the EE endpoint): the catch-all 404, explained as a tier problem in the request journal.
+   */
+  tier?: 'premium' | 'ultimate';
 }
 
 export interface RouteInfo {
   method: Method;
   /** Path under `/api/v4`, in `:param` form. */
   path: string;
+  /** The lowest tier that has the route, when not every tier does. */
+  tier?: 'premium' | 'ultimate';
 }
+
+const TIER_RANK = { free: 0, premium: 1, ultimate: 2 } as const;
+
+/** Whether an instance of `tier` has a route that needs `needs`. */
+export const tierHas = (tier: keyof typeof TIER_RANK, needs?: 'premium' | 'ultimate') =>
+  needs === undefined || TIER_RANK[tier] >= TIER_RANK[needs];
 
 type Handler<S extends Shape = Shape> = (c: Ctx, params: Parsed<S>) => Response | Promise<Response>;
 
@@ -65,7 +79,9 @@ async function readBody(c: Ctx): Promise<RawParams> {
     let form: FormData;
     try {
       form = await c.req.formData();
-    } catch {
+    } catch (e) {
+      // The body cap's 413 stands; anything else is a body that is not multipart.
+      if (e instanceof ApiError) throw e;
       throw apiError(400, '400 Bad request');
     }
     return placeEntries(form.entries() as Iterable<[string, string | File]>);
@@ -81,6 +97,21 @@ async function readParams(c: Ctx): Promise<RawParams> {
   Object.assign(params, await readBody(c));
   Object.assign(params, c.req.param() as Record<string, string>);
   return params;
+}
+
+/** `readParams` of a GET: no body, so no waiting (a synchronous response takes the server's fast path). */
+function readQueryParams(c: Ctx): RawParams {
+  const url = c.req.url;
+  const q = url.indexOf('?');
+  const params = parseQuery(q < 0 ? '' : url.slice(q + 1));
+  Object.assign(params, c.req.param() as Record<string, string>);
+  return params;
+}
+
+/** The route as the journal names it (`GET /api/v4/users/:id`), from inside its handler. */
+function routeName(c: Ctx): string {
+  const r = matchedRoutes(c)[c.req.routeIndex]!;
+  return `${r.method} ${r.path}`;
 }
 
 export class ApiRouter {
@@ -118,18 +149,36 @@ export class ApiRouter {
       jobToken: opts.jobToken ?? false,
     };
     const shape = opts.params;
-    this.routes.push({ method, path });
+    const tier = opts.tier;
+    this.routes.push(tier ? { method, path, tier } : { method, path });
     const requirements = Object.entries(opts.requirements ?? {});
-    this.hono.on(method, path, async (c) => {
-      for (const [name, re] of requirements) if (!re.test(c.req.param(name) ?? '')) throw noRoute();
-      c.set('params', await readParams(c));
-      c.set('linkParams', c.var.params);
-      c.set('viewer', resolveViewer(c, auth));
+    // Mounted under one prefix (`/api/v4`), so the name is the same on every request: found once.
+    let name: string | undefined;
+    const run = (c: Ctx, raw: RawParams, probe: RequestProbe | undefined): Response | Promise<Response> => {
+      c.set('params', raw);
+      c.set('linkParams', raw);
+      const viewer = resolveViewer(c, auth);
+      c.set('viewer', viewer);
+      if (probe) probe.viewer = viewer;
       if (!read && auth.auth !== 'optional') requireUser(c);
       const params = (shape ? parse(c, shape) : {}) as Parsed<S>;
       if (auth.auth === 'required') requireUser(c);
       else if (auth.auth === 'admin') requireAdmin(c);
       return handler(c, params);
+    };
+    // Not async: a GET answered without waiting lets the Node server write the response at once.
+    this.hono.on(method, path, (c: Ctx): Response | Promise<Response> => {
+      const env = c.env as Partial<RequestEnv> | undefined;
+      const bound = env?.fauxlab;
+      if (bound) c.set('fx', bound.fx);
+      const probe = env?.probe;
+      if (probe) probe.route = name ??= routeName(c);
+      const fx = c.get('fx');
+      if (!tierHas(fx.tier(), tier))
+        throw noRoute(`no such route on the ${fx.tier()} tier (it needs ${tier})`);
+      for (const [n, re] of requirements) if (!re.test(c.req.param(n) ?? '')) throw noRoute();
+      if (read) return run(c, readQueryParams(c), probe);
+      return readParams(c).then((raw) => run(c, raw, probe));
     });
     return this;
   }
@@ -140,8 +189,9 @@ export class ApiRouter {
  * params as Grape would have them (declared defaults filled in) for pagination links.
  */
 export function parse<S extends Shape>(c: Ctx, shape: S): Parsed<S> {
-  const out = parseParams(shape, c.var.params);
-  c.set('linkParams', { ...declaredDefaults(shape), ...c.var.params });
+  const raw = c.get('params');
+  const out = parseParams(shape, raw);
+  c.set('linkParams', { ...declaredDefaults(shape), ...raw });
   return out;
 }
 

@@ -4,6 +4,14 @@
  * state too, so that reset, snapshot and restore are exact.
  */
 import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from './table.js';
+import { emptyIssuables, type IssuablesState } from '../resources/issuables/store.js';
+import { emptyIdentity, type IdentityState } from '../resources/oauth/store.js';
+import { emptyIntegrations, type IntegrationsState } from '../resources/integrations/store.js';
+import { emptyImportExport, type ImportExportState } from '../resources/import_export/store.js';
+import { emptyTopics, type TopicsState } from '../resources/topics/store.js';
+import { emptyDeployTokens, type DeployTokensState } from '../resources/deploy_tokens/store.js';
+import { emptyCiVariables, type CiVariablesState } from '../resources/admin_variables/store.js';
+import { emptyProfile, type ProfileState } from '../resources/user_profile/store.js';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 export type Visibility = 'private' | 'internal' | 'public';
@@ -141,6 +149,20 @@ export interface ShareRecord {
   created_at: string;
 }
 
+/** A file uploaded to a project (`POST /projects/:id/uploads`), served under the project's web path. */
+export interface UploadRecord {
+  id: number;
+  project_id: number;
+  /** 32 hex characters. */
+  secret: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  /** The bytes, base64-encoded (the state stays JSON-serialisable). */
+  data: string;
+  created_at: string;
+}
+
 export interface FeatureRecord {
   name: string;
   boolean: boolean | null;
@@ -148,6 +170,88 @@ export interface FeatureRecord {
   percentage_of_actors: number | null;
   actors: string[];
   groups: string[];
+}
+
+/** A project CI/CD variable (`Ci::Variable`). */
+export interface VariableRecord {
+  id: number;
+  project_id: number;
+  key: string;
+  value: string;
+  variable_type: 'env_var' | 'file';
+  protected: boolean;
+  masked: boolean;
+  environment_scope: string;
+}
+
+export type PipelineStatus =
+  | 'created'
+  | 'waiting_for_resource'
+  | 'preparing'
+  | 'pending'
+  | 'running'
+  | 'success'
+  | 'failed'
+  | 'canceled'
+  | 'skipped'
+  | 'manual'
+  | 'scheduled';
+
+/** A variable given to one pipeline; `variable_type` is absent when the creator gave none. */
+export interface PipelineVariable {
+  key: string;
+  value: string;
+  variable_type?: 'env_var' | 'file';
+}
+
+export interface TestCaseRecord {
+  status: 'success' | 'failed' | 'skipped' | 'error';
+  name: string;
+  classname: string;
+  execution_time: number;
+  system_output: string | null;
+  stack_trace: string | null;
+}
+
+export interface TestSuiteRecord {
+  name: string;
+  test_cases: TestCaseRecord[];
+}
+
+/**
+ * A pipeline. While `run_at` is set, the instance clock decides its status (`status` at `run_at`, which is
+ * `pending` or `running`; running after it; `outcome` once `run_seconds` have passed) and its timestamps;
+ * otherwise `status` and the stored timestamps hold.
+ */
+export interface PipelineRecord {
+  id: number;
+  project_id: number;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  before_sha: string;
+  user_id: number | null;
+  yaml_errors: string | null;
+  /** Shown once the pipeline has finished. */
+  coverage: string | null;
+  created_at: string;
+  status: PipelineStatus;
+  run_at: string | null;
+  run_seconds: number;
+  outcome: 'success' | 'failed';
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+  duration: number | null;
+  variables: PipelineVariable[];
+  test_suites: TestSuiteRecord[] | null;
+}
+
+/** A project's branches and tags (name -> sha) beyond its default branch, which always exists. */
+export interface RefsRecord {
+  project_id: number;
+  branches: Record<string, string>;
+  tags: Record<string, string>;
 }
 
 export interface PlatformState {
@@ -164,6 +268,27 @@ export interface PlatformState {
   members: Table<MemberRecord>;
   stars: Table<StarRecord>;
   shares: Table<ShareRecord>;
+  uploads: Table<UploadRecord>;
+  /** Issues, merge requests, notes, milestones and their satellites (src/resources/issuables). */
+  issuables: IssuablesState;
+  /** OAuth applications, grants and sessions; group SAML and SCIM identities (src/resources/oauth). */
+  identity: IdentityState;
+  variables: Table<VariableRecord>;
+  pipelines: Table<PipelineRecord>;
+  /** Keyed by project id. */
+  refs: Table<RefsRecord>;
+  /** Per-project integrations (src/resources/integrations). */
+  integrations: IntegrationsState;
+  /** Project exports and imports, keyed by project id (src/resources/import_export). */
+  importExport: ImportExportState;
+  /** Project topics (src/resources/topics). */
+  topics: TopicsState;
+  /** Project and group deploy tokens (src/resources/deploy_tokens). */
+  deployTokens: DeployTokensState;
+  /** Instance and group CI/CD variables (src/resources/admin_variables). */
+  ciVariables: CiVariablesState;
+  /** Users' e-mails, SSH and GPG keys, status (src/resources/user_profile). */
+  profile: ProfileState;
   idx: {
     /** lower-cased username -> user id */
     usernames: Index;
@@ -195,6 +320,15 @@ export interface PlatformState {
     shares: Index;
     /** project id -> share ids; `g<group id>` -> share ids */
     sharesBy: MultiIndex;
+    /** `all` -> ids of projects marked for adjourned deletion */
+    projectsMarked: MultiIndex;
+    /** `<project id>:<secret>/<filename>` -> upload id; `p<project id>` -> upload ids */
+    uploads: Index;
+    uploadsBy: MultiIndex;
+    /** `p<project id>` -> variable ids */
+    variablesBy: MultiIndex;
+    /** project id -> pipeline ids */
+    pipelinesBy: MultiIndex;
   };
 }
 
@@ -211,6 +345,18 @@ export function emptyState(tier: Tier = 'free'): PlatformState {
     members: emptyTable(),
     stars: emptyTable(),
     shares: emptyTable(),
+    uploads: emptyTable(),
+    issuables: emptyIssuables(),
+    identity: emptyIdentity(),
+    variables: emptyTable(),
+    pipelines: emptyTable(),
+    refs: emptyTable(),
+    integrations: emptyIntegrations(),
+    importExport: emptyImportExport(),
+    topics: emptyTopics(),
+    deployTokens: emptyDeployTokens(),
+    ciVariables: emptyCiVariables(),
+    profile: emptyProfile(),
     idx: {
       usernames: emptyIndex(),
       emails: emptyIndex(),
@@ -227,6 +373,11 @@ export function emptyState(tier: Tier = 'free'): PlatformState {
       starsBy: emptyIndex(),
       shares: emptyIndex(),
       sharesBy: emptyIndex(),
+      projectsMarked: emptyIndex(),
+      uploads: emptyIndex(),
+      uploadsBy: emptyIndex(),
+      variablesBy: emptyIndex(),
+      pipelinesBy: emptyIndex(),
     },
   };
 }

@@ -2,14 +2,35 @@
  * Scenario files: loading (JSON or YAML), validation with errors that name the file and field path,
  * and building the initial state of an instance.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import type { Draft } from 'immer';
 import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import { emptyFeature } from '../core/features.js';
 import { emptyState, type PlatformState, type Tier } from '../core/state.js';
+import { digest } from '../core/store.js';
 import { iget, tget, tvalues } from '../core/table.js';
-import { createGroup, createProject, setMember } from '../resources/projects/model.js';
+import { buildProjectCi, ciScenarioProblems } from '../resources/ci/scenario.js';
+import {
+  buildApplications,
+  buildGroupIdentity,
+  identityScenarioProblems,
+} from '../resources/oauth/scenario.js';
+import { buildEpics, buildProjectIssuables, issuableProblems } from '../resources/issuables/scenario.js';
+import {
+  buildPersonalSnippets,
+  buildProjectIntegrations,
+  integrationProblems,
+} from '../resources/integrations/scenario.js';
+import { addShare, addStar, createGroup, createProject, setMember } from '../resources/projects/model.js';
+import {
+  buildGroupSetup,
+  buildInstanceSetup,
+  buildProjectSetup,
+  buildSetupTopics,
+  setupScenarioProblems,
+} from '../resources/metadata/scenario.js';
 import { addToken, createUser } from '../resources/users/model.js';
 import { generate } from './generate.js';
 import { scenarioSchema, type Scenario, type ScenarioFile } from './schema.js';
@@ -65,15 +86,134 @@ export function readScenarioFile(file: string): unknown {
   }
 }
 
-/** Reads (if a path) and validates a scenario, including its cross-references. */
+/**
+ * Reads (if a path) and validates a scenario, including its cross-references, after resolving
+ * `extends`. Each file is validated on its own (errors name that file); cross-references are checked on
+ * the merged result, and a problem in an inherited entry names the file it came from.
+ */
 export function loadScenario(input: ScenarioInput): Scenario {
   const file = typeof input === 'string' ? input : '(scenario)';
-  const raw = typeof input === 'string' ? readScenarioFile(input) : input;
+  const { raw, origins } = resolveExtends(input, []);
   const result = scenarioSchema.safeParse(raw ?? {});
   if (!result.success) throw new ScenarioError(file, issuesOf(result.error));
-  const problems = crossReferenceProblems(result.data);
+  const problems = crossReferenceProblems(result.data).map((p) => relocate(p, origins, file));
   if (problems.length) throw new ScenarioError(file, problems);
   return result.data;
+}
+
+const MERGED = ['users', 'groups', 'projects', 'features'] as const;
+type Merged = (typeof MERGED)[number];
+/** Where each entry of a merged list came from: a file other than the root one, and its index there. */
+type Origins = Record<Merged, ({ file: string; index: number } | null)[]>;
+
+const entryKey = (list: Merged, e: unknown): string | undefined => {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const v = (e as Record<string, unknown>)[
+    list === 'users' ? 'username' : list === 'features' ? 'name' : 'path'
+  ];
+  return typeof v === 'string' ? v.toLowerCase() : undefined;
+};
+
+/**
+ * Reads a scenario and the ones it `extends` (paths relative to it; to the working directory for an
+ * object), validating each, and merges them raw: a later file's scalars win, `settings` merge key by
+ * key, and a list entry with the same username, path or name replaces the inherited one in place.
+ */
+function resolveExtends(
+  input: ScenarioInput,
+  chain: string[],
+  root = true,
+): { raw: Record<string, unknown>; origins: Origins } {
+  const file = typeof input === 'string' ? resolve(input) : '(scenario)';
+  const label = typeof input === 'string' ? input : '(scenario)';
+  const raw = (typeof input === 'string' ? readScenarioFile(input) : input) ?? {};
+  const own: Origins = { users: [], groups: [], projects: [], features: [] };
+  const ownOrigin = (i: number) => (root ? null : { file, index: i });
+  const fresh = (r: Record<string, unknown>): Origins => {
+    for (const k of MERGED)
+      own[k] = Array.isArray(r[k]) ? (r[k] as unknown[]).map((_, i) => ownOrigin(i)) : [];
+    return own;
+  };
+  if (typeof raw !== 'object' || Array.isArray(raw) || !('extends' in raw)) {
+    // Shape errors of an inherited file are reported against that file.
+    if (!root) {
+      const r = scenarioSchema.safeParse(raw);
+      if (!r.success) throw new ScenarioError(label, issuesOf(r.error));
+    }
+    return { raw: raw as Record<string, unknown>, origins: fresh(raw as Record<string, unknown>) };
+  }
+  const self = raw as Record<string, unknown>;
+  const checked = scenarioSchema.safeParse(self);
+  if (!checked.success) throw new ScenarioError(label, issuesOf(checked.error));
+  const bases = ([] as string[]).concat(checked.data.extends ?? []);
+  const dir = typeof input === 'string' ? dirname(file) : process.cwd();
+  let merged: Record<string, unknown> = {};
+  let origins: Origins = { users: [], groups: [], projects: [], features: [] };
+  bases.forEach((b, i) => {
+    const at = `extends${Array.isArray(self.extends) ? `[${i}]` : ''}`;
+    const path = resolve(dir, b);
+    if (path === file || chain.includes(path))
+      throw new ScenarioError(label, [
+        `${at}: "${b}" extends itself (${[...chain, file, path].map((p) => relative(process.cwd(), p) || p).join(' -> ')})`,
+      ]);
+    if (!existsSync(path)) throw new ScenarioError(label, [`${at}: no such file "${b}"`]);
+    const base = resolveExtends(path, [...chain, file], false);
+    [merged, origins] = mergeRaw(merged, origins, base.raw, base.origins);
+  });
+  const { extends: _extends, $schema: _schema, ...rest } = self;
+  [merged, origins] = mergeRaw(merged, origins, rest, fresh(rest));
+  return { raw: merged, origins };
+}
+
+function mergeRaw(
+  base: Record<string, unknown>,
+  baseOrigins: Origins,
+  top: Record<string, unknown>,
+  topOrigins: Origins,
+): [Record<string, unknown>, Origins] {
+  const out: Record<string, unknown> = { ...base };
+  const origins: Origins = { ...baseOrigins };
+  for (const [k, v] of Object.entries(top)) {
+    if (k === 'extends' || k === '$schema') continue;
+    if (k === 'settings' && typeof v === 'object' && v !== null && typeof base.settings === 'object')
+      out.settings = { ...(base.settings as object), ...v };
+    else if ((MERGED as readonly string[]).includes(k) && Array.isArray(v) && Array.isArray(base[k])) {
+      const list = k as Merged;
+      const entries = [...(base[k] as unknown[])];
+      const from = [...baseOrigins[list]];
+      const at = new Map<string, number>();
+      entries.forEach((e, i) => {
+        const key = entryKey(list, e);
+        if (key !== undefined) at.set(key, i);
+      });
+      v.forEach((e, j) => {
+        const key = entryKey(list, e);
+        const i = key === undefined ? undefined : at.get(key);
+        if (i === undefined) {
+          entries.push(e);
+          from.push(topOrigins[list][j] ?? null);
+        } else {
+          entries[i] = e;
+          from[i] = topOrigins[list][j] ?? null;
+        }
+      });
+      out[k] = entries;
+      origins[list] = from;
+    } else {
+      out[k] = v;
+      if ((MERGED as readonly string[]).includes(k)) origins[k as Merged] = topOrigins[k as Merged];
+    }
+  }
+  return [out, origins];
+}
+
+/** Rewrites `projects[3].creator: ...` to name the inherited file and index the entry came from. */
+function relocate(problem: string, origins: Origins, rootFile: string): string {
+  const m = /^(users|groups|projects|features)\[(\d+)\]/.exec(problem);
+  const o = m ? origins[m[1] as Merged][Number(m[2])] : null;
+  if (!m || !o) return problem;
+  const base = rootFile === '(scenario)' ? process.cwd() : dirname(resolve(rootFile));
+  return `${relative(base, o.file)}: ${m[1]}[${o.index}]${problem.slice(m[0].length)}`;
 }
 
 function crossReferenceProblems(s: Scenario): string[] {
@@ -93,8 +233,10 @@ function crossReferenceProblems(s: Scenario): string[] {
   const tokens = new Set<string>();
   s.users.forEach((u, i) =>
     u.tokens.forEach((t, j) => {
-      if (tokens.has(t.token)) problems.push(`users[${i}].tokens[${j}].token: the same token is given twice`);
-      tokens.add(t.token);
+      const key = t.token_digest ?? digest(t.token);
+      const field = t.token_digest === undefined ? 'token' : 'token_digest';
+      if (tokens.has(key)) problems.push(`users[${i}].tokens[${j}].${field}: the same token is given twice`);
+      tokens.add(key);
     }),
   );
   const features = new Set<string>();
@@ -134,10 +276,24 @@ function crossReferenceProblems(s: Scenario): string[] {
     p.starred_by.forEach((u, j) => {
       if (!users.has(u.toLowerCase())) problems.push(`projects[${i}].starred_by[${j}]: no user "${u}"`);
     });
+    p.shared_with.forEach((sh, j) => {
+      if (!groups.has(sh.group.toLowerCase()))
+        problems.push(`projects[${i}].shared_with[${j}].group: no group "${sh.group}"`);
+    });
+    if (p.forked_from && !projects.has(p.forked_from.toLowerCase()))
+      problems.push(`projects[${i}].forked_from: no project "${p.forked_from}" listed before`);
+    problems.push(...ciScenarioProblems(p, i, users));
+    problems.push(...integrationProblems(p.integrations, `projects[${i}]`));
+  });
+  s.snippets.forEach((sn, i) => {
+    if (!users.has(sn.author.toLowerCase())) problems.push(`snippets[${i}].author: no user "${sn.author}"`);
   });
   const gen = s.generate;
   if (gen && gen.projects > 0 && gen.users + s.users.length + gen.groups + s.groups.length === 0)
     problems.push('generate.projects: projects need an owner: give users or groups (or generate.users)');
+  problems.push(...identityScenarioProblems(s, users));
+  problems.push(...issuableProblems(s.projects, s.epics, users, groups));
+  problems.push(...setupScenarioProblems(s));
   return problems;
 }
 
@@ -170,9 +326,11 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
     st.features[f.name] = rec;
   }
 
+  buildSetupTopics(st, s, now);
+
   const userIds = new Map<string, number>();
   for (const u of s.users) {
-    const { tokens, ...fields } = u;
+    const { tokens, password_digest: passwordDigest, ...fields } = u;
     const id = createUser(
       st,
       {
@@ -184,12 +342,15 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
       u.created_at ?? now,
     );
     userIds.set(u.username.toLowerCase(), id);
+    // An exported scenario carries the digest the state keeps instead of the password.
+    if (passwordDigest) tget(st.users, id)!.password_digest = passwordDigest;
     for (const t of tokens)
       addToken(
         st,
         {
           user_id: id,
           token: t.token,
+          digest: t.token_digest,
           name: t.name,
           scopes: t.scopes,
           expires_at: t.expires_at,
@@ -202,30 +363,58 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
   const uid = (name: string) => userIds.get(name.toLowerCase())!;
 
   for (const g of s.groups) {
-    const { members, path, ...fields } = g;
+    const { members, path, saml: _saml, scim_token: _scimToken, scim_identities: _scim, ...rest } = g;
+    const { variables: _gv, deploy_tokens: _gdt, ...fields } = rest;
     const slash = path.lastIndexOf('/');
     const parentId = slash < 0 ? null : iget(st.idx.namespaces, path.slice(0, slash).toLowerCase())!;
     const id = createGroup(st, { ...fields, path: path.slice(slash + 1), parent_id: parentId }, now);
     for (const m of members)
       setMember(st, 'group', id, uid(m.username), m.access_level, now, m.expires_at ?? null);
+    buildGroupIdentity(st, id, g, uid, now);
+    buildGroupSetup(st, id, g, now);
   }
 
   for (const p of s.projects) {
-    const { members, starred_by: _starred, path, creator, ...fields } = p;
+    const { members, starred_by, shared_with, forked_from, path, creator, created_at, ...rest0 } = p;
+    const { labels, milestones, issues, merge_requests, snippets, ...rest } = rest0;
+    const { branches: _b, tags: _t, variables: _v, pipelines: _p, integrations, ...rest1 } = rest;
+    const { deploy_tokens: _dt, ...fields } = rest1;
     const slash = path.lastIndexOf('/');
     const nsPath = path.slice(0, slash).toLowerCase();
     const nsId = iget(st.idx.namespaces, nsPath)!;
     const namespace =
       nsId < 0 ? ({ kind: 'user', userId: -nsId } as const) : ({ kind: 'group', id: nsId } as const);
     const creatorId = creator ? uid(creator) : nsId < 0 ? -nsId : firstOwner(st, nsId);
+    const forkedFrom = forked_from ? iget(st.idx.projects, forked_from.toLowerCase()) : undefined;
+    const at = created_at ? new Date(created_at).toISOString() : now;
     const id = createProject(
       st,
-      { ...fields, path: path.slice(slash + 1), namespace, creator_id: creatorId },
-      now,
+      {
+        last_activity_at: at,
+        updated_at: at,
+        ...fields,
+        path: path.slice(slash + 1),
+        namespace,
+        creator_id: creatorId,
+        forked_from_project_id: forkedFrom ?? null,
+      },
+      at,
     );
     for (const m of members)
       setMember(st, 'project', id, uid(m.username), m.access_level, now, m.expires_at ?? null);
+    for (const u of starred_by) addStar(st, id, uid(u), now);
+    for (const sh of shared_with)
+      addShare(st, id, iget(st.idx.namespaces, sh.group.toLowerCase())!, sh.group_access, now, sh.expires_at);
+    buildProjectCi(st, tget(st.projects, id)!, p, uid, now);
+    buildProjectIssuables(st, id, { labels, milestones, issues, merge_requests, snippets }, uid, now);
+    buildProjectIntegrations(st, id, integrations, now);
+    buildProjectSetup(st, id, p, now);
   }
+
+  buildApplications(st, s, uid, now);
+  buildEpics(st, s.epics, uid, now);
+  buildPersonalSnippets(st, s.snippets, uid, now);
+  buildInstanceSetup(st, s);
 
   if (s.generate) generate(st, s.generate, opts.seed ?? s.seed, opts.now);
 

@@ -7,14 +7,14 @@ import { json, world } from '../helpers.js';
 
 const fx = world({
   routes: (r) => {
-    r.get('/projects/:id', (c) => {
+    r.get('/probe/:id', (c) => {
       const project = findProject(c, c.req.param('id')!);
       return c.json({ id: project.id, path_with_namespace: project.path_with_namespace });
     });
-    r.get('/projects/:id/crash', () => {
+    r.get('/probe/:id/crash', () => {
       throw new Error('boom');
     });
-    r.post('/projects/:id/star', (c) => {
+    r.post('/probe/:id/star', (c) => {
       findProject(c, c.req.param('id')!);
       throw notModified();
     });
@@ -35,21 +35,21 @@ const fx = world({
 const get = (path: string, headers: Record<string, string> = {}) => fx.app.request(path, { headers });
 
 describe('routing', () => {
-  it('GET /projects/:id: a numeric id and a URL-encoded full path find the same project', async () => {
-    const a = await json(await get('/api/v4/projects/1'));
-    const b = await json(await get('/api/v4/projects/acme%2Fwebsite'));
+  it('GET /probe/:id (findProject): a numeric id and a URL-encoded full path find the same project', async () => {
+    const a = await json(await get('/api/v4/probe/1'));
+    const b = await json(await get('/api/v4/probe/acme%2Fwebsite'));
     expect(a).toEqual({ id: 1, path_with_namespace: 'acme/website' });
     expect(b).toEqual(a);
   });
 
-  it('GET /projects/:id: an unencoded path is an unknown route', async () => {
-    const res = await get('/api/v4/projects/acme/website');
+  it('GET /probe/:id (findProject): an unencoded path is an unknown route', async () => {
+    const res = await get('/api/v4/probe/acme/website');
     expect(res.status).toBe(404);
     expect(await json(res)).toEqual({ error: '404 Not Found' });
   });
 
-  it('GET /projects/:id: a .json suffix, a trailing slash and an empty segment resolve to the route', async () => {
-    for (const path of ['/api/v4/projects/1.json', '/api/v4/projects/1/', '/api/v4//projects/1']) {
+  it('GET /probe/:id (findProject): a .json suffix, a trailing slash and an empty segment resolve to the route', async () => {
+    for (const path of ['/api/v4/probe/1.json', '/api/v4/probe/1/', '/api/v4//probe/1']) {
       const res = await get(path);
       expect(res.status, path).toBe(200);
     }
@@ -64,7 +64,7 @@ describe('routing', () => {
   });
 
   it("a known path with another method answers as an unknown route, as the platform's catch-all does", async () => {
-    const res = await fx.app.request('/api/v4/projects/1/star', {
+    const res = await fx.app.request('/api/v4/probe/1/star', {
       method: 'DELETE',
       headers: { 'PRIVATE-TOKEN': 'alice-api' },
     });
@@ -80,7 +80,7 @@ describe('routing', () => {
   });
 
   it('HEAD on a GET route: same status and headers, no body', async () => {
-    const res = await fx.app.request('/api/v4/projects/1', { method: 'HEAD' });
+    const res = await fx.app.request('/api/v4/probe/1', { method: 'HEAD' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(await res.text()).toBe('');
@@ -102,7 +102,7 @@ describe('routing', () => {
   });
 
   it('304 helper: an empty 304 response', async () => {
-    const res = await fx.app.request('/api/v4/projects/1/star', {
+    const res = await fx.app.request('/api/v4/probe/1/star', {
       method: 'POST',
       headers: { 'PRIVATE-TOKEN': 'alice-api' },
     });
@@ -124,22 +124,22 @@ describe('visibility', () => {
     ['root-api', 'bob%2Fnotes', 200],
   ];
   for (const [who, path, status] of cases) {
-    it(`GET /projects/:id: ${status} for ${decodeURIComponent(path)} as ${who}`, async () => {
-      const res = await get(`/api/v4/projects/${path}`, who === 'anonymous' ? {} : { 'PRIVATE-TOKEN': who });
+    it(`GET /probe/:id (findProject): ${status} for ${decodeURIComponent(path)} as ${who}`, async () => {
+      const res = await get(`/api/v4/probe/${path}`, who === 'anonymous' ? {} : { 'PRIVATE-TOKEN': who });
       expect(res.status).toBe(status);
       if (status === 404) expect(await json(res)).toEqual({ message: '404 Project Not Found' });
     });
   }
 
-  it('GET /projects/:id: a missing project and a hidden one answer byte-identically', async () => {
-    const hidden = await (await get('/api/v4/projects/acme%2Fsecret%2Fvault')).text();
-    const missing = await (await get('/api/v4/projects/999')).text();
+  it('GET /probe/:id (findProject): a missing project and a hidden one answer byte-identically', async () => {
+    const hidden = await (await get('/api/v4/probe/acme%2Fsecret%2Fvault')).text();
+    const missing = await (await get('/api/v4/probe/999')).text();
     expect(hidden).toBe(missing);
   });
 
-  it('GET /projects/:id: an internal project is hidden from external users, shown to internal ones', async () => {
+  it('GET /probe/:id (findProject): an internal project is hidden from external users, shown to internal ones', async () => {
     const local = world({
-      routes: (r) => r.get('/projects/:id', (c) => c.json({ id: findProject(c, c.req.param('id')!).id })),
+      routes: (r) => r.get('/probe/:id', (c) => c.json({ id: findProject(c, c.req.param('id')!).id })),
     });
     local.load({
       users: [
@@ -150,7 +150,7 @@ describe('visibility', () => {
       projects: [{ path: 'g/inside', visibility: 'internal' }],
     });
     const as = (token: string) =>
-      local.app.request('/api/v4/projects/g%2Finside', { headers: { 'PRIVATE-TOKEN': token } });
+      local.app.request('/api/v4/probe/g%2Finside', { headers: { 'PRIVATE-TOKEN': token } });
     expect((await as('ext-api')).status).toBe(404);
     expect((await as('int-api')).status).toBe(200);
   });

@@ -80,6 +80,7 @@ describe('scenarios/schema.json', () => {
     const schema = scenarioJsonSchema() as { properties: Record<string, unknown>; required?: string[] };
     expect(Object.keys(schema.properties)).toEqual([
       '$schema',
+      'extends',
       'seed',
       'tier',
       'now',
@@ -88,6 +89,11 @@ describe('scenarios/schema.json', () => {
       'users',
       'groups',
       'projects',
+      'oauth_applications',
+      'epics',
+      'snippets',
+      'topics',
+      'variables',
       'generate',
     ]);
     expect(schema.required ?? []).toEqual([]);

@@ -10,6 +10,14 @@ import {
   type Visibility,
 } from '../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
+import { deleteProjectCi } from '../ci/model.js';
+import { deleteProjectIntegrations } from '../integrations/store.js';
+import { deleteProjectImportExport } from '../import_export/store.js';
+import { deleteNote, deleteProjectIssuables } from '../issuables/model.js';
+import { newGroupRecord } from '../groups/model.js';
+import { setProjectTopics } from '../topics/model.js';
+import { deleteOwnedDeployTokens } from '../deploy_tokens/model.js';
+import { deleteGroupVariables } from '../admin_variables/model.js';
 
 type S = Draft<PlatformState>;
 
@@ -25,31 +33,11 @@ export interface NewGroup {
 export function createGroup(st: S, input: NewGroup, now: string): number {
   const id = nextId(st, 'namespaces');
   const parent = input.parent_id ? tget(st.groups, input.parent_id) : undefined;
-  const group: GroupRecord = {
-    id,
-    name: input.name ?? input.path,
-    path: input.path,
-    full_path: parent ? `${parent.full_path}/${input.path}` : input.path,
-    parent_id: parent?.id ?? null,
-    description: input.description ?? '',
-    visibility: input.visibility ?? 'private',
-    created_at: now,
-    updated_at: now,
-  };
-  addExtraFields(group, input);
+  const group: GroupRecord = newGroupRecord(st, id, input, parent, now);
   tset(st.groups, id, group);
   iset(st.idx.namespaces, group.full_path.toLowerCase(), id);
   madd(st.idx.subgroups, group.parent_id === null ? 'root' : String(group.parent_id), id);
   return id;
-}
-
-/**
- * Copies the input's other fields after the computed ones, which win. Not `{ ...input, id, ... }`: a
- * literal that redefines keys its spread brought gives each record a hidden class of its own in V8,
- * which made creation ~10x slower and every later field access megamorphic.
- */
-function addExtraFields(record: Record<string, unknown>, input: Record<string, unknown>): void {
-  for (const k in input) if (!(k in record)) record[k] = input[k];
 }
 
 export interface NewProject {
@@ -64,9 +52,176 @@ export interface NewProject {
   [field: string]: unknown;
 }
 
+/** A feature's access level (`ProjectFeature`): who may use issues, the repository, the wiki, .... */
+export type FeatureAccess = 'enabled' | 'private' | 'disabled' | 'public';
+
+/** The container registry cleanup policy as a new project gets it. */
+export interface ExpirationPolicy {
+  cadence: string;
+  enabled: boolean;
+  keep_n: number | null;
+  older_than: string | null;
+  name_regex: string | null;
+  name_regex_keep: string | null;
+  /** null: a day after the project's creation. */
+  next_run_at: string | null;
+}
+
+/**
+ * The fields a project record carries beyond the core's, with the platform's defaults (see
+ * `createProject`). The entity functions read them; API writes set them.
+ */
+export interface ProjectExtra {
+  /** Sorted topic names (the 13.x `tag_list`). */
+  tag_list: readonly string[];
+  forked_from_project_id: number | null;
+  /** The day an adjourned deletion was requested (paid tiers); the project is purged `deletion_adjourned_period` days later. */
+  marked_for_deletion_on: string | null;
+  avatar_url: string | null;
+  issues_access_level: FeatureAccess;
+  repository_access_level: FeatureAccess;
+  merge_requests_access_level: FeatureAccess;
+  forking_access_level: FeatureAccess;
+  wiki_access_level: FeatureAccess;
+  builds_access_level: FeatureAccess;
+  snippets_access_level: FeatureAccess;
+  pages_access_level: FeatureAccess;
+  operations_access_level: FeatureAccess;
+  analytics_access_level: FeatureAccess;
+  packages_enabled: boolean;
+  resolve_outdated_diff_discussions: boolean;
+  container_registry_enabled: boolean;
+  container_expiration_policy: Readonly<ExpirationPolicy>;
+  service_desk_enabled: boolean;
+  emails_disabled: boolean | null;
+  shared_runners_enabled: boolean;
+  lfs_enabled: boolean;
+  import_status: string;
+  import_error: string | null;
+  import_url: string | null;
+  runners_token: string;
+  ci_default_git_depth: number | null;
+  public_jobs: boolean;
+  build_git_strategy: 'fetch' | 'clone';
+  build_timeout: number;
+  auto_cancel_pending_pipelines: 'enabled' | 'disabled';
+  build_coverage_regex: string | null;
+  ci_config_path: string | null;
+  only_allow_merge_if_pipeline_succeeds: boolean;
+  allow_merge_on_skipped_pipeline: boolean | null;
+  request_access_enabled: boolean;
+  only_allow_merge_if_all_discussions_are_resolved: boolean;
+  remove_source_branch_after_merge: boolean;
+  printing_merge_request_link_enabled: boolean;
+  merge_method: 'merge' | 'rebase_merge' | 'ff';
+  suggestion_commit_message: string | null;
+  /** null: follow the instance setting. */
+  auto_devops_enabled: boolean | null;
+  auto_devops_deploy_strategy: 'continuous' | 'manual' | 'timed_incremental';
+  autoclose_referenced_issues: boolean;
+  repository_storage: string;
+  star_count: number;
+  forks_count: number;
+  open_issues_count: number;
+  approvals_before_merge: number;
+  mirror: boolean;
+  mirror_user_id: number | null;
+  mirror_trigger_builds: boolean;
+  only_mirror_protected_branches: boolean | null;
+  mirror_overwrites_diverged_branches: boolean | null;
+  external_authorization_classification_label: string | null;
+  custom_attributes: Readonly<Record<string, string>>;
+}
+
+/** A project record with its typed extra fields. */
+export type Project = ProjectRecord & ProjectExtra;
+
+/** Shared by every record until one is changed (records are frozen; writes replace, never mutate, these). */
+const DEFAULT_POLICY: Readonly<ExpirationPolicy> = Object.freeze({
+  cadence: '1d',
+  enabled: false,
+  keep_n: 10,
+  older_than: '90d',
+  name_regex: '.*',
+  name_regex_keep: null,
+  next_run_at: null,
+});
+const NO_TAGS: readonly string[] = Object.freeze([]);
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The defaults of a new project's settings, as the platform sets them. createProject spells them out in
+ * its literal (one shape for every record); entity rendering compares against them to reuse the JSON
+ * of default-valued fields.
+ */
+export const PROJECT_DEFAULTS = Object.freeze({
+  issues_access_level: 'enabled',
+  repository_access_level: 'enabled',
+  merge_requests_access_level: 'enabled',
+  forking_access_level: 'enabled',
+  wiki_access_level: 'enabled',
+  builds_access_level: 'enabled',
+  snippets_access_level: 'enabled',
+  pages_access_level: 'enabled',
+  operations_access_level: 'enabled',
+  analytics_access_level: 'enabled',
+  packages_enabled: true,
+  resolve_outdated_diff_discussions: false,
+  container_registry_enabled: true,
+  service_desk_enabled: false,
+  emails_disabled: null,
+  shared_runners_enabled: true,
+  lfs_enabled: true,
+  import_status: 'none',
+  import_error: null,
+  ci_default_git_depth: 50,
+  public_jobs: true,
+  build_git_strategy: 'fetch',
+  build_timeout: 3600,
+  auto_cancel_pending_pipelines: 'enabled',
+  build_coverage_regex: null,
+  ci_config_path: null,
+  only_allow_merge_if_pipeline_succeeds: false,
+  allow_merge_on_skipped_pipeline: null,
+  request_access_enabled: true,
+  only_allow_merge_if_all_discussions_are_resolved: false,
+  remove_source_branch_after_merge: true,
+  printing_merge_request_link_enabled: true,
+  merge_method: 'merge',
+  suggestion_commit_message: null,
+  auto_devops_enabled: null,
+  auto_devops_deploy_strategy: 'continuous',
+  autoclose_referenced_issues: true,
+  repository_storage: 'default',
+  open_issues_count: 0,
+  approvals_before_merge: 0,
+  mirror: false,
+  mirror_user_id: null,
+  mirror_trigger_builds: false,
+  only_mirror_protected_branches: null,
+  mirror_overwrites_diverged_branches: null,
+  external_authorization_classification_label: null,
+  marked_for_deletion_on: null,
+} satisfies Partial<ProjectExtra>);
+
+const TOKEN_CHARS = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ123456789-_';
+
+/** A 20-character token (Devise's friendly_token shape) that depends only on the seed: cheap, no crypto. */
+export function deterministicToken(seed: number, salt = 0x5bd1e995): string {
+  let s = (Math.imul(seed, 0x9e3779b1) ^ salt) >>> 0;
+  let out = '';
+  for (let i = 0; i < 20; i++) {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
+    out += TOKEN_CHARS[((t ^ (t >>> 14)) >>> 0) % TOKEN_CHARS.length];
+  }
+  return out;
+}
+
 export function createProject(st: S, input: NewProject, now: string): number {
   const id = nextId(st, 'projects');
-  const { namespace, ...rest } = input;
+  const namespace = input.namespace;
   let nsPath: string;
   let namespaceId: number;
   let ownerId: number | null = null;
@@ -82,7 +237,10 @@ export function createProject(st: S, input: NewProject, now: string): number {
     namespaceId = u.namespace_id;
     ownerId = u.id;
   }
-  const project: ProjectRecord = {
+  // One literal with every field: all records share one hidden class. Not `{ ...input, id, ... }`: a
+  // literal that redefines keys its spread brought gives each record a hidden class of its own in V8,
+  // which made creation ~10x slower and every later field access megamorphic.
+  const project: Project = {
     id,
     name: input.name ?? input.path,
     path: input.path,
@@ -98,12 +256,107 @@ export function createProject(st: S, input: NewProject, now: string): number {
     created_at: now,
     updated_at: now,
     last_activity_at: now,
+    tag_list: NO_TAGS,
+    forked_from_project_id: null,
+    marked_for_deletion_on: null,
+    avatar_url: null,
+    issues_access_level: 'enabled',
+    repository_access_level: 'enabled',
+    merge_requests_access_level: 'enabled',
+    forking_access_level: 'enabled',
+    wiki_access_level: 'enabled',
+    builds_access_level: 'enabled',
+    snippets_access_level: 'enabled',
+    pages_access_level: 'enabled',
+    operations_access_level: 'enabled',
+    analytics_access_level: 'enabled',
+    packages_enabled: true,
+    resolve_outdated_diff_discussions: false,
+    container_registry_enabled: true,
+    container_expiration_policy: DEFAULT_POLICY,
+    service_desk_enabled: false,
+    emails_disabled: null,
+    shared_runners_enabled: true,
+    lfs_enabled: true,
+    import_status: 'none',
+    import_error: null,
+    import_url: null,
+    runners_token: deterministicToken(id),
+    ci_default_git_depth: 50,
+    public_jobs: true,
+    build_git_strategy: 'fetch',
+    build_timeout: 3600,
+    auto_cancel_pending_pipelines: 'enabled',
+    build_coverage_regex: null,
+    ci_config_path: null,
+    only_allow_merge_if_pipeline_succeeds: false,
+    allow_merge_on_skipped_pipeline: null,
+    request_access_enabled: true,
+    only_allow_merge_if_all_discussions_are_resolved: false,
+    remove_source_branch_after_merge: true,
+    printing_merge_request_link_enabled: true,
+    merge_method: 'merge',
+    suggestion_commit_message: null,
+    auto_devops_enabled: null,
+    auto_devops_deploy_strategy: 'continuous',
+    autoclose_referenced_issues: true,
+    repository_storage: 'default',
+    star_count: 0,
+    forks_count: 0,
+    open_issues_count: 0,
+    approvals_before_merge: 0,
+    mirror: false,
+    mirror_user_id: null,
+    mirror_trigger_builds: false,
+    only_mirror_protected_branches: null,
+    mirror_overwrites_diverged_branches: null,
+    external_authorization_classification_label: null,
+    custom_attributes: NO_ATTRIBUTES,
   };
-  addExtraFields(project, rest);
-  tset(st.projects, id, project);
+  // Given extras override the defaults, except the computed identity fields above.
+  for (const k in input) {
+    if (k === 'namespace' || COMPUTED.has(k)) continue;
+    const v = input[k];
+    if (v !== undefined) (project as Record<string, unknown>)[k] = v;
+  }
+  if (project.tag_list !== NO_TAGS) project.tag_list = sortedTags(project.tag_list);
+  tset<ProjectRecord>(st.projects, id, project);
+  if (project.tag_list.length > 0) setProjectTopics(st, id, NO_TAGS, project.tag_list, now);
   iset(st.idx.projects, project.path_with_namespace.toLowerCase(), id);
   madd(st.idx.projectsByNamespace, namespaceKey(project), id);
+  if (project.forked_from_project_id !== null) {
+    const parent = tget(st.projects, project.forked_from_project_id) as Project | undefined;
+    if (parent) parent.forks_count = (parent.forks_count ?? 0) + 1;
+  }
+  if (project.marked_for_deletion_on) madd(st.idx.projectsMarked, 'all', id);
   return id;
+}
+
+/** Fields createProject computes from the input, which the input's own copies may not replace. */
+const COMPUTED = new Set([
+  'id',
+  'name',
+  'path',
+  'namespace_kind',
+  'namespace_id',
+  'owner_id',
+  'path_with_namespace',
+  'description',
+  'visibility',
+  'archived',
+  'default_branch',
+  'creator_id',
+  'created_at',
+  'star_count',
+  'forks_count',
+]);
+
+/** Topic names as the platform keeps them: trimmed, unique, sorted by byte order. */
+export function sortedTags(tags: readonly string[] | string): readonly string[] {
+  const list = typeof tags === 'string' ? tags.split(',') : tags;
+  return [...new Set(list.map((t) => t.trim()).filter((t) => t !== ''))].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
 }
 
 /** The key of a project's namespace in `idx.projectsByNamespace`. */
@@ -159,6 +412,9 @@ export function addStar(st: S, projectId: number, userId: number, now: string): 
   if (existing !== undefined) return existing;
   const id = nextId(st, 'stars');
   tset(st.stars, id, { id, project_id: projectId, user_id: userId, created_at: now });
+  // The platform keeps star_count as a column; keeping it on the record also renews its cached JSON.
+  const p = tget(st.projects, projectId) as Project | undefined;
+  if (p) p.star_count = (p.star_count ?? 0) + 1;
   iset(st.idx.stars, key, id);
   madd(st.idx.starsBy, String(projectId), id);
   madd(st.idx.starsBy, `u${userId}`, id);
@@ -169,6 +425,8 @@ export function removeStar(st: S, starId: number): void {
   const s = tget(st.stars, starId);
   if (!s) return;
   idelete(st.idx.stars, `${s.project_id}:${s.user_id}`);
+  const p = tget(st.projects, s.project_id) as Project | undefined;
+  if (p && p.star_count > 0) p.star_count--;
   mremove(st.idx.starsBy, String(s.project_id), starId);
   mremove(st.idx.starsBy, `u${s.user_id}`, starId);
   tdelete(st.stars, starId);
@@ -214,8 +472,24 @@ export function deleteProject(st: S, projectId: number): void {
   const p = tget(st.projects, projectId);
   if (!p) return;
   for (const id of mget(st.idx.membersBySource, `project:${projectId}`)) removeMember(st, id);
+  deleteProjectIssuables(st, projectId);
   for (const id of mget(st.idx.starsBy, String(projectId))) removeStar(st, id);
   for (const id of mget(st.idx.sharesBy, String(projectId))) removeShare(st, id);
+  for (const id of mget(st.idx.uploadsBy, `p${projectId}`)) {
+    const u = tget(st.uploads, id)!;
+    idelete(st.idx.uploads, `${projectId}:${u.secret}/${u.filename}`);
+    tdelete(st.uploads, id);
+  }
+  idelete(st.idx.uploadsBy, `p${projectId}`);
+  deleteProjectCi(st, projectId);
+  deleteProjectIntegrations(st, projectId);
+  deleteProjectImportExport(st, projectId);
+  setProjectTopics(st, projectId, (p as Project).tag_list ?? NO_TAGS, NO_TAGS, '');
+  deleteOwnedDeployTokens(st, 'project', projectId);
+  mremove(st.idx.projectsMarked, 'all', projectId);
+  const parentId = (p as Project).forked_from_project_id;
+  const parent = parentId ? (tget(st.projects, parentId) as Project | undefined) : undefined;
+  if (parent && parent.forks_count > 0) parent.forks_count--;
   idelete(st.idx.projects, p.path_with_namespace.toLowerCase());
   mremove(st.idx.projectsByNamespace, namespaceKey(p), projectId);
   tdelete(st.projects, projectId);
@@ -229,7 +503,20 @@ export function deleteGroup(st: S, groupId: number): void {
   for (const pid of mget(st.idx.projectsByNamespace, `group:${groupId}`)) deleteProject(st, pid);
   for (const id of mget(st.idx.membersBySource, `group:${groupId}`)) removeMember(st, id);
   for (const id of mget(st.idx.sharesBy, `g${groupId}`)) removeShare(st, id);
+  for (const id of mget(st.issuables.idx.owned, `g${groupId}`)) tdelete(st.issuables.milestones, id);
+  for (const id of mget(st.issuables.idx.owned, `lg${groupId}`)) tdelete(st.issuables.labels, id);
+  for (const id of mget(st.issuables.idx.owned, `eg${groupId}`)) deleteEpic(st, id);
+  for (const k of ['g', 'lg', 'eg']) idelete(st.issuables.idx.owned, `${k}${groupId}`);
+  tdelete(st.issuables.groupMeta, groupId);
+  deleteGroupVariables(st, groupId);
+  deleteOwnedDeployTokens(st, 'group', groupId);
   idelete(st.idx.namespaces, g.full_path.toLowerCase());
   mremove(st.idx.subgroups, g.parent_id === null ? 'root' : String(g.parent_id), groupId);
   tdelete(st.groups, groupId);
+}
+
+/** An epic with its notes (group deletion). */
+function deleteEpic(st: S, id: number): void {
+  for (const n of mget(st.issuables.idx.notes, `Epic:${id}`)) deleteNote(st, n);
+  tdelete(st.issuables.epics, id);
 }

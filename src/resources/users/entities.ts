@@ -13,6 +13,7 @@ import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
 import { highestRole, personalProjects } from './finder.js';
+import { setting } from '../settings/model.js';
 
 type Json = Record<string, unknown>;
 
@@ -69,14 +70,13 @@ export class UserRenderer {
   constructor(c: Ctx) {
     this.base = requestBase(c);
     this.st = state(c);
-    this.viewer = c.var.viewer?.user ?? null;
-    this.#paid = c.var.fx.tier() !== 'free';
-    this.#gravatarHost =
-      this.st.settings.gravatar_enabled === false
-        ? null
-        : this.base.startsWith('https:')
-          ? 'https://secure.gravatar.com'
-          : 'https://www.gravatar.com';
+    this.viewer = c.get('viewer')?.user ?? null;
+    this.#paid = c.get('fx').tier() !== 'free';
+    this.#gravatarHost = !setting(this.st, 'gravatar_enabled')
+      ? null
+      : this.base.startsWith('https:')
+        ? 'https://secure.gravatar.com'
+        : 'https://www.gravatar.com';
   }
 
   /** An uploaded avatar, else the Gravatar URL the platform builds (size 40 at scale 2), else null. */

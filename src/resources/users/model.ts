@@ -10,6 +10,8 @@ import {
 } from '../../core/state.js';
 import { idelete, iget, iset, madd, mget, tdelete, tget, tset } from '../../core/table.js';
 import { deleteGroup, deleteProject, removeMember, removeStar } from '../projects/model.js';
+import { deleteUserProfile, secondaryEmailOwner } from '../user_profile/model.js';
+import { deleteSnippet } from '../snippets/model.js';
 
 type S = Draft<PlatformState>;
 
@@ -88,6 +90,8 @@ export function createUser(st: S, input: NewUser, now: string): number {
 export interface NewToken {
   user_id: number;
   token: string;
+  /** The token's SHA-256 when only that is known (an exported scenario); wins over `token`. */
+  digest?: string;
   kind?: TokenKind;
   name?: string;
   scopes?: string[];
@@ -107,7 +111,7 @@ export function addToken(st: S, input: NewToken, now: string): number {
     created_at: now,
     expires_at: input.expires_at ?? null,
     revoked: input.revoked ?? false,
-    digest: digest(input.token),
+    digest: input.digest ?? digest(input.token),
   };
   tset(st.tokens, id, record);
   iset(st.idx.tokens, record.digest, id);
@@ -212,7 +216,8 @@ export const userIdByUsername = (st: PlatformState, username: string) =>
   iget(st.idx.usernames, username.toLowerCase());
 
 /** The user holding an e-mail address (case-insensitive), if any. */
-export const userIdByEmail = (st: PlatformState, email: string) => iget(st.idx.emails, email.toLowerCase());
+export const userIdByEmail = (st: PlatformState, email: string) =>
+  iget(st.idx.emails, email.toLowerCase()) ?? secondaryEmailOwner(st, email);
 
 // ---------------------------------------------------------------------------------------------------
 // Updates
@@ -306,6 +311,8 @@ export function deleteUser(st: S, plan: UserDeletion): void {
   for (const id of mget(st.idx.projectsByNamespace, `user:${plan.userId}`)) deleteProject(st, id);
   for (const id of mget(st.idx.membersByUser, String(plan.userId))) removeMember(st, id);
   for (const id of mget(st.idx.starsBy, `u${plan.userId}`)) removeStar(st, id);
+  deleteUserProfile(st, plan.userId);
+  for (const id of mget(st.issuables.idx.owned, `su${plan.userId}`)) deleteSnippet(st, id);
   idelete(st.idx.usernames, u.username.toLowerCase());
   idelete(st.idx.namespaces, u.username.toLowerCase());
   idelete(st.idx.emails, u.email.toLowerCase());

@@ -27,6 +27,7 @@ import type { Identity, PlatformState, UserRecord } from '../../core/state.js';
 import { digest } from '../../core/store.js';
 import { tget } from '../../core/table.js';
 import { userRenderer } from './entities.js';
+import { setting, visibilityRestricted } from '../settings/model.js';
 import {
   compileSearch,
   orderedUsers,
@@ -88,8 +89,7 @@ function validate(steps: (() => void)[]): void {
 
 /** Whether anonymous visitors are shut out: the public visibility level is restricted. */
 function publicRestricted(st: PlatformState): boolean {
-  const levels = st.settings.restricted_visibility_levels;
-  return Array.isArray(levels) && levels.some((l) => l === 20 || l === '20' || l === 'public');
+  return visibilityRestricted(st, 'public');
 }
 
 const noContent = (c: Ctx) => c.body(null, 204);
@@ -196,13 +196,13 @@ type PaidAttrs = Partial<Parsed<typeof paidAttributes>>;
 
 /** Validates `optional_attributes` (with its `all_or_none_of`) and, on paid tiers, the EE params. */
 function attributeSteps(c: Ctx, out: { attrs?: Attrs; paid?: PaidAttrs }): (() => void)[] {
-  const raw = c.var.params;
+  const raw = c.get('params');
   const steps = [
     () => void (out.attrs = parseParams(optionalAttributes, raw)),
     () => allOrNoneOf(raw, 'extern_uid', 'provider'),
   ];
   out.paid = {};
-  if (c.var.fx.tier() !== 'free') steps.push(() => void (out.paid = parseParams(paidAttributes, raw)));
+  if (c.get('fx').tier() !== 'free') steps.push(() => void (out.paid = parseParams(paidAttributes, raw)));
   return steps;
 }
 
@@ -218,7 +218,7 @@ function identityFrom(extern_uid: string, provider: string, samlGroup?: number):
 // GET /users
 
 function listUsers(c: Ctx): Response {
-  const raw = c.var.params;
+  const raw = c.get('params');
   let f!: Parsed<typeof listFilters>;
   let o!: Parsed<typeof listOrderAndPages>;
   validate([
@@ -227,14 +227,14 @@ function listUsers(c: Ctx): Response {
     () => void (o = parseParams(listOrderAndPages, raw)),
   ]);
   const st = state(c);
-  const viewer = c.var.viewer.user;
+  const viewer = c.get('viewer').user;
   const admin = viewer?.admin === true;
   const byIdentity = present(f.extern_uid) && present(f.provider);
   // In the 13.x era the external filter was admin-only, like the identity lookup.
   if (f.external || byIdentity) requireAdmin(c);
 
   const link: Record<string, unknown> = { ...listDefaults, ...raw };
-  if (c.var.fx.tier() !== 'free') link.skip_ldap ??= false;
+  if (c.get('fx').tier() !== 'free') link.skip_ldap ??= false;
   if (!admin) for (const k of ADMIN_ONLY_LIST_PARAMS) delete link[k];
   c.set('linkParams', link);
 
@@ -331,7 +331,7 @@ function given(raw: RawParams, key: string): boolean {
 }
 
 function createUserRoute(c: Ctx): Response {
-  const raw = c.var.params;
+  const raw = c.get('params');
   let h!: Parsed<typeof createHead>;
   let t!: Parsed<typeof createTail>;
   const extra: { attrs?: Attrs; paid?: PaidAttrs } = {};
@@ -366,8 +366,7 @@ function createUserRoute(c: Ctx): Response {
     throw conflict('Username has already been taken');
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
-  const now = c.var.fx.clock.iso();
-  const settings = st.settings;
+  const now = c.get('fx').clock.iso();
   const id = write(c, (d) => {
     const uid = createUser(
       d,
@@ -387,9 +386,9 @@ function createUserRoute(c: Ctx): Response {
         website_url: a.website_url ?? '',
         organization: a.organization ?? '',
         note: a.note ?? null,
-        projects_limit: a.projects_limit ?? numberSetting(settings.default_projects_limit, 100000),
+        projects_limit: a.projects_limit ?? setting(st, 'default_projects_limit'),
         can_create_group: a.can_create_group ?? true,
-        external: a.external ?? settings.user_default_external === true,
+        external: a.external ?? setting(st, 'user_default_external'),
         private_profile: a.private_profile ?? false,
         theme_id: a.theme_id ?? 1,
         color_scheme_id: a.color_scheme_id ?? 1,
@@ -407,12 +406,10 @@ function createUserRoute(c: Ctx): Response {
   return c.json(userRenderer(c).withAdmin(tget(state(c).users, id)!), 201);
 }
 
-const numberSetting = (v: unknown, fallback: number) => (typeof v === 'number' ? v : fallback);
-
 function updateUserRoute(c: Ctx): Response {
   const id = Number(c.req.param('id'));
   const viewer = requireUser(c);
-  const raw = c.var.params;
+  const raw = c.get('params');
   let h!: Parsed<typeof updateHead>;
   const extra: { attrs?: Attrs; paid?: PaidAttrs } = {};
   validate([() => void (h = parseParams(updateHead, raw)), ...attributeSteps(c, extra)]);
@@ -478,7 +475,7 @@ function updateUserRoute(c: Ctx): Response {
   if (changes.password) {
     patch.password_digest = digest(changes.password);
     // An admin setting someone else's password makes them change it at their next sign-in.
-    if (viewer.id !== id) patch.password_expires_at = c.var.fx.clock.iso();
+    if (viewer.id !== id) patch.password_expires_at = c.get('fx').clock.iso();
   }
   let identities: Identity[] | undefined;
   if (a.extern_uid !== undefined && a.provider !== undefined) {
@@ -500,7 +497,7 @@ function updateUserRoute(c: Ctx): Response {
     newEmail !== undefined ||
     rename !== undefined;
   if (changed) {
-    const now = c.var.fx.clock.iso();
+    const now = c.get('fx').clock.iso();
     const projects = rename !== undefined ? (personalProjects(st).get(id) ?? []) : [];
     write(c, (d) => {
       const u = tget(d.users, id)! as Draft<UserRecord>;
@@ -524,7 +521,7 @@ export function usersRoutes(r: ApiRouter): void {
     const id = Number(c.req.param('id'));
     const st = state(c);
     const u = tget(st.users, id);
-    const viewer = c.var.viewer.user;
+    const viewer = c.get('viewer').user;
     if (!u) throw notFound('User', `no user ${id}`);
     if (!viewer && publicRestricted(st))
       throw notFound('User', 'public visibility is restricted: anonymous users see no one');
@@ -597,7 +594,7 @@ export function usersRoutes(r: ApiRouter): void {
 }
 
 function setState(c: Ctx, id: number, to: UserRecord['state']): void {
-  const now = c.var.fx.clock.iso();
+  const now = c.get('fx').clock.iso();
   write(c, (d) => {
     const u = tget(d.users, id)!;
     u.state = to;

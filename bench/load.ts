@@ -1,0 +1,351 @@
+/**
+ * `npm run load`: load with writes, then proof that nothing was lost.
+ *
+ * A fauxlab server on 127.0.0.1 (an ephemeral port, nothing else) takes 50 keep-alive connections of
+ * mixed reads and writes (create issues, create notes, star/unstar, create/delete variables) for a fixed
+ * duration, then stops by itself. Every acknowledged write is recorded by the client; afterwards the
+ * script checks that each one is in the state, that refused ones are not, and that the counters the API
+ * serves (star_count, open_issues_count, user_notes_count) and the iids (1..n, no gaps, no duplicates)
+ * agree with the records. Memory (heap after GC when run with --expose-gc) is sampled throughout.
+ *
+ * Environment: FAUXLAB_LOAD_SECONDS (default 60), FAUXLAB_LOAD_CONNECTIONS (default 50). Exit code 1 if
+ * any check fails.
+ */
+import { Agent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createFauxlab } from '../src/index.js';
+import { tvalues } from '../src/core/table.js';
+
+const SECONDS = Number(process.env.FAUXLAB_LOAD_SECONDS ?? 60);
+const CONNECTIONS = Number(process.env.FAUXLAB_LOAD_CONNECTIONS ?? 50);
+const PROJECTS = ['load/alpha', 'load/beta', 'load/gamma', 'load/delta'];
+
+const users = Array.from({ length: CONNECTIONS }, (_, i) => ({
+  username: `worker${i}`,
+  tokens: [{ token: `worker${i}-token`, scopes: ['api' as const] }],
+}));
+const fx = createFauxlab({
+  scenario: {
+    users: [{ username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api'] }] }, ...users],
+    groups: [
+      {
+        path: 'load',
+        visibility: 'public',
+        members: users.map((u) => ({ username: u.username, access_level: 'maintainer' as const })),
+      },
+    ],
+    projects: PROJECTS.map((path) => ({ path, visibility: 'public' as const })),
+  },
+  // The load test's own bookkeeping is the check; a journal would only cost memory.
+  journal: false,
+});
+
+const server = serve({ fetch: fx.fetch, port: 0, hostname: '127.0.0.1' });
+await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+const port = (server.address() as AddressInfo).port;
+const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+interface Reply {
+  status: number;
+  body: unknown;
+}
+
+function send(method: string, path: string, token: string, body?: unknown): Promise<Reply> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: `/api/v4${path}`,
+        agent,
+        headers: {
+          'PRIVATE-TOKEN': token,
+          ...(payload !== undefined && {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(payload),
+          }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            body: text === '' ? undefined : (JSON.parse(text) as unknown),
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** What the clients were told happened. */
+const acked = {
+  issues: [] as { project: string; id: number; iid: number }[],
+  notes: [] as { project: string; iid: number; id: number }[],
+  variables: new Map<string, string>(), // `${project} ${key}` -> value, for variables acknowledged and not deleted
+  deletedVariables: new Set<string>(),
+  /** Per `${project} ${user}`: starred after the last acknowledged star/unstar. */
+  stars: new Map<string, boolean>(),
+};
+/** Acknowledged iids per project, and each worker's live variable keys, for picking targets cheaply. */
+const iidsBy = new Map<string, number[]>(PROJECTS.map((p) => [p, []]));
+const varsBy = new Map<number, string[]>();
+const counts = { requests: 0, reads: 0, writes: 0, errors: 0, unexpected: [] as string[] };
+const latencies: number[] = [];
+const enc = encodeURIComponent;
+const pick = <T>(a: readonly T[], r: number) => a[Math.floor(r * a.length)]!;
+
+/** A deterministic generator per worker, so that runs are comparable. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+}
+
+async function worker(i: number, until: number): Promise<void> {
+  const token = `worker${i}-token`;
+  const user = `worker${i}`;
+  const rand = rng(i + 1);
+  let n = 0;
+  const expect = (r: Reply, ok: number[], what: string) => {
+    if (!ok.includes(r.status)) {
+      counts.errors++;
+      if (counts.unexpected.length < 20)
+        counts.unexpected.push(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+      return false;
+    }
+    return true;
+  };
+  while (Date.now() < until) {
+    const project = pick(PROJECTS, rand());
+    const P = `/projects/${enc(project)}`;
+    const op = rand();
+    const t0 = performance.now();
+    if (op < 0.4) {
+      counts.reads++;
+      const which = rand();
+      const r =
+        which < 0.25
+          ? await send('GET', P, token)
+          : which < 0.5
+            ? await send('GET', `${P}/issues?per_page=20`, token)
+            : which < 0.75
+              ? await send('GET', `${P}/issues/1/notes`, token)
+              : await send('GET', `${P}/variables`, token);
+      expect(r, [200, 404], `read ${project}`);
+    } else {
+      counts.writes++;
+      if (op < 0.55) {
+        const r = await send('POST', `${P}/issues`, token, { title: `load ${i}-${n++}` });
+        if (expect(r, [201], 'create issue')) {
+          const b = r.body as { id: number; iid: number };
+          acked.issues.push({ project, id: b.id, iid: b.iid });
+          iidsBy.get(project)!.push(b.iid);
+        }
+      } else if (op < 0.7) {
+        const mine = iidsBy.get(project)!;
+        const iid = mine.length ? pick(mine, rand()) : 0;
+        if (iid === 0) continue;
+        const r = await send('POST', `${P}/issues/${iid}/notes`, token, { body: `note ${i}-${n++}` });
+        if (expect(r, [201], 'create note'))
+          acked.notes.push({ project, iid, id: (r.body as { id: number }).id });
+      } else if (op < 0.85) {
+        const key = `${project} ${user}`;
+        const starred = acked.stars.get(key) ?? false;
+        const r = await send('POST', `${P}/${starred ? 'unstar' : 'star'}`, token);
+        // 304: already in that state, which our bookkeeping says cannot happen (one user per worker).
+        if (expect(r, [201], starred ? 'unstar' : 'star')) acked.stars.set(key, !starred);
+      } else if (op < 0.95) {
+        const key = `W${i}_${n++}`;
+        const value = `v${n}`;
+        const r = await send('POST', `${P}/variables`, token, { key, value });
+        if (expect(r, [201], 'create variable')) {
+          acked.variables.set(`${project} ${key}`, value);
+          varsBy.set(i, [...(varsBy.get(i) ?? []), `${project} ${key}`]);
+        }
+      } else {
+        const mine = varsBy.get(i) ?? [];
+        if (mine.length === 0) continue;
+        const k = pick(mine, rand());
+        const target = `/projects/${enc(k.split(' ')[0]!)}`;
+        const r = await send('DELETE', `${target}/variables/${k.split(' ')[1]}`, token);
+        if (expect(r, [204], 'delete variable')) {
+          varsBy.set(
+            i,
+            mine.filter((x) => x !== k),
+          );
+          acked.variables.delete(k);
+          acked.deletedVariables.add(k);
+        }
+      }
+    }
+    counts.requests++;
+    latencies.push(performance.now() - t0);
+  }
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const heap = () => {
+  gc?.();
+  return Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
+};
+const memory: { s: number; heapMiB: number; rssMiB: number }[] = [];
+const t0 = Date.now();
+const sampler = setInterval(
+  () =>
+    memory.push({
+      s: Math.round((Date.now() - t0) / 1000),
+      heapMiB: heap(),
+      rssMiB: Math.round(process.memoryUsage().rss / 1024 / 1024),
+    }),
+  Math.max(1000, (SECONDS * 1000) / 12),
+);
+// A watchdog: the run ends even if a request hangs.
+const watchdog = setTimeout(
+  () => {
+    console.error('load: the run did not finish in time');
+    process.exit(2);
+  },
+  (SECONDS + 60) * 1000,
+);
+
+console.log(`load: ${CONNECTIONS} connections for ${SECONDS} s on 127.0.0.1:${port}`);
+const until = Date.now() + SECONDS * 1000;
+await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => worker(i, until)));
+const elapsed = (Date.now() - t0) / 1000;
+clearInterval(sampler);
+memory.push({
+  s: Math.round(elapsed),
+  heapMiB: heap(),
+  rssMiB: Math.round(process.memoryUsage().rss / 1024 / 1024),
+});
+
+// ------------------------------------------------------------------------------------------------
+// Nothing lost: every acknowledged write is in the state, and the counters agree with the records.
+const failures: string[] = [];
+const check = (ok: boolean, msg: string) => {
+  if (!ok && failures.length < 50) failures.push(msg);
+};
+const st = fx.state;
+const projectId = new Map(tvalues(st.projects).map((p) => [p.path_with_namespace, p.id]));
+const issues = tvalues(st.issuables.issues);
+const notes = tvalues(st.issuables.notes);
+const issueIds = new Set(issues.map((x) => x.id));
+const noteIds = new Set(notes.map((x) => x.id));
+for (const a of acked.issues)
+  check(issueIds.has(a.id), `acknowledged issue ${a.project}#${a.iid} is missing`);
+for (const a of acked.notes)
+  check(noteIds.has(a.id), `acknowledged note ${a.id} on ${a.project}#${a.iid} is missing`);
+const pathOf = new Map([...projectId].map(([path, id]) => [id, path]));
+const vars = new Map(tvalues(st.variables).map((v) => [`${pathOf.get(v.project_id)} ${v.key}`, v.value]));
+const notesPer = new Map<number, number>();
+for (const x of notes)
+  if (x.noteable_type === 'Issue' && !x.system)
+    notesPer.set(x.noteable_id, (notesPer.get(x.noteable_id) ?? 0) + 1);
+const ackedNotesPer = new Map<string, number>();
+for (const a of acked.notes)
+  ackedNotesPer.set(`${a.project}#${a.iid}`, (ackedNotesPer.get(`${a.project}#${a.iid}`) ?? 0) + 1);
+for (const [k, v] of acked.variables)
+  check(vars.get(k) === v, `acknowledged variable ${k} is missing or changed`);
+for (const k of acked.deletedVariables) check(!vars.has(k), `deleted variable ${k} is still there`);
+
+for (const path of PROJECTS) {
+  const pid = projectId.get(path)!;
+  const mine = issues.filter((x) => x.project_id === pid);
+  const iids = mine.map((x) => x.iid).sort((a, b) => a - b);
+  check(
+    iids.every((iid, k) => iid === k + 1),
+    `${path}: iids are not 1..${iids.length} without gaps or duplicates`,
+  );
+  const api = (await send('GET', `/projects/${enc(path)}`, 'root-token')).body as {
+    star_count: number;
+    open_issues_count: number;
+  };
+  const starRecords = tvalues(st.stars).filter((s) => s.project_id === pid).length;
+  const expectedStars = [...acked.stars].filter(([k, on]) => on && k.startsWith(`${path} `)).length;
+  check(
+    api.star_count === starRecords,
+    `${path}: star_count ${api.star_count} but ${starRecords} star records`,
+  );
+  check(
+    starRecords === expectedStars,
+    `${path}: ${starRecords} star records but ${expectedStars} acknowledged`,
+  );
+  const open = mine.filter((x) => x.state === 'opened').length;
+  check(
+    api.open_issues_count === open,
+    `${path}: open_issues_count ${api.open_issues_count} but ${open} open issues`,
+  );
+  check(
+    mine.length === acked.issues.filter((a) => a.project === path).length,
+    `${path}: ${mine.length} issues but ${acked.issues.filter((a) => a.project === path).length} acknowledged`,
+  );
+  for (const issue of mine) {
+    const recorded = notesPer.get(issue.id) ?? 0;
+    const ackedNotes = ackedNotesPer.get(`${path}#${issue.iid}`) ?? 0;
+    check(
+      issue.user_notes_count === recorded,
+      `${path}#${issue.iid}: user_notes_count ${issue.user_notes_count} but ${recorded} notes`,
+    );
+    check(recorded === ackedNotes, `${path}#${issue.iid}: ${recorded} notes but ${ackedNotes} acknowledged`);
+  }
+}
+// The count the API serves for one issue, too (the records' counter is what it renders).
+const sample = acked.issues.find((a) => acked.notes.some((n) => n.project === a.project && n.iid === a.iid));
+if (sample) {
+  const r = await send('GET', `/projects/${enc(sample.project)}/issues/${sample.iid}`, 'root-token');
+  const n = acked.notes.filter((x) => x.project === sample.project && x.iid === sample.iid).length;
+  check(
+    (r.body as { user_notes_count: number }).user_notes_count === n,
+    'user_notes_count served by the API differs',
+  );
+}
+
+clearTimeout(watchdog);
+agent.destroy();
+server.close();
+latencies.sort((a, b) => a - b);
+const q = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1);
+console.log(
+  JSON.stringify(
+    {
+      seconds: Math.round(elapsed),
+      connections: CONNECTIONS,
+      requests: counts.requests,
+      perSecond: Math.round(counts.requests / elapsed),
+      reads: counts.reads,
+      writes: counts.writes,
+      unexpectedStatuses: counts.errors,
+      latencyMs: { p50: q(0.5), p99: q(0.99), max: q(1) },
+      acknowledged: {
+        issues: acked.issues.length,
+        notes: acked.notes.length,
+        variablesKept: acked.variables.size,
+        variablesDeleted: acked.deletedVariables.size,
+        starred: [...acked.stars.values()].filter(Boolean).length,
+      },
+      memory,
+      gc: gc
+        ? 'heap after a full GC'
+        : 'heap without forced GC (run node with --expose-gc for flat-memory figures)',
+    },
+    null,
+    2,
+  ),
+);
+for (const u of counts.unexpected) console.log(`unexpected: ${u}`);
+if (failures.length || counts.errors) {
+  for (const f of failures) console.log(`FAIL ${f}`);
+  process.exit(1);
+}
+console.log('load: every acknowledged write is in the state; the counters agree with the records');
+process.exit(0);

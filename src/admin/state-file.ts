@@ -1,0 +1,57 @@
+/**
+ * State files (`fauxlab serve --state-file FILE`): the whole state and the clock as JSON, saved on exit
+ * and loaded on start, for a world that persists between runs. The state is JSON-serialisable as it is
+ * (tables are plain objects), so a file restores exactly; tokens and passwords are digests in it.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { Snapshot } from '../app.js';
+import type { PlatformState } from '../core/state.js';
+
+const KIND = 'fauxlab-state';
+const VERSION = 1;
+
+/** The text of a state file for a snapshot. */
+export function stateFileText(snapshot: Snapshot): string {
+  return `${JSON.stringify({
+    kind: KIND,
+    version: VERSION,
+    now: new Date(snapshot.clock).toISOString(),
+    clock: snapshot.clock,
+    state: snapshot.state,
+  })}\n`;
+}
+
+/** Parses a state file's text; throws an Error naming the problem. */
+export function parseStateFile(text: string): Snapshot {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`not valid JSON: ${(e as Error).message}`);
+  }
+  const d = data as { kind?: unknown; version?: unknown; clock?: unknown; state?: Record<string, unknown> };
+  if (typeof d !== 'object' || d === null || d.kind !== KIND) throw new Error('not a fauxlab state file');
+  if (d.version !== VERSION) throw new Error(`state file version ${String(d.version)} is not supported`);
+  if (typeof d.clock !== 'number' || !Number.isFinite(d.clock)) throw new Error('"clock" must be a number');
+  const st = d.state;
+  if (typeof st !== 'object' || st === null || typeof st.seq !== 'object' || typeof st.idx !== 'object')
+    throw new Error('"state" is not a fauxlab state');
+  return { state: st as unknown as PlatformState, clock: d.clock };
+}
+
+/** Reads a state file; undefined when it does not exist yet. Throws an Error naming the file. */
+export function readStateFile(file: string): Snapshot | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return parseStateFile(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`${file}: ${(e as Error).message}`);
+  }
+}
+
+/** Writes a state file atomically (a crash mid-write leaves the previous file). */
+export function writeStateFile(file: string, snapshot: Snapshot): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, stateFileText(snapshot));
+  renameSync(tmp, file);
+}

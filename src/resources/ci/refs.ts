@@ -1,0 +1,56 @@
+/**
+ * A project's branches and tags: just enough of a repository for pipelines (and merge requests) to
+ * validate refs and report shas. The default branch always exists without being stored, so a world of
+ * 100k projects costs nothing here; scenarios, pipelines and merge requests add the others.
+ */
+import { createHash } from 'node:crypto';
+import type { Draft } from 'immer';
+import type { PlatformState, ProjectRecord, RefsRecord } from '../../core/state.js';
+import { tdelete, tget, tset } from '../../core/table.js';
+
+type S = Draft<PlatformState>;
+export type RefKind = 'branch' | 'tag';
+
+/** The sha of a ref nobody gave one: stable for a project, kind and name. */
+export function refSha(projectId: number, kind: RefKind, name: string): string {
+  return createHash('sha1').update(`${projectId}\0${kind}\0${name}`).digest('hex');
+}
+
+/** The head sha of a branch or tag of the project, or undefined when it has none by that name. */
+export function findRef(st: PlatformState, project: ProjectRecord, kind: RefKind, name: string) {
+  const refs = tget(st.refs, project.id);
+  const stored = kind === 'branch' ? refs?.branches[name] : refs?.tags[name];
+  if (stored !== undefined) return stored;
+  if (kind === 'branch' && name === project.default_branch) return refSha(project.id, kind, name);
+  return undefined;
+}
+
+/** The project's branch names (the default branch first) or tag names. */
+export function refNames(st: PlatformState, project: ProjectRecord, kind: RefKind): string[] {
+  const refs = tget(st.refs, project.id);
+  const names = Object.keys((kind === 'branch' ? refs?.branches : refs?.tags) ?? {});
+  if (kind === 'branch' && project.default_branch && !names.includes(project.default_branch))
+    names.unshift(project.default_branch);
+  return names;
+}
+
+/**
+ * Adds a branch or tag (for merge request source branches, scenarios); an existing one keeps its sha
+ * unless one is given. Returns the ref's sha.
+ */
+export function addRef(st: S, projectId: number, kind: RefKind, name: string, sha?: string): string {
+  let refs = tget(st.refs, projectId);
+  if (!refs) {
+    const fresh: RefsRecord = { project_id: projectId, branches: {}, tags: {} };
+    tset(st.refs, projectId, fresh);
+    refs = tget(st.refs, projectId)!;
+  }
+  const table = kind === 'branch' ? refs.branches : refs.tags;
+  if (sha !== undefined) table[name] = sha;
+  else table[name] ??= refSha(projectId, kind, name);
+  return table[name];
+}
+
+export function removeRefs(st: S, projectId: number): void {
+  tdelete(st.refs, projectId);
+}

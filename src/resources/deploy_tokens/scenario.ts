@@ -1,0 +1,66 @@
+/** Scenario files' `deploy_tokens` of projects and groups. */
+import type { Draft } from 'immer';
+import { z } from 'zod';
+import type { PlatformState } from '../../core/state.js';
+import { createDeployToken, deployTokenProblem } from './model.js';
+import { DEPLOY_TOKEN_SCOPES } from './store.js';
+
+export const deployTokenScenario = z
+  .strictObject({
+    name: z.string().min(1),
+    token: z.string().min(1).optional().describe('the secret clients send; or give token_digest'),
+    token_digest: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest (64 hex digits)')
+      .optional()
+      .describe('SHA-256 of the token; instead of token'),
+    username: z.string().optional().describe('default gitlab+deploy-token-<id>'),
+    scopes: z.array(z.enum(DEPLOY_TOKEN_SCOPES)).min(1),
+    expires_at: z
+      .string()
+      .refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time')
+      .nullable()
+      .default(null),
+    revoked: z.boolean().default(false),
+  })
+  .refine((t) => !t.token !== !t.token_digest, { message: 'give token or token_digest (exactly one)' });
+
+export type DeployTokenScenario = z.output<typeof deployTokenScenario>;
+
+/** What the model would refuse, as `<at>.deploy_tokens[j]: message` lines. */
+export function deployTokenScenarioProblems(
+  list: readonly DeployTokenScenario[] | undefined,
+  at: string,
+): string[] {
+  const problems: string[] = [];
+  (list ?? []).forEach((t, j) => {
+    const problem = deployTokenProblem(t);
+    if (problem) problems.push(`${at}.deploy_tokens[${j}]: ${problem}`);
+  });
+  return problems;
+}
+
+export function buildDeployTokens(
+  st: Draft<PlatformState>,
+  owner: 'project' | 'group',
+  ownerId: number,
+  list: readonly DeployTokenScenario[] | undefined,
+  now: string,
+): void {
+  for (const t of list ?? [])
+    createDeployToken(
+      st,
+      {
+        owner,
+        owner_id: ownerId,
+        name: t.name,
+        username: t.username ?? null,
+        scopes: DEPLOY_TOKEN_SCOPES.filter((s) => t.scopes.includes(s)),
+        expires_at: t.expires_at === null ? null : new Date(t.expires_at).toISOString(),
+        revoked: t.revoked,
+        token: t.token,
+        digest: t.token_digest,
+      },
+      now,
+    );
+}

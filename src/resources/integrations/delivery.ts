@@ -1,0 +1,187 @@
+/**
+ * Notification delivery: the platform's integrations post to their webhooks from background jobs, so
+ * a request that causes an event never waits for it. Each instance (found by its clock) has a delivery
+ * log, visible at `GET /__fauxlab/deliveries`; a delivery is tried up to three times (network errors,
+ * 429 and 5xx), with a short backoff. Pipelines finish on the instance clock, not in a request: the
+ * pipelines an integration cares about are watched until they do.
+ */
+import type { Clock } from '../../core/clock.js';
+import type { Fx } from '../../core/context.js';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryAttempt {
+  /** Wall-clock time of the attempt (the instance clock may be frozen). */
+  at: string;
+  status?: number;
+  error?: string;
+}
+
+export interface Delivery {
+  id: number;
+  /** When the event happened, on the instance clock. */
+  at: string;
+  integration: string;
+  integration_id: number;
+  project_id: number;
+  project: string;
+  event: string;
+  action: string | null;
+  url: string;
+  request: { headers: Record<string, string>; body: unknown };
+  status: DeliveryStatus;
+  response_status: number | null;
+  attempts: DeliveryAttempt[];
+}
+
+export type NewDelivery = Omit<Delivery, 'id' | 'status' | 'response_status' | 'attempts'>;
+
+/** A pipeline an integration waits for: notified once it finishes (success or failure). */
+export interface PipelineWatch {
+  pipelineId: number;
+  runAt: string;
+  base: string;
+  userId: number | null;
+}
+
+const MAX_ATTEMPTS = 3;
+const BACKOFF_MS = 150;
+const TIMEOUT_MS = 5000;
+const LOG_SIZE = 1000;
+const WATCH_INTERVAL_MS = 25;
+
+/** The deliveries of one instance. */
+export class DeliveryLog {
+  readonly #entries: Delivery[] = [];
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #watches = new Map<number, PipelineWatch>();
+  #seq = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  /** Set by the first event: how the watcher reads the state and clock. */
+  fx: Fx | undefined;
+  /** Called by the watcher with finished pipelines; set by the events module. */
+  onPipelineCheck: ((log: DeliveryLog) => void) | undefined;
+
+  /** Every delivery, oldest first. */
+  list(): Delivery[] {
+    return this.#entries.map((d) => structuredClone(d));
+  }
+
+  clear(): void {
+    this.#entries.length = 0;
+  }
+
+  /** Queues a POST; it starts after the current request has answered. */
+  enqueue(d: NewDelivery): Delivery {
+    const entry: Delivery = { ...d, id: ++this.#seq, status: 'pending', response_status: null, attempts: [] };
+    this.#entries.push(entry);
+    if (this.#entries.length > LOG_SIZE) this.#entries.shift();
+    const run = new Promise<void>((resolve) => setTimeout(resolve, 0))
+      .then(() => send(entry))
+      .finally(() => this.#inFlight.delete(run));
+    this.#inFlight.add(run);
+    return entry;
+  }
+
+  /** Logs a delivery that was refused before any request (a blocked URL). */
+  record(d: NewDelivery, error: string): Delivery {
+    const entry: Delivery = {
+      ...d,
+      id: ++this.#seq,
+      status: 'failed',
+      response_status: null,
+      attempts: [{ at: new Date().toISOString(), error }],
+    };
+    this.#entries.push(entry);
+    if (this.#entries.length > LOG_SIZE) this.#entries.shift();
+    return entry;
+  }
+
+  watch(w: PipelineWatch): void {
+    this.#watches.set(w.pipelineId, w);
+    if (!this.#timer) {
+      this.#timer = setInterval(() => this.checkPipelines(), WATCH_INTERVAL_MS);
+      this.#timer.unref?.();
+    }
+  }
+
+  watches(): PipelineWatch[] {
+    return [...this.#watches.values()];
+  }
+
+  unwatch(pipelineId: number): void {
+    this.#watches.delete(pipelineId);
+    if (this.#watches.size === 0 && this.#timer) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  checkPipelines(): void {
+    if (this.#watches.size) this.onPipelineCheck?.(this);
+  }
+
+  /** Resolves once every queued delivery (with its retries) is done; pipelines are checked first. */
+  async settled(): Promise<void> {
+    this.checkPipelines();
+    while (this.#inFlight.size) await Promise.allSettled([...this.#inFlight]);
+  }
+}
+
+async function send(entry: Delivery): Promise<void> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const record: DeliveryAttempt = { at: new Date().toISOString() };
+    entry.attempts.push(record);
+    try {
+      const res = await fetch(entry.url, {
+        method: 'POST',
+        headers: entry.request.headers,
+        body: JSON.stringify(entry.request.body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      record.status = res.status;
+      entry.response_status = res.status;
+      if (res.status < 500 && res.status !== 429) {
+        entry.status = res.ok ? 'delivered' : 'failed';
+        return;
+      }
+    } catch (e) {
+      const err = e as { cause?: { code?: string }; name?: string; message?: string };
+      record.error = err.cause?.code ?? err.name ?? String(e);
+    }
+    if (attempt < MAX_ATTEMPTS) await new Promise((r) => setTimeout(r, BACKOFF_MS * 2 ** (attempt - 1)));
+  }
+  entry.status = 'failed';
+}
+
+const logs = new WeakMap<Clock, DeliveryLog>();
+
+/**
+ * The delivery log of the instance with this clock (`fx.clock` in handlers, `instance.clock` in tests):
+ * `await deliveries(fx.clock).settled()` waits for everything queued so far.
+ */
+export function deliveries(clock: Clock): DeliveryLog {
+  let log = logs.get(clock);
+  if (!log) logs.set(clock, (log = new DeliveryLog()));
+  return log;
+}
+
+/** Hosts `Gitlab::UrlBlocker` treats as local: loopback, private networks, link-local. */
+export function isLocalHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost') || h === '0.0.0.0' || h === '::' || h === '::1')
+    return true;
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(h);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return (
+      a === 127 ||
+      a === 10 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254)
+    );
+  }
+  return /^(fc|fd|fe8|fe9|fea|feb)/.test(h) && h.includes(':');
+}

@@ -1,0 +1,87 @@
+/**
+ * Scenario files: a project's `integrations` (set up and active, as after a `PUT`) and the top-level
+ * personal `snippets`.
+ */
+import type { Draft } from 'immer';
+import { z } from 'zod';
+import type { PlatformState } from '../../core/state.js';
+import { tget } from '../../core/table.js';
+import { createPersonalSnippet } from '../snippets/model.js';
+import { EVENT_FLAG, INTEGRATIONS } from './catalog.js';
+import { ensureIntegration, setActive, type EventFlag } from './store.js';
+
+export const integrationScenario = z
+  .looseObject({
+    slug: z.string().refine((s) => INTEGRATIONS.has(s), {
+      message: 'is not an integration fauxlab knows (see the README)',
+    }),
+    active: z.boolean().default(true),
+  })
+  .describe('an integration: its slug, and the params `PUT /projects/:id/services/:slug` takes');
+
+export const personalSnippetScenario = z.strictObject({
+  author: z.string().min(1).describe('username'),
+  title: z.string().min(1),
+  file_name: z.string().default('snippet.txt'),
+  content: z.string().min(1),
+  description: z.string().optional(),
+  visibility: z.enum(['private', 'internal', 'public']).default('private'),
+});
+
+type IntegrationEntry = z.output<typeof integrationScenario>;
+
+/** Problems the schema cannot see: a required field missing. */
+export function integrationProblems(list: readonly IntegrationEntry[] | undefined, at: string): string[] {
+  const out: string[] = [];
+  (list ?? []).forEach((e, i) => {
+    const spec = INTEGRATIONS.get(e.slug);
+    if (!spec || e.active === false) return;
+    for (const f of spec.fields)
+      if (f.required && (typeof e[f.name] !== 'string' || e[f.name] === ''))
+        out.push(`${at}.integrations[${i}].${f.name}: required by ${e.slug}`);
+  });
+  return out;
+}
+
+export function buildProjectIntegrations(
+  st: Draft<PlatformState>,
+  projectId: number,
+  list: readonly IntegrationEntry[] | undefined,
+  now: string,
+): void {
+  for (const e of list ?? []) {
+    const spec = INTEGRATIONS.get(e.slug)!;
+    const id = ensureIntegration(st, projectId, e.slug, now);
+    const rec = tget(st.integrations.records, id)!;
+    const props: Record<string, unknown> = { ...(spec.initial ?? {}) };
+    for (const f of [...spec.fields, ...(spec.hiddenParams ?? [])])
+      if (e[f.name] !== undefined) props[f.name] = e[f.name];
+    rec.properties = props;
+    for (const ev of spec.events) {
+      const flag: EventFlag = EVENT_FLAG[ev]!;
+      if (typeof e[flag] === 'boolean') rec[flag] = e[flag] as boolean;
+    }
+    setActive(st, id, e.active);
+  }
+}
+
+export function buildPersonalSnippets(
+  st: Draft<PlatformState>,
+  list: readonly z.output<typeof personalSnippetScenario>[],
+  uid: (username: string) => number,
+  now: string,
+): void {
+  for (const s of list)
+    createPersonalSnippet(
+      st,
+      {
+        author_id: uid(s.author),
+        title: s.title,
+        file_name: s.file_name,
+        description: s.description ?? null,
+        content: s.content,
+        visibility: s.visibility,
+      },
+      now,
+    );
+}

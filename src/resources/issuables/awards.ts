@@ -1,0 +1,91 @@
+/**
+ * Award emoji on issues and merge requests: list (no user needed on public projects), get, award and
+ * remove. Upvotes and downvotes of an issuable are its `thumbsup` and `thumbsdown` awards.
+ */
+import { requireUser } from '../../core/auth.js';
+import { checkUnmodifiedSince } from '../../core/conditional.js';
+import { state, write, type Ctx } from '../../core/context.js';
+import { notFound, recordNotFound, unauthorized } from '../../core/errors.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
+import { p } from '../../core/params.js';
+import { parse, type ApiRouter } from '../../core/router.js';
+import { mget, tget } from '../../core/table.js';
+import { findIssue, findMergeRequest, loadProject } from './common.js';
+import { issuableRenderer } from './entities.js';
+import { addAward, findAward, removeAward } from './model.js';
+import { emojiName } from './text.js';
+
+type Type = 'Issue' | 'MergeRequest';
+
+/** The awardable of the route: an issue or merge request the viewer can read, else `404 Award Emoji Not Found`. */
+function awardable(c: Ctx, type: Type, iid: number): { id: number; project: ReturnType<typeof loadProject> } {
+  const project = loadProject(c);
+  try {
+    const r = type === 'Issue' ? findIssue(c, project, iid) : findMergeRequest(c, project, iid);
+    return { id: r.id, project };
+  } catch {
+    throw notFound('Award Emoji');
+  }
+}
+
+function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
+  const idShape = { [idName]: p.int().required() } as Record<string, ReturnType<typeof p.int>>;
+  const iidOf = (prm: Record<string, unknown>) => prm[idName] as number;
+
+  r.get(base, (c) => {
+    const prm = parse(c, { ...idShape, ...paginationParams });
+    const a = awardable(c, type, iidOf(prm));
+    const st = state(c);
+    const list = mget(st.issuables.idx.awards, `${type}:${a.id}`).map((id) => tget(st.issuables.awards, id)!);
+    const rr = issuableRenderer(c);
+    return paginate(c, list, (x) => rr.award(x));
+  });
+
+  r.get(`${base}/:award_id`, (c) => {
+    requireUser(c);
+    const prm = parse(c, { ...idShape, award_id: p.int().required() });
+    const a = awardable(c, type, iidOf(prm));
+    const award = tget(state(c).issuables.awards, prm.award_id as number);
+    if (!award || award.awardable_type !== type || award.awardable_id !== a.id)
+      throw recordNotFound('no such award');
+    return c.json(issuableRenderer(c).award(award));
+  });
+
+  r.post(base, (c) => {
+    const prm = parse(c, { ...idShape, name: p.str().required() });
+    const user = requireUser(c);
+    const a = awardable(c, type, iidOf(prm));
+    if (a.project.archived) throw notFound('Award Emoji');
+    const raw = prm.name as string;
+    const name = emojiName(raw);
+    if (!name) throw notFound('Award Emoji ["Name is not included in the list"]');
+    if (findAward(state(c), type, a.id, user.id, name))
+      throw notFound('Award Emoji ["Name has already been taken"]');
+    const now = c.get('fx').clock.iso();
+    const id = write(c, (d) => addAward(d, type, a.id, user.id, name, now));
+    return c.json(issuableRenderer(c).award(tget(state(c).issuables.awards, id)!), 201);
+  });
+
+  r.delete(`${base}/:award_id`, (c) => {
+    const prm = parse(c, { ...idShape, award_id: p.int().required() });
+    const user = requireUser(c);
+    const a = awardable(c, type, iidOf(prm));
+    const award = tget(state(c).issuables.awards, prm.award_id as number);
+    if (!award || award.awardable_type !== type || award.awardable_id !== a.id)
+      throw recordNotFound('no such award');
+    if (award.user_id !== user.id && !user.admin) throw unauthorized();
+    checkUnmodifiedSince(c, award.updated_at);
+    write(c, (d) => removeAward(d, award.id));
+    return c.body(null, 204);
+  });
+}
+
+export function awardRoutes(r: ApiRouter): void {
+  routes(r, 'Issue', '/projects/:id/issues/:issue_iid/award_emoji', 'issue_iid');
+  routes(
+    r,
+    'MergeRequest',
+    '/projects/:id/merge_requests/:merge_request_iid/award_emoji',
+    'merge_request_iid',
+  );
+}

@@ -1,0 +1,490 @@
+/**
+ * The shapes of issues, merge requests, notes, milestones, labels, todos, award emoji and diff versions,
+ * in the platform's field order (Grape exposes fields in declaration order, subclasses after their
+ * parents, EE additions after the CE ones):
+ *
+ * - issue: `Issue` (lists use it too, without `subscribed`); `basic` is `IssueBasic` (milestone lists);
+ * - merge request: `MergeRequestBasic` for lists, `MergeRequest` for one, `MergeRequestSimple` for view=simple.
+ */
+import { state, type Ctx } from '../../core/context.js';
+import { requestBase } from '../../core/pagination.js';
+import type { GroupRecord, PlatformState, UserRecord } from '../../core/state.js';
+import { tget } from '../../core/table.js';
+import { userRenderer, type UserRenderer } from '../users/entities.js';
+import type { Project } from '../projects/model.js';
+import { setting } from '../settings/model.js';
+import { abilities } from './access.js';
+import { projectSet } from './finder.js';
+import { effectiveMergeStatus } from './model.js';
+import type {
+  AwardEmojiRecord,
+  DiffVersionRecord,
+  EpicRecord,
+  IssueRecord,
+  LabelRecord,
+  MergeRequestRecord,
+  MilestoneRecord,
+  NoteRecord,
+  SnippetRecord,
+  TodoRecord,
+} from './store.js';
+import { isWip, taskCompletion, taskStatus, textColorFor } from './text.js';
+
+type Json = Record<string, unknown>;
+
+/** Where a list or item is requested from: references are relative to it. */
+export type From = { project: Project } | { group: GroupRecord } | null;
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[ch]};`);
+
+export class IssuableRenderer {
+  readonly st: PlatformState;
+  readonly base: string;
+  readonly users: UserRenderer;
+  readonly viewer: UserRecord | null;
+  readonly paid: boolean;
+  readonly nowMs: number;
+  readonly today: string;
+  withLabelsDetails = false;
+
+  constructor(
+    c: Ctx,
+    readonly from: From = null,
+  ) {
+    this.st = state(c);
+    this.base = requestBase(c);
+    this.users = userRenderer(c);
+    this.viewer = c.get('viewer')?.user ?? null;
+    this.paid = c.get('fx').tier() !== 'free';
+    this.nowMs = c.get('fx').clock.ms();
+    this.today = c.get('fx').clock.today();
+  }
+
+  user(id: number | null): Json | null {
+    if (id === null) return null;
+    const u = tget(this.st.users, id);
+    return u ? this.users.basic(u) : null;
+  }
+
+  project(id: number): Project {
+    return tget(this.st.projects, id) as Project;
+  }
+
+  /** `to_reference(from)` of an issuable in `project` (`#` for issues, `!` for merge requests). */
+  reference(project: Project, prefix: string, iid: number, full = false): string {
+    const own = `${prefix}${iid}`;
+    const from = this.from;
+    if (full) return `${project.path_with_namespace}${own}`;
+    if (from === null) return own;
+    if ('project' in from) {
+      if (from.project.id === project.id) return own;
+      const sameNamespace =
+        from.project.namespace_kind === project.namespace_kind &&
+        from.project.namespace_id === project.namespace_id;
+      return sameNamespace ? `${project.path}${own}` : `${project.path_with_namespace}${own}`;
+    }
+    // From a group: the project's own group gives `path#1`, any other namespace the full path.
+    const inGroup = project.namespace_kind === 'group' && project.namespace_id === from.group.id;
+    return inGroup ? `${project.path}${own}` : `${project.path_with_namespace}${own}`;
+  }
+
+  references(project: Project, prefix: string, iid: number): Json {
+    return {
+      short: `${prefix}${iid}`,
+      relative: this.reference(project, prefix, iid),
+      full: this.reference(project, prefix, iid, true),
+    };
+  }
+
+  labels(ids: readonly number[]): unknown[] {
+    const labels = ids
+      .map((id) => tget(this.st.issuables.labels, id))
+      .filter((l): l is LabelRecord => !!l)
+      .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+    return this.withLabelsDetails ? labels.map((l) => this.label(l)) : labels.map((l) => l.title);
+  }
+
+  /** `LabelBasic`. */
+  label(l: LabelRecord): Json {
+    return {
+      id: l.id,
+      name: l.title,
+      color: l.color,
+      description: l.description,
+      description_html: l.description ? escapeHtml(l.description) : '',
+      text_color: textColorFor(l.color),
+    };
+  }
+
+  milestone(m: MilestoneRecord | null | undefined): Json | null {
+    if (!m) return null;
+    const out: Json = { id: m.id, iid: m.iid };
+    if (m.project_id !== null) out.project_id = m.project_id;
+    if (m.group_id !== null) out.group_id = m.group_id;
+    out.title = m.title;
+    out.description = m.description;
+    out.state = m.state;
+    out.created_at = m.created_at;
+    out.updated_at = m.updated_at;
+    out.due_date = m.due_date;
+    out.start_date = m.start_date;
+    out.expired = m.due_date !== null && m.due_date < this.today;
+    out.web_url =
+      m.project_id !== null
+        ? `${this.base}/${this.project(m.project_id).path_with_namespace}/-/milestones/${m.iid}`
+        : `${this.base}/groups/${tget(this.st.groups, m.group_id!)?.full_path ?? ''}/-/milestones/${m.iid}`;
+    return out;
+  }
+
+  timeStats(r: IssueRecord | MergeRequestRecord): Json {
+    return {
+      time_estimate: r.time_estimate,
+      total_time_spent: r.total_time_spent,
+      human_time_estimate: r.time_estimate ? humanTime(r.time_estimate) : null,
+      human_total_time_spent: r.total_time_spent ? humanTime(r.total_time_spent) : null,
+    };
+  }
+
+  /** `Issue` (`basic`: `IssueBasic`). `subscribed` only for single issues. */
+  issue(i: IssueRecord, o: { basic?: boolean; subscribed?: boolean } = {}): Json {
+    const p = this.project(i.project_id);
+    const assignees = i.assignee_ids.map((id) => this.user(id)).filter((u) => u !== null);
+    const tasks = taskCompletion(i.description);
+    const out: Json = {
+      id: i.id,
+      iid: i.iid,
+      project_id: i.project_id,
+      title: i.title,
+      description: i.description,
+      state: i.state,
+      created_at: i.created_at,
+      updated_at: i.updated_at,
+      closed_at: i.closed_at,
+      closed_by: this.user(i.closed_by_id),
+      labels: this.labels(i.label_ids),
+      milestone:
+        i.milestone_id === null ? null : this.milestone(tget(this.st.issuables.milestones, i.milestone_id)),
+      assignees,
+      author: this.user(i.author_id),
+      type: i.issue_type.toUpperCase(),
+      assignee: assignees[0] ?? null,
+      user_notes_count: i.user_notes_count,
+      merge_requests_count: i.merge_requests_count,
+      upvotes: i.upvotes,
+      downvotes: i.downvotes,
+      due_date: i.due_date,
+      confidential: i.confidential,
+      discussion_locked: i.discussion_locked,
+      web_url: `${this.base}/${p.path_with_namespace}/-/issues/${i.iid}`,
+      time_stats: this.timeStats(i),
+      task_completion_status: tasks,
+    };
+    if (this.paid) out.weight = i.weight;
+    if (o.basic) return out;
+    out.has_tasks = tasks.count > 0;
+    if (tasks.count > 0) out.task_status = taskStatus(tasks);
+    const api = `${this.base}/api/v4/projects/${i.project_id}`;
+    out._links = {
+      self: `${api}/issues/${i.iid}`,
+      notes: `${api}/issues/${i.iid}/notes`,
+      award_emoji: `${api}/issues/${i.iid}/award_emoji`,
+      project: api,
+    };
+    out.reference = this.reference(p, '#', i.iid);
+    out.references = this.references(p, '#', i.iid);
+    if (o.subscribed !== undefined) out.subscribed = o.subscribed;
+    out.moved_to_id = i.moved_to_id;
+    out.service_desk_reply_to = null;
+    if (this.paid) out.health_status = i.health_status;
+    return out;
+  }
+
+  /** `MergeRequestSimple` (view=simple). */
+  mergeRequestSimple(mr: MergeRequestRecord): Json {
+    const p = this.project(mr.project_id);
+    return {
+      id: mr.id,
+      iid: mr.iid,
+      project_id: mr.project_id,
+      title: mr.title,
+      description: mr.description,
+      state: mr.state,
+      created_at: mr.created_at,
+      updated_at: mr.updated_at,
+      web_url: `${this.base}/${p.path_with_namespace}/-/merge_requests/${mr.iid}`,
+    };
+  }
+
+  /** `MergeRequestBasic`. */
+  mergeRequest(mr: MergeRequestRecord): Json {
+    const p = this.project(mr.project_id);
+    const assignees = mr.assignee_ids.map((id) => this.user(id)).filter((u) => u !== null);
+    const diff = tget(this.st.issuables.diffs, mr.diff_id);
+    const status = effectiveMergeStatus(mr, this.nowMs);
+    const out: Json = {
+      id: mr.id,
+      iid: mr.iid,
+      project_id: mr.project_id,
+      title: mr.title,
+      description: mr.description,
+      state: mr.state,
+      created_at: mr.created_at,
+      updated_at: mr.updated_at,
+      merged_by: this.user(mr.merged_by_id),
+      merged_at: mr.merged_at,
+      closed_by: this.user(mr.closed_by_id),
+      closed_at: mr.closed_at,
+      target_branch: mr.target_branch,
+      source_branch: mr.source_branch,
+      user_notes_count: mr.user_notes_count,
+      upvotes: mr.upvotes,
+      downvotes: mr.downvotes,
+      author: this.user(mr.author_id),
+      assignees,
+      assignee: assignees[0] ?? null,
+      reviewers: mr.reviewer_ids.map((id) => this.user(id)).filter((u) => u !== null),
+      source_project_id: mr.source_project_id,
+      target_project_id: mr.project_id,
+      labels: this.labels(mr.label_ids),
+      work_in_progress: isWip(mr.title),
+      milestone:
+        mr.milestone_id === null ? null : this.milestone(tget(this.st.issuables.milestones, mr.milestone_id)),
+      merge_when_pipeline_succeeds: mr.merge_when_pipeline_succeeds,
+      merge_status: status,
+      sha: diff?.head_commit_sha ?? null,
+      merge_commit_sha: mr.merge_commit_sha,
+      squash_commit_sha: mr.squash_commit_sha,
+      discussion_locked: mr.discussion_locked,
+      should_remove_source_branch: mr.should_remove_source_branch,
+      force_remove_source_branch: mr.force_remove_source_branch ?? false,
+    };
+    if (mr.source_project_id !== mr.project_id) {
+      out.allow_collaboration = mr.allow_collaboration;
+      out.allow_maintainer_to_push = mr.allow_collaboration;
+    }
+    out.reference = this.reference(p, '!', mr.iid);
+    out.references = this.references(p, '!', mr.iid);
+    out.web_url = `${this.base}/${p.path_with_namespace}/-/merge_requests/${mr.iid}`;
+    out.time_stats = this.timeStats(mr);
+    out.squash = mr.squash;
+    out.task_completion_status = taskCompletion(mr.description);
+    out.has_conflicts = status === 'cannot_be_merged';
+    out.blocking_discussions_resolved = true;
+    if (this.paid) out.approvals_before_merge = mr.approvals_before_merge;
+    return out;
+  }
+
+  /** `MergeRequest`: the single shape. */
+  mergeRequestFull(
+    mr: MergeRequestRecord,
+    o: {
+      subscribed?: boolean;
+      divergedCommits?: boolean;
+      rebaseInProgress?: boolean;
+      firstContribution?: boolean;
+    } = {},
+  ): Json {
+    const out = this.mergeRequest(mr);
+    const p = this.project(mr.project_id);
+    const a = abilities(this.st, this.viewer, p);
+    const diff = tget(this.st.issuables.diffs, mr.diff_id);
+    if (o.subscribed !== undefined) out.subscribed = o.subscribed;
+    out.changes_count = diff?.real_size ?? '0';
+    const builds =
+      p.builds_access_level !== 'disabled' &&
+      (p.builds_access_level !== 'private' || a.level >= 10 || a.admin);
+    if (builds) {
+      out.latest_build_started_at = null;
+      out.latest_build_finished_at = null;
+      out.first_deployed_to_production_at = null;
+      out.pipeline = null;
+    }
+    if (builds) out.head_pipeline = null;
+    out.diff_refs = diff
+      ? { base_sha: diff.base_commit_sha, head_sha: diff.head_commit_sha, start_sha: diff.start_commit_sha }
+      : null;
+    out.merge_error = mr.merge_error;
+    if (o.rebaseInProgress) out.rebase_in_progress = false;
+    if (o.divergedCommits) out.diverged_commits_count = 0;
+    if (o.firstContribution) out.first_contribution = this.firstContribution(mr, p);
+    out.user = { can_merge: canMerge(this.st, this.viewer, p, mr.target_branch) };
+    return out;
+  }
+
+  /** `first_contribution?`: the author is no more than a guest and has nothing merged in the project. */
+  firstContribution(mr: MergeRequestRecord, p: Project): boolean {
+    const author = tget(this.st.users, mr.author_id) ?? null;
+    if (abilities(this.st, author, p).level > 10) return false;
+    const byAuthor = projectSet<MergeRequestRecord>(this.st, 'm', p.id).by.get(`a:${mr.author_id}`) ?? [];
+    return !byAuthor.some((other) => other.state === 'merged');
+  }
+
+  /** `Note`. */
+  note(n: NoteRecord): Json {
+    let iid: number | null = null;
+    if (n.noteable_type === 'Issue') iid = tget(this.st.issuables.issues, n.noteable_id)?.iid ?? null;
+    if (n.noteable_type === 'MergeRequest')
+      iid = tget(this.st.issuables.mergeRequests, n.noteable_id)?.iid ?? null;
+    return {
+      id: n.id,
+      type: null,
+      body: n.body,
+      attachment: null,
+      author: this.user(n.author_id),
+      created_at: n.created_at,
+      updated_at: n.updated_at,
+      system: n.system,
+      noteable_id: n.noteable_id,
+      noteable_type: n.noteable_type,
+      resolvable: false,
+      confidential: n.confidential,
+      noteable_iid: iid,
+    };
+  }
+
+  /** The spec's GET shape of snippet and epic notes. */
+  noteOfSnippetOrEpic(n: NoteRecord, parent: SnippetRecord | EpicRecord): Json {
+    const out: Json = {
+      id: n.id,
+      title: parent.title,
+      file_name: 'file_name' in parent ? parent.file_name : null,
+      author: this.user(n.author_id),
+      expires_at: null,
+      updated_at: n.updated_at,
+      created_at: n.created_at,
+    };
+    if (n.noteable_type === 'Epic') out.confidential = n.confidential;
+    return out;
+  }
+
+  /** `AwardEmoji`. */
+  award(a: AwardEmojiRecord): Json {
+    return {
+      id: a.id,
+      name: a.name,
+      user: this.user(a.user_id),
+      created_at: a.created_at,
+      updated_at: a.updated_at,
+      awardable_id: a.awardable_id,
+      awardable_type: a.awardable_type,
+    };
+  }
+
+  /** `Todo` with its `ProjectIdentity` and the full target. */
+  todo(t: TodoRecord, target: Json, targetUrl: string): Json {
+    const p = this.project(t.project_id);
+    return {
+      id: t.id,
+      project: {
+        id: p.id,
+        description: p.description,
+        name: p.name,
+        name_with_namespace: nameWithNamespace(this.st, p),
+        path: p.path,
+        path_with_namespace: p.path_with_namespace,
+        created_at: p.created_at,
+      },
+      author: this.user(t.author_id),
+      action_name: t.action,
+      target_type: t.target_type,
+      target,
+      target_url: targetUrl,
+      body: t.body,
+      state: t.state,
+      created_at: t.created_at,
+      updated_at: t.updated_at,
+    };
+  }
+
+  /** `MergeRequestDiff`; `full` adds commits and diffs (`MergeRequestDiffFull`). */
+  diffVersion(d: DiffVersionRecord, full: boolean): Json {
+    const out: Json = {
+      id: d.id,
+      head_commit_sha: d.head_commit_sha,
+      base_commit_sha: d.base_commit_sha,
+      start_commit_sha: d.start_commit_sha,
+      created_at: d.created_at,
+      merge_request_id: d.merge_request_id,
+      state: d.state,
+      real_size: d.real_size,
+    };
+    if (!full) return out;
+    const mr = tget(this.st.issuables.mergeRequests, d.merge_request_id);
+    const p = mr ? this.project(mr.project_id) : undefined;
+    out.commits = d.commits.map((cm, i) => ({
+      id: cm.id,
+      short_id: cm.short_id,
+      created_at: cm.created_at,
+      parent_ids: [d.commits[i + 1]?.id ?? d.base_commit_sha],
+      title: cm.title,
+      message: cm.message,
+      author_name: cm.author_name,
+      author_email: cm.author_email,
+      authored_date: cm.created_at,
+      committer_name: cm.author_name,
+      committer_email: cm.author_email,
+      committed_date: cm.created_at,
+      web_url: p ? `${this.base}/${p.path_with_namespace}/-/commit/${cm.id}` : null,
+    }));
+    out.diffs = d.files.map((f) => ({ ...f }));
+    return out;
+  }
+}
+
+/** `name_with_namespace`: the namespace's human path and the project's name, joined by " / ". */
+export function nameWithNamespace(st: PlatformState, p: Project): string {
+  if (p.namespace_kind === 'user') {
+    const u = p.owner_id === null ? undefined : tget(st.users, p.owner_id);
+    return `${u?.name ?? ''} / ${p.name}`;
+  }
+  const names: string[] = [];
+  for (
+    let g = tget(st.groups, p.namespace_id);
+    g;
+    g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
+  )
+    names.unshift(g.name);
+  return [...names, p.name].join(' / ');
+}
+
+/** `Gitlab::TimeTrackingFormatter.output`: `1w 2d 3h 4m` (8-hour days, 5-day weeks, 4-week months). */
+export function humanTime(seconds: number): string {
+  const units: [string, number][] = [
+    ['mo', 4 * 5 * 8 * 3600],
+    ['w', 5 * 8 * 3600],
+    ['d', 8 * 3600],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ];
+  let rest = Math.abs(seconds);
+  const parts: string[] = [];
+  for (const [u, n] of units) {
+    const q = Math.floor(rest / n);
+    if (q) parts.push(`${q}${u}`);
+    rest -= q * n;
+  }
+  return (seconds < 0 ? '-' : '') + (parts.join(' ') || '0m');
+}
+
+/**
+ * `can_be_merged_by?`: whoever may push to the target branch. The default branch is protected
+ * (maintainers only) unless the instance's `default_branch_protection` is 0 or 1.
+ */
+export function canMerge(
+  st: PlatformState,
+  user: UserRecord | null,
+  p: Project,
+  targetBranch: string,
+): boolean {
+  if (!user) return false;
+  const a = abilities(st, user, p);
+  if (!a.developer) return false;
+  if (a.maintainer) return true;
+  if (targetBranch !== p.default_branch) return true;
+  const protection = setting(st, 'default_branch_protection');
+  return protection === 0 || protection === 1;
+}
+
+export const issuableRenderer = (c: Ctx, from: From = null) => new IssuableRenderer(c, from);

@@ -1,0 +1,17 @@
+/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji and todos. */
+import type { ApiRouter } from '../../core/router.js';
+import { awardRoutes } from './awards.js';
+import { issuesRoutes } from './issues.js';
+import { mergeRequestsRoutes } from './merge_requests.js';
+import { milestonesRoutes } from './milestones.js';
+import { notesRoutes } from './notes.js';
+import { todosRoutes } from './todos.js';
+
+export function issuablesRoutes(r: ApiRouter): void {
+  issuesRoutes(r);
+  mergeRequestsRoutes(r);
+  notesRoutes(r);
+  milestonesRoutes(r);
+  awardRoutes(r);
+  todosRoutes(r);
+}

@@ -1,0 +1,390 @@
+/**
+ * Scenario files: the issues, merge requests, milestones, labels, notes and snippets nested under a
+ * project, epics at the top level, their cross-checks and how a world is built from them.
+ */
+import type { Draft } from 'immer';
+import { z } from 'zod';
+import type { PlatformState } from '../../core/state.js';
+import { iget, tget } from '../../core/table.js';
+import type { Project } from '../projects/model.js';
+import {
+  addAward,
+  createEpic,
+  createIssue,
+  createLabel,
+  createMergeRequest,
+  createMilestone,
+  createNote,
+  createSnippet,
+  labelIdsFor,
+} from './model.js';
+import type { AwardableType, NoteableType } from './store.js';
+import { awardOnly, emojiName } from './text.js';
+
+type S = Draft<PlatformState>;
+
+const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time');
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a YYYY-MM-DD date');
+
+const awardSchema = z.strictObject({
+  name: z.string().refine((n) => emojiName(n) !== undefined, 'is not an emoji the platform knows'),
+  user: z.string().describe('username'),
+});
+
+export const noteScenario = z.strictObject({
+  body: z.string().min(1),
+  author: z.string().optional().describe('username; default the author of the noteable'),
+  system: z.boolean().default(false),
+  confidential: z.boolean().default(false),
+  created_at: isoTime.optional(),
+});
+
+const issuableFields = {
+  title: z.string().min(1),
+  iid: z.number().int().min(1).optional().describe('default: the next free iid'),
+  description: z.string().optional(),
+  author: z.string().optional().describe('username; default the project creator'),
+  assignees: z.array(z.string()).default([]).describe('usernames'),
+  labels: z.array(z.string()).default([]).describe('label titles; missing ones are created'),
+  milestone: z.string().optional().describe('title of a milestone listed in the project'),
+  created_at: isoTime.optional(),
+  updated_at: isoTime.optional(),
+  award_emoji: z.array(awardSchema).default([]),
+  notes: z.array(noteScenario).default([]),
+};
+
+export const issueScenario = z.strictObject({
+  ...issuableFields,
+  state: z.enum(['opened', 'closed']).default('opened'),
+  confidential: z.boolean().default(false),
+  discussion_locked: z.boolean().optional(),
+  due_date: isoDate.optional(),
+  weight: z.number().int().min(0).optional().describe('paid tiers'),
+  closed_at: isoTime.optional(),
+  closed_by: z.string().optional().describe('username'),
+});
+
+export const mergeRequestScenario = z.strictObject({
+  ...issuableFields,
+  source_branch: z.string().min(1),
+  target_branch: z.string().optional().describe("default the project's default branch"),
+  reviewers: z.array(z.string()).default([]),
+  state: z.enum(['opened', 'closed', 'merged', 'locked']).default('opened'),
+  merge_status: z.enum(['unchecked', 'can_be_merged', 'cannot_be_merged']).optional(),
+  conflicts: z.boolean().default(false).describe('a mergeability check finds conflicts'),
+  squash: z.boolean().optional(),
+  changes: z.number().int().min(1).max(100).optional().describe('files changed (changes_count)'),
+  merged_by: z.string().optional(),
+  merged_at: isoTime.optional(),
+});
+
+export const milestoneScenario = z.strictObject({
+  title: z.string().min(1),
+  description: z.string().optional(),
+  state: z.enum(['active', 'closed']).default('active'),
+  due_date: isoDate.optional(),
+  start_date: isoDate.optional(),
+  created_at: isoTime.optional(),
+});
+
+export const labelScenario = z.strictObject({
+  name: z.string().min(1),
+  color: z
+    .string()
+    .regex(/^#[0-9A-Fa-f]{6}$/)
+    .optional(),
+  description: z.string().optional(),
+  priority: z.number().int().min(0).optional(),
+});
+
+export const snippetScenario = z.strictObject({
+  title: z.string().min(1),
+  file_name: z.string().default('snippet.txt'),
+  content: z.string().default(''),
+  description: z.string().optional(),
+  author: z.string().optional(),
+  visibility: z.enum(['private', 'internal', 'public']).default('private'),
+  notes: z.array(noteScenario).default([]),
+});
+
+/** Fields a project entry of a scenario may carry for this area. */
+export const projectIssuablesFields = {
+  labels: z.array(labelScenario).default([]).describe('project labels'),
+  milestones: z.array(milestoneScenario).default([]),
+  issues: z.array(issueScenario).default([]),
+  merge_requests: z.array(mergeRequestScenario).default([]),
+  snippets: z.array(snippetScenario).default([]).describe('project snippets (for their notes)'),
+};
+
+export const epicScenario = z.strictObject({
+  group: z.string().describe('full path of a group listed in `groups`'),
+  title: z.string().min(1),
+  description: z.string().optional(),
+  author: z.string(),
+  confidential: z.boolean().default(false),
+  created_at: isoTime.optional(),
+  notes: z.array(noteScenario).default([]),
+});
+
+type ProjectEntry = {
+  path: string;
+  labels: z.output<typeof labelScenario>[];
+  milestones: z.output<typeof milestoneScenario>[];
+  issues: z.output<typeof issueScenario>[];
+  merge_requests: z.output<typeof mergeRequestScenario>[];
+  snippets: z.output<typeof snippetScenario>[];
+};
+
+/** Cross-references a scenario's issuables make: users, milestones, duplicate iids. */
+export function issuableProblems(
+  projects: readonly ProjectEntry[],
+  epics: readonly z.output<typeof epicScenario>[],
+  usernames: ReadonlySet<string>,
+  groups: ReadonlySet<string>,
+): string[] {
+  const problems: string[] = [];
+  const user = (at: string, name: string | undefined) => {
+    if (name !== undefined && !usernames.has(name.toLowerCase())) problems.push(`${at}: no user "${name}"`);
+  };
+  const notes = (at: string, list: readonly z.output<typeof noteScenario>[]) =>
+    list.forEach((n, k) => user(`${at}.notes[${k}].author`, n.author));
+  projects.forEach((p, i) => {
+    const at = `projects[${i}]`;
+    const titles = new Set<string>();
+    p.milestones.forEach((m, j) => {
+      if (titles.has(m.title)) problems.push(`${at}.milestones[${j}].title: "${m.title}" is listed twice`);
+      titles.add(m.title);
+    });
+    for (const kind of ['issues', 'merge_requests'] as const) {
+      const iids = new Set<number>();
+      (p[kind] as (z.output<typeof issueScenario> | z.output<typeof mergeRequestScenario>)[]).forEach(
+        (x, j) => {
+          const here = `${at}.${kind}[${j}]`;
+          if (x.iid !== undefined) {
+            if (iids.has(x.iid)) problems.push(`${here}.iid: ${x.iid} is used twice`);
+            iids.add(x.iid);
+          }
+          user(`${here}.author`, x.author);
+          x.assignees.forEach((a, k) => user(`${here}.assignees[${k}]`, a));
+          x.award_emoji.forEach((a, k) => user(`${here}.award_emoji[${k}].user`, a.user));
+          if (x.milestone !== undefined && !titles.has(x.milestone))
+            problems.push(`${here}.milestone: no milestone "${x.milestone}" in the project's milestones`);
+          notes(here, x.notes);
+          if ('closed_by' in x) user(`${here}.closed_by`, x.closed_by);
+          if ('reviewers' in x) {
+            x.reviewers.forEach((a, k) => user(`${here}.reviewers[${k}]`, a));
+            user(`${here}.merged_by`, x.merged_by);
+          }
+        },
+      );
+    }
+    p.snippets.forEach((s, j) => {
+      user(`${at}.snippets[${j}].author`, s.author);
+      notes(`${at}.snippets[${j}]`, s.notes);
+    });
+  });
+  epics.forEach((e, i) => {
+    if (!groups.has(e.group.toLowerCase())) problems.push(`epics[${i}].group: no group "${e.group}"`);
+    user(`epics[${i}].author`, e.author);
+    notes(`epics[${i}]`, e.notes);
+  });
+  return problems;
+}
+
+const iso = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
+
+/** Builds a project's issuables from its scenario entry (plain mutation on a state being built). */
+export function buildProjectIssuables(
+  st: S,
+  projectId: number,
+  entry: Omit<ProjectEntry, 'path'>,
+  uid: (username: string) => number,
+  now: string,
+): void {
+  const project = tget(st.projects, projectId) as Project;
+  const defaultAuthor = project.creator_id;
+  const author = (name: string | undefined) => (name === undefined ? defaultAuthor : uid(name));
+  for (const l of entry.labels)
+    createLabel(
+      st,
+      { project_id: projectId },
+      { title: l.name, color: l.color, description: l.description ?? null, priority: l.priority ?? null },
+      now,
+    );
+  const milestones = new Map<string, number>();
+  for (const m of entry.milestones)
+    milestones.set(
+      m.title,
+      createMilestone(
+        st,
+        { project_id: projectId },
+        {
+          title: m.title,
+          description: m.description ?? null,
+          state: m.state,
+          due_date: m.due_date ?? null,
+          start_date: m.start_date ?? null,
+          created_at: iso(m.created_at),
+        },
+        now,
+      ),
+    );
+  const addNotes = (
+    type: NoteableType,
+    id: number,
+    list: readonly z.output<typeof noteScenario>[],
+    fallbackAuthor: number,
+  ) => {
+    for (const n of list) {
+      const by = n.author === undefined ? fallbackAuthor : uid(n.author);
+      const emoji = type === 'Issue' || type === 'MergeRequest' ? awardOnly(n.body) : undefined;
+      const at = iso(n.created_at) ?? now;
+      if (emoji && !n.system) addAward(st, type as AwardableType, id, by, emoji, at);
+      else
+        createNote(
+          st,
+          {
+            noteable_type: type,
+            noteable_id: id,
+            project_id: projectId,
+            author_id: by,
+            body: n.body,
+            system: n.system,
+            confidential: n.confidential,
+            created_at: at,
+          },
+          at,
+        );
+    }
+  };
+  const awards = (
+    type: AwardableType,
+    id: number,
+    list: readonly { name: string; user: string }[],
+    at: string,
+  ) => {
+    for (const a of list) addAward(st, type, id, uid(a.user), emojiName(a.name)!, at);
+  };
+  // Explicit iids first, so that the sequence continues after the highest of them.
+  const ordered = <T extends { iid?: number }>(list: readonly T[]) => [
+    ...list.filter((x) => x.iid !== undefined),
+    ...list.filter((x) => x.iid === undefined),
+  ];
+  for (const i of ordered(entry.issues)) {
+    const created = iso(i.created_at) ?? now;
+    const id = createIssue(
+      st,
+      {
+        project_id: projectId,
+        author_id: author(i.author),
+        title: i.title,
+        description: i.description ?? null,
+        iid: i.iid,
+        assignee_ids: i.assignees.map(uid),
+        label_ids: labelIdsFor(st, project, i.labels, true, created),
+        milestone_id: i.milestone === undefined ? null : milestones.get(i.milestone)!,
+        confidential: i.confidential,
+        discussion_locked: i.discussion_locked ?? null,
+        due_date: i.due_date ?? null,
+        weight: i.weight ?? null,
+        state: i.state,
+        created_at: created,
+        updated_at: iso(i.updated_at),
+        closed_at: iso(i.closed_at),
+        closed_by_id: i.closed_by === undefined ? null : uid(i.closed_by),
+      },
+      created,
+    );
+    const rec = tget(st.issuables.issues, id)!;
+    addNotes('Issue', id, i.notes, rec.author_id);
+    awards('Issue', id, i.award_emoji, created);
+    // Notes and awards made while building must not move the given times.
+    rec.updated_at = iso(i.updated_at) ?? created;
+  }
+  for (const m of ordered(entry.merge_requests)) {
+    const created = iso(m.created_at) ?? now;
+    const id = createMergeRequest(
+      st,
+      {
+        project_id: projectId,
+        author_id: author(m.author),
+        title: m.title,
+        description: m.description ?? null,
+        iid: m.iid,
+        source_branch: m.source_branch,
+        target_branch: m.target_branch ?? project.default_branch ?? 'master',
+        assignee_ids: m.assignees.map(uid),
+        reviewer_ids: m.reviewers.map(uid),
+        label_ids: labelIdsFor(st, project, m.labels, true, created),
+        milestone_id: m.milestone === undefined ? null : milestones.get(m.milestone)!,
+        state: m.state,
+        merge_status: m.merge_status,
+        conflicts: m.conflicts,
+        squash: m.squash,
+        changes: m.changes,
+        created_at: created,
+        updated_at: iso(m.updated_at),
+        merged_by_id: m.merged_by === undefined ? null : uid(m.merged_by),
+        merged_at: iso(m.merged_at),
+      },
+      created,
+    );
+    const rec = tget(st.issuables.mergeRequests, id)!;
+    addNotes('MergeRequest', id, m.notes, rec.author_id);
+    awards('MergeRequest', id, m.award_emoji, created);
+    rec.updated_at = iso(m.updated_at) ?? created;
+  }
+  for (const s of entry.snippets) {
+    const by = author(s.author);
+    const id = createSnippet(st, {
+      project_id: projectId,
+      author_id: by,
+      title: s.title,
+      file_name: s.file_name,
+      description: s.description ?? null,
+      content: s.content,
+      visibility: s.visibility,
+      created_at: now,
+      updated_at: now,
+    });
+    addNotes('Snippet', id, s.notes, by);
+  }
+}
+
+/** Builds the scenario's epics. */
+export function buildEpics(
+  st: S,
+  epics: readonly z.output<typeof epicScenario>[],
+  uid: (username: string) => number,
+  now: string,
+): void {
+  for (const e of epics) {
+    const groupId = iget(st.idx.namespaces, e.group.toLowerCase())!;
+    const at = iso(e.created_at) ?? now;
+    const id = createEpic(st, {
+      group_id: groupId,
+      author_id: uid(e.author),
+      title: e.title,
+      description: e.description ?? null,
+      confidential: e.confidential,
+      created_at: at,
+      updated_at: at,
+    });
+    for (const n of e.notes)
+      createNote(
+        st,
+        {
+          noteable_type: 'Epic',
+          noteable_id: id,
+          project_id: null,
+          group_id: groupId,
+          author_id: n.author === undefined ? uid(e.author) : uid(n.author),
+          body: n.body,
+          system: n.system,
+          confidential: n.confidential,
+          created_at: iso(n.created_at) ?? at,
+        },
+        iso(n.created_at) ?? at,
+      );
+  }
+}

@@ -1,0 +1,353 @@
+/**
+ * The records of issues, merge requests, notes, milestones and what hangs off them (labels, award emoji,
+ * subscriptions, todos, resource events, diff versions, project snippets, epics), kept under one
+ * `issuables` node of the platform state. Records are normalised: users, projects and groups by id.
+ *
+ * Per-project sequences (iids) and a per-project version live in small meta records, so that a write in
+ * one project touches a few buckets only, and read caches can key on the meta record's identity (immer
+ * replaces it whenever anything of the project's issuables changes).
+ */
+import {
+  emptyIndex,
+  emptyTable,
+  madd,
+  mget,
+  mremove,
+  type Index,
+  type MultiIndex,
+  type Table,
+} from '../../core/table.js';
+
+export type IssueState = 'opened' | 'closed';
+export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
+export type MergeStatus = 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
+export type AwardableType = 'Issue' | 'MergeRequest' | 'Note' | 'Snippet';
+
+/** Fields issues and merge requests share. */
+interface IssuableBase {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string | null;
+  author_id: number;
+  assignee_ids: readonly number[];
+  label_ids: readonly number[];
+  milestone_id: number | null;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  closed_by_id: number | null;
+  /** null until locked or unlocked once, as the platform's column. */
+  discussion_locked: boolean | null;
+  time_estimate: number;
+  total_time_spent: number;
+  /** Counters the platform computes per list (`IssuableMetadata`), kept on the record. */
+  upvotes: number;
+  downvotes: number;
+  user_notes_count: number;
+}
+
+export interface IssueRecord extends IssuableBase {
+  state: IssueState;
+  confidential: boolean;
+  due_date: string | null;
+  weight: number | null;
+  relative_position: number | null;
+  moved_to_id: number | null;
+  issue_type: 'issue' | 'incident';
+  health_status: string | null;
+  /** Merge requests that close this issue on merge (`MergeRequestsClosingIssues`). */
+  merge_requests_count: number;
+  /** The request that created the issue (`UserAgentDetail`). */
+  user_agent: string | null;
+  ip_address: string | null;
+}
+
+export interface MergeRequestRecord extends IssuableBase {
+  state: MergeRequestState;
+  source_project_id: number;
+  source_branch: string;
+  target_branch: string;
+  reviewer_ids: readonly number[];
+  merged_by_id: number | null;
+  merged_at: string | null;
+  /** The stored status; `unchecked` resolves once `merge_check_due_at` has passed on the instance clock. */
+  merge_status: MergeStatus;
+  merge_check_due_at: string | null;
+  /** Whether the branches conflict: a check then resolves to `cannot_be_merged`. */
+  conflicts: boolean;
+  merge_when_pipeline_succeeds: boolean;
+  merge_commit_sha: string | null;
+  squash_commit_sha: string | null;
+  squash: boolean;
+  force_remove_source_branch: boolean | null;
+  should_remove_source_branch: boolean | null;
+  allow_collaboration: boolean;
+  merge_error: string | null;
+  /** The latest diff version. */
+  diff_id: number;
+  approvals_before_merge: number | null;
+}
+
+export interface NoteRecord {
+  id: number;
+  noteable_type: NoteableType;
+  noteable_id: number;
+  project_id: number | null;
+  group_id: number | null;
+  author_id: number;
+  body: string;
+  system: boolean;
+  confidential: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MilestoneRecord {
+  id: number;
+  iid: number;
+  project_id: number | null;
+  group_id: number | null;
+  title: string;
+  description: string | null;
+  state: 'active' | 'closed';
+  due_date: string | null;
+  start_date: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelRecord {
+  id: number;
+  project_id: number | null;
+  group_id: number | null;
+  title: string;
+  color: string;
+  description: string | null;
+  /** Project-level label priority (lower is higher); null when unprioritised. */
+  priority: number | null;
+  created_at: string;
+}
+
+export interface AwardEmojiRecord {
+  id: number;
+  name: string;
+  user_id: number;
+  awardable_type: AwardableType;
+  awardable_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An explicit (un)subscription; without one, participants count as subscribed. */
+export interface SubscriptionRecord {
+  id: number;
+  target_type: 'Issue' | 'MergeRequest';
+  target_id: number;
+  user_id: number;
+  project_id: number;
+  subscribed: boolean;
+}
+
+export interface TodoRecord {
+  id: number;
+  user_id: number;
+  author_id: number;
+  project_id: number;
+  target_type: 'Issue' | 'MergeRequest';
+  target_id: number;
+  action: 'marked';
+  state: 'pending' | 'done';
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** State, milestone and weight changes: recorded as resource events, not as system notes. */
+export interface ResourceEventRecord {
+  id: number;
+  kind: 'state' | 'milestone' | 'weight';
+  target_type: 'Issue' | 'MergeRequest';
+  target_id: number;
+  user_id: number;
+  created_at: string;
+  state: string | null;
+  milestone_id: number | null;
+  action: 'add' | 'remove' | null;
+  weight: number | null;
+}
+
+export interface DiffCommit {
+  id: string;
+  short_id: string;
+  title: string;
+  message: string;
+  author_name: string;
+  author_email: string;
+  created_at: string;
+}
+
+export interface DiffFile {
+  old_path: string;
+  new_path: string;
+  a_mode: string;
+  b_mode: string;
+  new_file: boolean;
+  renamed_file: boolean;
+  deleted_file: boolean;
+  diff: string;
+}
+
+export interface DiffVersionRecord {
+  id: number;
+  merge_request_id: number;
+  head_commit_sha: string;
+  base_commit_sha: string;
+  start_commit_sha: string;
+  created_at: string;
+  state: 'collected';
+  real_size: string;
+  commits: readonly DiffCommit[];
+  files: readonly DiffFile[];
+}
+
+export interface SnippetRecord {
+  id: number;
+  project_id: number | null;
+  author_id: number;
+  title: string;
+  file_name: string;
+  description: string | null;
+  content: string;
+  visibility: 'private' | 'internal' | 'public';
+  created_at: string;
+  updated_at: string;
+  /** The request that created it through the API (`UserAgentDetail`); absent for scenario snippets. */
+  user_agent?: string | null;
+  ip_address?: string | null;
+}
+
+export interface EpicRecord {
+  id: number;
+  iid: number;
+  group_id: number;
+  author_id: number;
+  title: string;
+  description: string | null;
+  confidential: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Per project: the iid sequences and a version bumped by every issuable write in the project. */
+export interface ProjectMeta {
+  id: number;
+  issue_iid: number;
+  mr_iid: number;
+  milestone_iid: number;
+  /** The relative position of the project's last-created issue (0 before the first). */
+  last_position: number;
+  version: number;
+}
+
+/** Per group: the iid sequences of group milestones and epics. */
+export interface GroupMeta {
+  id: number;
+  milestone_iid: number;
+  epic_iid: number;
+  version: number;
+}
+
+export interface IssuablesState {
+  issues: Table<IssueRecord>;
+  mergeRequests: Table<MergeRequestRecord>;
+  notes: Table<NoteRecord>;
+  milestones: Table<MilestoneRecord>;
+  labels: Table<LabelRecord>;
+  awards: Table<AwardEmojiRecord>;
+  subscriptions: Table<SubscriptionRecord>;
+  todos: Table<TodoRecord>;
+  events: Table<ResourceEventRecord>;
+  diffs: Table<DiffVersionRecord>;
+  snippets: Table<SnippetRecord>;
+  epics: Table<EpicRecord>;
+  projectMeta: Table<ProjectMeta>;
+  groupMeta: Table<GroupMeta>;
+  idx: {
+    /** `<project>:<iid>` -> issue id; `m<project>:<iid>` -> merge request id; `e<group>:<iid>` -> epic id */
+    iids: Index;
+    /** `i<project>:<iid >> 6>` / `m<project>:<iid >> 6>` -> issue / merge request ids (chunks of 64 iids) */
+    byProject: MultiIndex;
+    /** `<NoteableType>:<id>` -> note ids */
+    notes: MultiIndex;
+    /** `p<project>` / `g<group>` -> milestone ids; also labels (`lp<project>`), snippets (`sp<project>`; by author `su<user>`; public personal ones `spublic`) and epics (`eg<group>`) */
+    owned: MultiIndex;
+    /** `<AwardableType>:<id>` -> award ids */
+    awards: MultiIndex;
+    /** `<type>:<id>:<user>` -> subscription id; `<type>:<id>:<user>:marked` -> pending todo id */
+    userTarget: Index;
+    /** `<type>:<id>` -> subscription, todo and resource event ids, each under its own prefix (`s`, `t`, `e`); `tu<user>` -> todo ids */
+    byTarget: MultiIndex;
+    /** `i<issue>` -> ids of merge requests closing it; `m<mr>` -> ids of issues it closes */
+    closing: MultiIndex;
+    /** `<mr>` -> diff version ids */
+    diffs: MultiIndex;
+  };
+}
+
+export function emptyIssuables(): IssuablesState {
+  return {
+    issues: emptyTable(),
+    mergeRequests: emptyTable(),
+    notes: emptyTable(),
+    milestones: emptyTable(),
+    labels: emptyTable(),
+    awards: emptyTable(),
+    subscriptions: emptyTable(),
+    todos: emptyTable(),
+    events: emptyTable(),
+    diffs: emptyTable(),
+    snippets: emptyTable(),
+    epics: emptyTable(),
+    projectMeta: emptyTable(),
+    groupMeta: emptyTable(),
+    idx: {
+      iids: emptyIndex(),
+      byProject: emptyIndex(),
+      notes: emptyIndex(),
+      owned: emptyIndex(),
+      awards: emptyIndex(),
+      userTarget: emptyIndex(),
+      byTarget: emptyIndex(),
+      closing: emptyIndex(),
+      diffs: emptyIndex(),
+    },
+  };
+}
+
+/** iids per chunk of the per-project index: 2^6, so that adding one copies a small set. */
+const CHUNK_BITS = 6;
+
+export type Kind = 'i' | 'm';
+
+/** Adds an issue (`i`) or merge request (`m`) to its project's chunked index. */
+export function chunkAdd(ix: MultiIndex, kind: Kind, projectId: number, iid: number, id: number): void {
+  madd(ix, `${kind}${projectId}:${iid >> CHUNK_BITS}`, id);
+}
+
+export function chunkRemove(ix: MultiIndex, kind: Kind, projectId: number, iid: number, id: number): void {
+  mremove(ix, `${kind}${projectId}:${iid >> CHUNK_BITS}`, id);
+}
+
+/** Every id of a project's issues or merge requests, given the highest iid handed out. */
+export function chunkIds(ix: MultiIndex, kind: Kind, projectId: number, maxIid: number): number[] {
+  const out: number[] = [];
+  for (let c = 0; c <= maxIid >> CHUNK_BITS; c++)
+    for (const id of mget(ix, `${kind}${projectId}:${c}`)) out.push(id);
+  return out;
+}
+
+export const iidKey = (kind: Kind, projectId: number, iid: number) =>
+  kind === 'i' ? `${projectId}:${iid}` : `m${projectId}:${iid}`;

@@ -1,0 +1,181 @@
+/**
+ * What the platform reads out of issuable text: task lists, closing references (`Closes #12`),
+ * `@mentions`, award-emoji-only comments, and the inline diff markers of title-change system notes.
+ */
+import { createHash } from 'node:crypto';
+
+export interface TaskCompletion {
+  count: number;
+  completed_count: number;
+}
+
+/** `TaskList::ITEM_PATTERN`: a list item (`-`, `*`, `+` or `1.`) starting with `[ ]` or `[x]`. */
+const TASK_ITEM = /^[ \t]*(?:[-+*]|\d+[.)])[ \t]+\[([ xX])\](?=\s)/gm;
+
+/** Task list items of a Markdown text, outside fenced code blocks. */
+export function taskCompletion(text: string | null): TaskCompletion {
+  if (!text || !text.includes('[')) return { count: 0, completed_count: 0 };
+  let count = 0;
+  let done = 0;
+  for (const block of withoutFences(text)) {
+    for (const m of block.matchAll(TASK_ITEM)) {
+      count++;
+      if (m[1] !== ' ') done++;
+    }
+  }
+  return { count, completed_count: done };
+}
+
+function withoutFences(text: string): string[] {
+  if (!text.includes('```') && !text.includes('~~~')) return [text];
+  const out: string[] = [];
+  let inFence = false;
+  let current: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      if (!inFence) out.push(current.join('\n'));
+      current = [];
+      inFence = !inFence;
+      continue;
+    }
+    if (!inFence) current.push(line);
+  }
+  if (!inFence) out.push(current.join('\n'));
+  return out;
+}
+
+/** `task_status`: "1 of 3 tasks completed" (singular for one task). */
+export const taskStatus = (t: TaskCompletion) =>
+  `${t.completed_count} of ${t.count} ${t.count === 1 ? 'task' : 'tasks'} completed`;
+
+/**
+ * Issues a merge request closes on merge: the default `issue_closing_pattern` (close, closes, closed,
+ * closing, fix, fixes, fixed, fixing, resolve, resolves, resolved, resolving, implement, implements,
+ * implemented, implementing; a colon allowed), followed by one or more references joined by commas or
+ * "and". Returns the iids of same-project references (`#12`, `project#12` is not followed).
+ */
+const CLOSING =
+  /\b(?:[Cc]los(?:e|es|ed|ing)|[Ff]ix(?:|es|ed|ing)|[Rr]esolv(?:e|es|ed|ing)|[Ii]mplement(?:|s|ed|ing)):?\s+((?:(?:issues? +)?#\d+(?:(?: *,? +and +| *,? *)?))+)/g;
+
+export function closingIssueIids(text: string | null): number[] {
+  if (!text) return [];
+  const out: number[] = [];
+  for (const m of text.matchAll(CLOSING)) {
+    for (const ref of m[1]!.matchAll(/#(\d+)/g)) {
+      const iid = Number(ref[1]);
+      if (!out.includes(iid)) out.push(iid);
+    }
+  }
+  return out;
+}
+
+/** `@username` mentions (usernames are matched case-insensitively later). */
+export function mentionedUsernames(text: string | null): string[] {
+  if (!text || !text.includes('@')) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|[^\w@])@([A-Za-z0-9_.][A-Za-z0-9_.-]*[A-Za-z0-9_-]|[A-Za-z0-9_])/g)) {
+    const name = m[1]!;
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+/** Emoji the platform knows, by name; aliases map to their canonical name (`+1` is `thumbsup`). */
+const EMOJI_ALIASES: Record<string, string> = {
+  '+1': 'thumbsup',
+  '-1': 'thumbsdown',
+  thumbs_up: 'thumbsup',
+  thumbs_down: 'thumbsdown',
+  satisfied: 'laughing',
+  hooray: 'tada',
+};
+const EMOJI = new Set(
+  (
+    'thumbsup thumbsdown smile smiley grinning laughing joy blush wink heart_eyes kissing_heart relaxed ' +
+    'slight_smile upside_down neutral_face expressionless confused worried frowning cry sob angry rage ' +
+    'scream flushed sleeping sweat_smile thinking rolling_eyes sunglasses nerd smirk unamused disappointed ' +
+    'heart broken_heart star star2 sparkles fire 100 tada rocket eyes clap raised_hands pray muscle ' +
+    'ok_hand wave point_up point_down point_left point_right v fist punch handshake thumbsup_tone1 ' +
+    'white_check_mark heavy_check_mark x warning exclamation question bug bulb zap boom coffee beer ' +
+    'pizza cake gift trophy medal crown gem money_with_wings moneybag chart_with_upwards_trend ' +
+    'chart_with_downwards_trend calendar memo pencil pencil2 book books bookmark link lock unlock key ' +
+    'hammer wrench gear construction rotating_light ambulance see_no_evil hear_no_evil speak_no_evil ' +
+    'monkey dog cat panda_face unicorn penguin turtle snail sunny cloud umbrella snowflake rainbow ' +
+    'ghost skull alien robot poop facepalm shrug headphones musical_note microphone art camera tv ' +
+    'computer iphone email mailbox package truck car airplane ship checkered_flag triangular_flag_on_post'
+  ).split(' '),
+);
+
+/** The canonical name of an emoji, or undefined when the platform does not know it. */
+export function emojiName(name: string): string | undefined {
+  const n = EMOJI_ALIASES[name] ?? name;
+  return EMOJI.has(n) ? n : undefined;
+}
+
+/** The emoji of a comment that is nothing but one emoji (`:+1:`), else undefined. */
+export function awardOnly(body: string): string | undefined {
+  const m = /^:([-_+a-z0-9]+):\s?$/i.exec(body);
+  return m ? emojiName(m[1]!) : undefined;
+}
+
+/** `Gitlab::Diff::InlineDiffMarkdownMarker`: the changed middle of each side wrapped in `{- -}` / `{+ +}`. */
+export function markedChange(before: string, after: string): [string, string] {
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (
+    end < before.length - start &&
+    end < after.length - start &&
+    before[before.length - 1 - end] === after[after.length - 1 - end]
+  )
+    end++;
+  const mark = (s: string, open: string, close: string) => {
+    const mid = s.slice(start, s.length - end);
+    return mid === '' ? s : `${s.slice(0, start)}${open}${mid}${close}${s.slice(s.length - end)}`;
+  };
+  return [mark(before, '{-', '-}'), mark(after, '{+', '+}')];
+}
+
+/** Draft / WIP title prefixes of 13.x. */
+const WIP = /^\s*(?:\[wip\]\s*|wip:\s*|wip\s+|\[draft\]\s*|\(draft\)\s*|draft:\s*|draft\s+-\s*|draft\s+)/i;
+
+export const isWip = (title: string) => WIP.test(title);
+
+/** A deterministic 40-hex-digit sha from any seed text. */
+export const sha = (seed: string) => createHash('sha1').update(seed).digest('hex');
+
+/** `Date#to_s(:long)`: `March  5, 2021` (the day space-padded, as Ruby's `%e`). */
+export function longDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const months = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ];
+  return `${months[m - 1]} ${String(d).padStart(2, ' ')}, ${y}`;
+}
+
+/** Rails' `Array#to_sentence`: `a`, `a and b`, `a, b, and c`. */
+export function toSentence(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  if (items.length === 2) return `${items[0]} and ${items[1]}`;
+  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}
+
+/** `LabelsHelper#text_color_for_bg`. */
+export function textColorFor(bg: string): string {
+  let hex = bg.replace(/^#/, '');
+  if (hex.length === 3) hex = hex.replace(/./g, (ch) => ch + ch);
+  if (!/^[0-9a-fA-F]{6}$/.test(hex)) return '#FFFFFF';
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+  return r + g + b > 500 ? '#333333' : '#FFFFFF';
+}

@@ -1,0 +1,65 @@
+/**
+ * The scenario fields of the set-up areas, for the shared schema and world building: top-level `topics`
+ * and instance `variables`, group `variables` and `deploy_tokens`, project `deploy_tokens`.
+ */
+import type { Draft } from 'immer';
+import { z } from 'zod';
+import type { PlatformState } from '../../core/state.js';
+import type { Scenario } from '../../scenario/schema.js';
+import {
+  buildGroupVariables,
+  buildInstanceVariables,
+  groupVariableScenario,
+  instanceVariableScenario,
+  variableScenarioProblems,
+} from '../admin_variables/scenario.js';
+import {
+  buildDeployTokens,
+  deployTokenScenario,
+  deployTokenScenarioProblems,
+} from '../deploy_tokens/scenario.js';
+import { buildTopics, topicProblems, topicScenario } from '../topics/scenario.js';
+
+export const setupScenarioFields = {
+  topics: z
+    .array(topicScenario)
+    .default([])
+    .describe("project topics with a description; projects' tag_list creates the others"),
+  variables: z.array(instanceVariableScenario).default([]).describe('instance-level CI/CD variables'),
+};
+
+export const groupSetupFields = {
+  variables: z.array(groupVariableScenario).optional().describe('group CI/CD variables'),
+  deploy_tokens: z.array(deployTokenScenario).optional(),
+};
+
+export const projectSetupFields = {
+  deploy_tokens: z.array(deployTokenScenario).optional(),
+};
+
+export function setupScenarioProblems(s: Scenario): string[] {
+  return [
+    ...topicProblems(s.topics),
+    ...variableScenarioProblems(s.variables, ''),
+    ...s.groups.flatMap((g, i) => [
+      ...variableScenarioProblems(g.variables, `groups[${i}].`),
+      ...deployTokenScenarioProblems(g.deploy_tokens, `groups[${i}]`),
+    ]),
+    ...s.projects.flatMap((p, i) => deployTokenScenarioProblems(p.deploy_tokens, `projects[${i}]`)),
+  ];
+}
+
+type S = Draft<PlatformState>;
+
+/** Before the projects, so that listed topics come first. */
+export const buildSetupTopics = (st: S, s: Scenario, now: string) => buildTopics(st, s.topics, now);
+
+export function buildGroupSetup(st: S, id: number, g: Scenario['groups'][number], now: string): void {
+  buildGroupVariables(st, id, g.variables, now);
+  buildDeployTokens(st, 'group', id, g.deploy_tokens, now);
+}
+
+export const buildProjectSetup = (st: S, id: number, p: Scenario['projects'][number], now: string) =>
+  buildDeployTokens(st, 'project', id, p.deploy_tokens, now);
+
+export const buildInstanceSetup = (st: S, s: Scenario) => buildInstanceVariables(st, s.variables);

@@ -1,0 +1,102 @@
+/**
+ * Scenario support for the identity areas: `oauth_applications[]`, and groups' `saml`, `scim_token` and
+ * `scim_identities`.
+ */
+import type { Draft } from 'immer';
+import { memberKey } from '../../core/access.js';
+import type { PlatformState } from '../../core/state.js';
+import { digest } from '../../core/store.js';
+import { iget, tget } from '../../core/table.js';
+import type { Scenario } from '../../scenario/schema.js';
+import { setMember } from '../projects/model.js';
+import { addScimIdentity, GROUP_SAML_PROVIDER, linkSamlIdentity, setSamlProvider } from '../scim/model.js';
+import { createApplication } from './model.js';
+
+type S = Draft<PlatformState>;
+type Group = Scenario['groups'][number];
+
+/** The group fields this area reads; buildWorld keeps them off the group record. */
+export const IDENTITY_GROUP_FIELDS = ['saml', 'scim_token', 'scim_identities'] as const;
+
+/** Cross-reference problems: unknown owners, duplicate uids, SCIM identities without users or SAML. */
+export function identityScenarioProblems(s: Scenario, users: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const uids = new Set<string>();
+  s.oauth_applications.forEach((a, i) => {
+    if (uids.has(a.uid)) problems.push(`oauth_applications[${i}].uid: "${a.uid}" is used twice`);
+    uids.add(a.uid);
+    if (a.owner && !users.has(a.owner.toLowerCase()))
+      problems.push(`oauth_applications[${i}].owner: no user "${a.owner}"`);
+  });
+  const tokens = new Set<string>();
+  s.groups.forEach((g, i) => {
+    if (g.scim_token !== undefined) {
+      if (!g.saml) problems.push(`groups[${i}].scim_token: SCIM needs the group's saml`);
+      if (tokens.has(g.scim_token)) problems.push(`groups[${i}].scim_token: the same token is given twice`);
+      tokens.add(g.scim_token);
+    }
+    const seenUids = new Set<string>();
+    const seenUsers = new Set<string>();
+    (g.scim_identities ?? []).forEach((si, j) => {
+      const at = `groups[${i}].scim_identities[${j}]`;
+      if (!g.saml) problems.push(`${at}: SCIM identities need the group's saml`);
+      if (!users.has(si.username.toLowerCase())) problems.push(`${at}.username: no user "${si.username}"`);
+      else if (seenUsers.has(si.username.toLowerCase()))
+        problems.push(`${at}.username: "${si.username}" is listed twice`);
+      if (seenUids.has(si.extern_uid.toLowerCase()))
+        problems.push(`${at}.extern_uid: "${si.extern_uid}" is used twice`);
+      seenUsers.add(si.username.toLowerCase());
+      seenUids.add(si.extern_uid.toLowerCase());
+    });
+  });
+  return problems;
+}
+
+/** Registers the scenario's OAuth applications. */
+export function buildApplications(st: S, s: Scenario, uid: (username: string) => number, now: string): void {
+  for (const a of s.oauth_applications)
+    createApplication(
+      st,
+      {
+        name: a.name,
+        uid: a.uid,
+        secret_digest: a.secret_digest ?? digest(a.secret ?? ''),
+        redirect_uri: Array.isArray(a.redirect_uri) ? a.redirect_uri.join('\n') : a.redirect_uri,
+        scopes: a.scopes,
+        confidential: a.confidential,
+        trusted: a.trusted,
+        owner_id: a.owner ? uid(a.owner) : null,
+      },
+      now,
+    );
+}
+
+/**
+ * A group's SAML provider, SCIM token and SCIM identities. An active identity's user is a member (with the
+ * provider's default role unless the scenario made them one) and has the group's SAML identity.
+ */
+export function buildGroupIdentity(
+  st: S,
+  groupId: number,
+  g: Group,
+  uid: (username: string) => number,
+  now: string,
+): void {
+  if (!g.saml) return;
+  const cfg =
+    g.saml === true
+      ? { enabled: true, sso_url: 'https://idp.example.com/sso', default_membership_role: 10 }
+      : g.saml;
+  const providerId = setSamlProvider(st, groupId, cfg, g.scim_token ?? null);
+  const provider = tget(st.identity.samlProviders, providerId)!;
+  for (const si of g.scim_identities ?? []) {
+    const userId = uid(si.username);
+    addScimIdentity(st, groupId, userId, si.extern_uid, si.active, now);
+    if (!si.active) continue;
+    if (iget(st.idx.members, memberKey('group', groupId, userId)) === undefined)
+      setMember(st, 'group', groupId, userId, provider.default_membership_role, now);
+    const u = tget(st.users, userId)!;
+    if (!u.identities.some((i) => i.provider === GROUP_SAML_PROVIDER && i.saml_provider_id === providerId))
+      linkSamlIdentity(st, userId, provider, si.extern_uid);
+  }
+}

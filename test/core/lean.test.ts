@@ -1,0 +1,123 @@
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Fauxlab, FauxlabOptions } from '../../src/index.js';
+import type { JournalEntry } from '../../src/testing/journal.js';
+import { world } from '../helpers.js';
+
+/** A fault that never applies: with any fault set, every request takes the full middleware path. */
+const NEVER = { path: '/never/**', status: 500 };
+
+const GETS: [string, Record<string, string>][] = [
+  ['/api/v4/projects?per_page=2&page=2', { 'PRIVATE-TOKEN': 'root-api' }],
+  ['/api/v4/projects?simple=true', {}],
+  ['/api/v4/projects/1', { 'PRIVATE-TOKEN': 'alice-api', 'X-Custom': 'yes' }],
+  ['/api/v4/projects/999', { 'PRIVATE-TOKEN': 'alice-api' }],
+  ['/api/v4/projects?per_page=abc', { 'PRIVATE-TOKEN': 'alice-api' }],
+  ['/api/v4/projects', { 'PRIVATE-TOKEN': 'nope' }],
+  ['/api/v4/projects?private_token=alice-api&search=a', {}],
+  ['/api/v4/user', { 'PRIVATE-TOKEN': 'root-sudo', Sudo: 'alice' }],
+  ['/api/v4/users/1', { Authorization: 'Bearer root-api' }],
+  ['/api/v4/nothing/here', { 'PRIVATE-TOKEN': 'root-api' }],
+  ['/api/v4/users/1/nothing', {}],
+  ['/api/v4/version', {}],
+];
+
+async function exchanges(options: FauxlabOptions) {
+  const fx = world(options);
+  const out = [];
+  for (const [path, headers] of GETS) {
+    const res = await fx.app.request(path, { headers });
+    out.push({ path, status: res.status, headers: [...res.headers], body: await res.text() });
+  }
+  const entries = fx.requests().map(({ durationMs, ...e }: JournalEntry) => {
+    expect(durationMs).toBeGreaterThanOrEqual(0);
+    return e;
+  });
+  return { out, entries, json: JSON.stringify(entries) };
+}
+
+describe('the lean path of GET requests', () => {
+  for (const [name, options] of [
+    ['default journal', {}],
+    ['every response body, explained 404s', { journal: { responseBodies: 'all' as const }, explain: true }],
+    ['no journal', { journal: false as const }],
+  ] as [string, FauxlabOptions][])
+    it(`answers and journals exactly as the full path (${name})`, async () => {
+      const lean = await exchanges(options);
+      const full = await exchanges({ ...options, faults: [NEVER] });
+      expect(lean.out).toEqual(full.out);
+      // Same entries, same field order.
+      expect(lean.entries).toEqual(full.entries);
+      expect(lean.json).toBe(full.json);
+    });
+
+  it('journal entries of the lean path are frozen and keep their identity', async () => {
+    const fx = world();
+    await fx.app.request('/api/v4/projects/1', { headers: { 'PRIVATE-TOKEN': 'root-api' } });
+    const [a] = fx.requests();
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(fx.requests()[0]).toBe(a);
+    expect(a).toMatchObject({ route: 'GET /api/v4/projects/:id', user: 'root', status: 200 });
+  });
+});
+
+describe('the lean path on the Node server', () => {
+  const servers: Server[] = [];
+  const bases: string[] = [];
+  const instances: Fauxlab[] = [world(), world({ faults: [NEVER] })];
+  beforeAll(async () => {
+    for (const fx of instances)
+      await new Promise<void>((resolve) => {
+        const s = serve({ fetch: fx.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
+          bases.push(`http://127.0.0.1:${info.port}`);
+          resolve();
+        }) as Server;
+        servers.push(s);
+      });
+  });
+  afterAll(() => {
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
+
+  /** A GET with a repeated header, as Node sends it: two header lines. */
+  const get = (base: string, path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        `${base}${path}`,
+        { headers: { 'private-token': 'alice-api', 'x-dup': ['a', 'b'], 'X-Mixed-Case': 'Yes' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('journals request headers as the full path does (repeated headers joined, secrets filtered)', async () => {
+    for (const [i, base] of bases.entries()) {
+      expect(await get(base, '/api/v4/projects/1')).toBe(200);
+      expect(await get(base, '/api/v4/projects/999?private_token=x')).toBe(401);
+      expect(instances[i]!.requests()).toHaveLength(2);
+    }
+    // Each server has its own port: the host header is the one difference.
+    const entries = instances.map((fx) =>
+      fx
+        .requests()
+        .map(({ durationMs: _, ...e }: JournalEntry) =>
+          JSON.stringify(e).replace(/127\.0\.0\.1:\d+/g, 'HOST'),
+        ),
+    );
+    expect(entries[0]).toEqual(entries[1]);
+    expect(instances[0]!.requests()[0]!.headers).toMatchObject({
+      'private-token': '[FILTERED]',
+      'x-dup': 'a, b',
+      'x-mixed-case': 'Yes',
+    });
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { APP, body, call, world } from '../settings/world.js';
+
+describe('project templates', () => {
+  it('GET /projects/:id/templates/licenses: {key, name} pairs by key, paginated', async () => {
+    const fx = world();
+    const res = await call(fx, 'GET', `${APP}/templates/licenses`, 'dev');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('X-Total')).toBe('39');
+    const list = await body(res);
+    expect(list).toHaveLength(20);
+    expect(list[0]).toEqual({ key: '0bsd', name: 'BSD Zero Clause License' });
+    expect(list.map((l: any) => l.key)).toContain('apache-2.0');
+    const all = await body(await call(fx, 'GET', `${APP}/templates/licenses?per_page=100`, 'dev'));
+    expect(all.find((l: any) => l.key === 'mit')).toEqual({ key: 'mit', name: 'MIT License' });
+  });
+
+  it('GET /projects/:id/templates/licenses/:key: project and fullname fill the placeholders, the year is the clock’s', async () => {
+    const fx = world();
+    const res = await call(
+      fx,
+      'GET',
+      `${APP}/templates/licenses/bsd-4-clause?project=Rocket%20Launcher&fullname=Jane%20Doe`,
+      'dev',
+    );
+    expect(res.status).toBe(200);
+    const lic = await body(res);
+    expect(Object.keys(lic)).toEqual([
+      'key',
+      'name',
+      'nickname',
+      'popular',
+      'html_url',
+      'source_url',
+      'description',
+      'conditions',
+      'permissions',
+      'limitations',
+      'content',
+    ]);
+    expect(lic).toMatchObject({
+      key: 'bsd-4-clause',
+      name: 'BSD 4-Clause "Original" or "Old" License',
+      nickname: null,
+      popular: false,
+      html_url: 'http://choosealicense.com/licenses/bsd-4-clause/',
+    });
+    expect(lic.content).toContain('Copyright (c) 2021, Jane Doe');
+    expect(lic.content).toContain('This product includes software developed by Rocket Launcher.');
+    expect(lic.content).not.toMatch(/\[(year|fullname|project)\]/);
+  });
+
+  it('GET /projects/:id/templates/licenses/mit: the caller’s name is the default full name', async () => {
+    const fx = world();
+    const lic = await body(await call(fx, 'GET', `${APP}/templates/licenses/mit`, 'dev'));
+    expect(lic).toMatchObject({
+      key: 'mit',
+      name: 'MIT License',
+      popular: true,
+      conditions: ['include-copyright'],
+      permissions: ['commercial-use', 'modifications', 'distribution', 'private-use'],
+      limitations: ['liability', 'warranty'],
+    });
+    expect(lic.content.startsWith('MIT License\n\nCopyright (c) 2021 Dev User\n')).toBe(true);
+  });
+
+  it('GET /projects/:id/templates/licenses/:key: GPL placeholders use the platform’s patterns', async () => {
+    const fx = world();
+    const lic = await body(
+      await call(fx, 'GET', `${APP}/templates/licenses/gpl-3.0?project=Widget&fullname=ACME%20Corp`, 'dev'),
+    );
+    expect(lic.nickname).toBe('GNU GPLv3');
+    expect(lic.content).toContain('    Widget\n    Copyright (C) 2021  ACME Corp');
+  });
+
+  it('GET /projects/:id/templates/dockerfiles: the Dockerfile templates, with real content', async () => {
+    const fx = world();
+    const list = await body(await call(fx, 'GET', `${APP}/templates/dockerfiles`, 'dev'));
+    expect(list.slice(0, 3)).toEqual([
+      { key: 'Binary', name: 'Binary' },
+      { key: 'Binary-alpine', name: 'Binary-alpine' },
+      { key: 'Binary-scratch', name: 'Binary-scratch' },
+    ]);
+    const t = await body(await call(fx, 'GET', `${APP}/templates/dockerfiles/Binary`, 'dev'));
+    expect(Object.keys(t)).toEqual(['name', 'content']);
+    expect(t.content).toContain('FROM buildpack-deps:buster');
+    expect(t.content.startsWith('# This file is a template')).toBe(true);
+  });
+
+  it('GET /projects/:id/templates/gitignores/:key: an encoded key such as C%2B%2B', async () => {
+    const fx = world();
+    const t = await body(await call(fx, 'GET', `${APP}/templates/gitignores/C%2B%2B`, 'dev'));
+    expect(t.name).toBe('C++');
+    expect(t.content).toContain('*.o');
+  });
+
+  it('templates: an unknown key is 404 Template Not Found; an unknown or capitalised type reaches no route', async () => {
+    const fx = world();
+    expect(await body(await call(fx, 'GET', `${APP}/templates/licenses/nope`, 'dev'))).toEqual({
+      message: '404 Template Not Found',
+    });
+    expect(await body(await call(fx, 'GET', `${APP}/templates/Licenses`, 'dev'))).toEqual({
+      error: '404 Not Found',
+    });
+    expect((await call(fx, 'GET', `${APP}/templates/Licenses/mit`, 'dev')).status).toBe(404);
+  });
+
+  it('templates: the project must be readable (404), public projects need no token', async () => {
+    const fx = world();
+    expect(await body(await call(fx, 'GET', `${APP}/templates/licenses`, 'outsider'))).toEqual({
+      message: '404 Project Not Found',
+    });
+    expect((await call(fx, 'GET', '/projects/acme%2Fsite/templates/dockerfiles')).status).toBe(200);
+    const anon = await body(await call(fx, 'GET', '/projects/acme%2Fsite/templates/licenses/mit'));
+    expect(anon.content).toContain('Copyright (c) 2021 [fullname]');
+  });
+});
