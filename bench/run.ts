@@ -8,7 +8,8 @@
  *
  * Environment: FAUXLAB_BENCH_SECONDS (load phase length, default 5), FAUXLAB_BENCH_USERS (default 100000),
  * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases),
- * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal).
+ * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal), FAUXLAB_BENCH_ROUNDS
+ * (the projects phases measure each target of a set in this many alternating slices, default 5).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -292,6 +293,70 @@ async function load(
   };
 }
 
+interface Target {
+  name: string;
+  port: number;
+  nextPath: () => string;
+  headers?: Record<string, string>;
+}
+
+/** Slices each target of a set is measured in (FAUXLAB_BENCH_ROUNDS, default 5). */
+const ROUNDS = Math.max(1, Number(process.env.FAUXLAB_BENCH_ROUNDS ?? 5));
+
+/**
+ * Loads the targets of a set in turn: one unmeasured second each first (JIT, caches, the garbage the
+ * previous set left), then ROUNDS slices each, alternating, for PHASE_SECONDS per target in all. A burst
+ * of other work on the machine then weighs on every target of the set alike, so that their ratios (the
+ * figures that count) hold steady where two long phases back to back drift apart. Rates are requests
+ * over the measured time; p50 is the median of the slices', p99 the worst slice's.
+ */
+async function loadSet(targets: Target[]): Promise<Load[]> {
+  const run = (t: Target, duration: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${t.port}`,
+      connections: CONNECTIONS,
+      duration,
+      headers: t.headers ?? {},
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: t.nextPath() }) }],
+    });
+  for (const t of targets) await run(t, 1);
+  const slice = Math.max(1, Math.round(PHASE_SECONDS / ROUNDS));
+  const acc = targets.map(() => ({
+    requests: 0,
+    seconds: 0,
+    bytes: 0,
+    non2xx: 0,
+    errors: 0,
+    p50: [] as number[],
+    p99: 0,
+  }));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const [i, t] of targets.entries()) {
+      const res = await run(t, slice);
+      const a = acc[i]!;
+      a.requests += res.requests.total;
+      a.seconds += res.duration;
+      a.bytes += res.throughput.total;
+      a.non2xx += res.non2xx;
+      a.errors += res.errors;
+      a.p50.push(res.latency.p50);
+      a.p99 = Math.max(a.p99, res.latency.p99);
+    }
+  return targets.map((t, i) => {
+    const a = acc[i]!;
+    const p50 = a.p50.sort((x, y) => x - y)[a.p50.length >> 1]!;
+    return {
+      name: t.name,
+      rps: Math.round(a.requests / a.seconds),
+      p50,
+      p99: a.p99,
+      non2xx: a.non2xx,
+      errors: a.errors,
+      bytesPerResponse: a.requests ? Math.round(a.bytes / a.requests) : 0,
+    };
+  });
+}
+
 /** Varying, spread-out values in 1..n (a prime stride), so that no single page or record stays hot. */
 function cycler(n: number): () => number {
   let i = 0;
@@ -423,23 +488,44 @@ async function projectPhases(): Promise<{ lines: string[]; json: unknown }> {
     const id = cycler(pready.projects);
     let w = 0;
     ploads = [
-      await load(
-        `GET /api/v4/projects?per_page=${PER_PAGE}&page=N`,
-        fauxlab,
-        () => `/api/v4/projects?per_page=${PER_PAGE}&page=${page()}`,
-        AUTH,
-      ),
-      await load('bare Hono, pre-serialised project page', bare, () => '/page'),
-      await load('fauxlab stack, pre-serialised page', floor, () => '/api/v4/bench/page', AUTH),
-      await load('GET /api/v4/projects/:id', fauxlab, () => `/api/v4/projects/${id()}`, AUTH),
-      await load('bare Hono, pre-serialised project', bare, () => '/project'),
-      await load('fauxlab stack, pre-serialised project', floor, () => '/api/v4/bench/project', AUTH),
-      await load(
-        'GET /api/v4/projects?search=WORD',
-        fauxlab,
-        () => `/api/v4/projects?search=${SEARCH_WORDS[w++ % SEARCH_WORDS.length]}`,
-        AUTH,
-      ),
+      ...(await loadSet([
+        {
+          name: `GET /api/v4/projects?per_page=${PER_PAGE}&page=N`,
+          port: fauxlab,
+          nextPath: () => `/api/v4/projects?per_page=${PER_PAGE}&page=${page()}`,
+          headers: AUTH,
+        },
+        { name: 'bare Hono, pre-serialised project page', port: bare, nextPath: () => '/page' },
+        {
+          name: 'fauxlab stack, pre-serialised page',
+          port: floor,
+          nextPath: () => '/api/v4/bench/page',
+          headers: AUTH,
+        },
+      ])),
+      ...(await loadSet([
+        {
+          name: 'GET /api/v4/projects/:id',
+          port: fauxlab,
+          nextPath: () => `/api/v4/projects/${id()}`,
+          headers: AUTH,
+        },
+        { name: 'bare Hono, pre-serialised project', port: bare, nextPath: () => '/project' },
+        {
+          name: 'fauxlab stack, pre-serialised project',
+          port: floor,
+          nextPath: () => '/api/v4/bench/project',
+          headers: AUTH,
+        },
+      ])),
+      ...(await loadSet([
+        {
+          name: 'GET /api/v4/projects?search=WORD',
+          port: fauxlab,
+          nextPath: () => `/api/v4/projects?search=${SEARCH_WORDS[w++ % SEARCH_WORDS.length]}`,
+          headers: AUTH,
+        },
+      ])),
     ];
   } finally {
     await stopChild(pchild);

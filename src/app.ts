@@ -174,7 +174,11 @@ function routingPath(request: Request): string {
   if (end < 0) end = url.length;
   const hash = url.indexOf('#', start);
   if (hash >= 0 && hash < end) end = hash;
-  return normalisePath(start < 0 ? '/' : url.slice(start, end));
+  if (start < 0) return '/';
+  const path = url.slice(start, end);
+  // The usual path needs no normalising: no empty segment, no trailing slash, no format suffix.
+  if (path.length > 1 && !path.includes('//') && !path.endsWith('/') && !path.endsWith('.json')) return path;
+  return normalisePath(path);
 }
 
 /** Whether a URL's raw path is under `/api/v4/` (the routes the lean path may answer). */

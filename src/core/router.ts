@@ -99,7 +99,7 @@ async function readParams(c: Ctx): Promise<RawParams> {
   return params;
 }
 
-/** `readParams` of a GET: no body, so no waiting (a synchronous response takes the server's fast path). */
+/** `readParams` of a GET: there is no body to wait for, so the route runs without a promise in between. */
 function readQueryParams(c: Ctx): RawParams {
   const url = c.req.url;
   const q = url.indexOf('?');
@@ -166,7 +166,7 @@ export class ApiRouter {
       else if (auth.auth === 'admin') requireAdmin(c);
       return handler(c, params);
     };
-    // Not async: a GET answered without waiting lets the Node server write the response at once.
+    // Not async: a GET runs to its response in one go (the lean path of app.ts returns it as it is).
     this.hono.on(method, path, (c: Ctx): Response | Promise<Response> => {
       const env = c.env as Partial<RequestEnv> | undefined;
       const bound = env?.fauxlab;

@@ -31,6 +31,12 @@ import { PROJECT_DEFAULTS, type Project } from './model.js';
 
 export type ProjectShape = 'basic' | 'full' | 'withAccess';
 
+/** A record with a place where the renderer may keep what it made of it (the list keys have one). */
+export interface RenderSlot {
+  readonly p: ProjectRecord;
+  rendered?: unknown;
+}
+
 export interface ProjectEntityOptions {
   shape?: ProjectShape;
   /** `statistics=true` (shown to reporters and up, and admins). */
@@ -348,11 +354,8 @@ const disabledFeatures = (p: Project) =>
   (+(p.snippets_access_level === 'disabled') << 4) |
   (+(p.repository_access_level === 'disabled') << 5);
 
-/**
- * Each instance's record JSON by project id (an array index is cheaper than a lookup keyed by the
- * record); an entry counts only for the record it was made from.
- */
-const recordCaches = new WeakMap<Fx, (RecordJson | undefined)[]>();
+/** Record JSON by record (gone with the record). Lists keep it on their keys as well (`RenderSlot`). */
+const records = new WeakMap<ProjectRecord, RecordJson>();
 
 const FEATURE_FLAGS: string[] = [];
 for (let bits = 0; bits < 32; bits++) {
@@ -437,14 +440,10 @@ export class ProjectRenderer {
   #levels?: Memberships;
   #shared_?: Shared;
   readonly #fx: Fx;
-  readonly #records: (RecordJson | undefined)[];
   #links?: string[][];
 
   constructor(readonly c: Ctx) {
     this.#fx = c.get('fx');
-    let cache = recordCaches.get(this.#fx);
-    if (!cache) recordCaches.set(this.#fx, (cache = []));
-    this.#records = cache;
     this.base = requestBase(c);
     this.host = hostOf(this.base);
     this.viewer = c.get('viewer')?.user ?? null;
@@ -533,9 +532,12 @@ export class ProjectRenderer {
     return out;
   }
 
-  /** The record's own JSON for this request's namespace JSON and tier, built on first use. */
-  #record(p: Project, st: PlatformState): RecordJson {
-    const hit = this.#records[p.id];
+  /**
+   * The record's own JSON for this request's namespace JSON and tier, built on first use. `slot` is a
+   * list key's place for it: a hit there needs neither the record nor the id lookup.
+   */
+  #record(p: Project, st: PlatformState, slot?: RenderSlot): RecordJson {
+    const hit = (slot?.rendered as RecordJson | undefined) ?? records.get(p);
     if (hit && hit.record === p && hit.paid === this.paid) {
       const ns = hit.ns;
       // The same record in the same groups (or users) table has the same namespace records.
@@ -591,7 +593,8 @@ export class ProjectRenderer {
       p.namespace_id,
       p.owner_id,
     );
-    this.#records[p.id] = out;
+    records.set(p, out);
+    if (slot) slot.rendered = out;
     return out;
   }
 
@@ -635,22 +638,31 @@ export class ProjectRenderer {
    * then made in one copy, not as a tree of concatenations that writing it would flatten.
    */
   list(records: readonly ProjectRecord[], o: ProjectEntityOptions = {}): string {
-    if (records.length === 0) return '[]';
+    return this.listOf(
+      records.map((p) => ({ p })),
+      o,
+    );
+  }
+
+  /** `list` of records that come with a slot for their cached JSON (the list keys). */
+  listOf(items: readonly RenderSlot[], o: ProjectEntityOptions = {}): string {
+    if (items.length === 0) return '[]';
     const parts: string[] = ['['];
-    for (let i = 0; i < records.length; i++) {
+    for (let i = 0; i < items.length; i++) {
       if (i > 0) parts.push(',');
-      this.#write(parts, records[i] as Project, o);
+      const item = items[i]!;
+      this.#write(parts, item.p as Project, o, item);
     }
     parts.push(']');
     return parts.join('');
   }
 
   /** Appends the pieces of one entity's JSON to `parts`. */
-  #write(parts: string[], p: Project, o: ProjectEntityOptions): void {
+  #write(parts: string[], p: Project, o: ProjectEntityOptions, slot?: RenderSlot): void {
     const st = this.st;
     const viewer = this.viewer;
     const admin = this.admin;
-    const r = this.#record(p, st);
+    const r = this.#record(p, st, slot);
     // Admins may do everything a membership would allow: their level changes no field, and only a
     // disabled feature is closed to them (read from the cache entry, without touching the record).
     const access = viewer && !admin ? this.#access(p) : admin ? ACCESS.OWNER : 0;

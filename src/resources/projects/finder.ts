@@ -23,6 +23,8 @@ export interface ProjectKey {
   path: string;
   name: string;
   desc: string;
+  /** The renderer's cache of the record's JSON (see entities.ts). */
+  rendered?: unknown;
 }
 
 export type ProjectOrder =
@@ -63,6 +65,7 @@ function keyOf(record: ProjectRecord): ProjectKey {
     path: p.path.toLowerCase(),
     name: p.name.toLowerCase(),
     desc: p.description.toLowerCase(),
+    rendered: undefined,
   };
 }
 
