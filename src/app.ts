@@ -13,6 +13,7 @@ import { ApiError, apiError, grapeError, internalError, noRoute, unauthorized } 
 import { patternMatcher, ApiRouter, tierHas, type RouteInfo } from './core/router.js';
 import type { PlatformState, Tier } from './core/state.js';
 import { Store } from './core/store.js';
+import { settleJobs, type JobRunner } from './core/jobs.js';
 import { controlPlane } from './admin/control.js';
 import { registerApi } from './resources/index.js';
 import { buildWorld, loadScenario, type Scenario, type ScenarioInput } from './scenario/index.js';
@@ -356,6 +357,7 @@ interface RouteTable {
    */
   lean: Hono<Env>;
   routes: RouteInfo[];
+  jobs: ReadonlyMap<string, JobRunner>;
 }
 
 /** Builds the route table: every area's routes plus `extra`, the control plane and error handling. */
@@ -433,7 +435,7 @@ function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
   lean.notFound(() => NO_MATCH);
   lean.onError(onError);
 
-  return { app, lean, routes: api.routes };
+  return { app, lean, routes: api.routes, jobs: api.jobs };
 }
 
 /**
@@ -479,6 +481,8 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   const table = options.routes ? buildTable(options.routes) : sharedTable();
 
   function fetch(request: Request, env?: object): Promise<Response> {
+    // Background work that fell due since the last request happens before this one is answered.
+    if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
     if (request.method !== 'GET' || faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);
     const probe: Probe = {};
     const t0 = performance.now();
@@ -594,6 +598,8 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     app,
     fetch,
     get state() {
+      // What a test reads after advancing the clock includes the background work that fell due.
+      if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
       return store.state;
     },
     clock,

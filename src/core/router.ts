@@ -7,6 +7,7 @@ import { matchedRoutes } from 'hono/route';
 import { allowedScopes, requireAdmin, requireUser, resolveViewer, type AuthOptions } from './auth.js';
 import type { Ctx, Env, RequestEnv, RequestProbe } from './context.js';
 import { ApiError, apiError, noRoute } from './errors.js';
+import type { JobRunner } from './jobs.js';
 import {
   declaredDefaults,
   parseParams,
@@ -122,6 +123,15 @@ export class ApiRouter {
    * `/<project path>/uploads/...`, OAuth pages): mounted at the root, after the API.
    */
   readonly web = new Hono<Env>();
+  /** Background job runners by kind (src/core/jobs.ts). */
+  readonly jobs = new Map<string, JobRunner>();
+
+  /** Registers the runner of a background job kind. */
+  job(kind: string, runner: JobRunner): this {
+    if (this.jobs.has(kind)) throw new Error(`job kind "${kind}" registered twice`);
+    this.jobs.set(kind, runner);
+    return this;
+  }
 
   get<S extends Shape>(path: string, a: RouteOptions<S> | Handler<S>, b?: Handler<S>) {
     return this.on('GET', path, a, b);

@@ -3,6 +3,7 @@
  * what clients see is built from them by entity functions, per viewer. Sequences and indexes live in the
  * state too, so that reset, snapshot and restore are exact.
  */
+import type { JobRecord } from './jobs.js';
 import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from './table.js';
 import { emptyIssuables, type IssuablesState } from '../resources/issuables/store.js';
 import { emptyIdentity, type IdentityState } from '../resources/oauth/store.js';
@@ -289,6 +290,8 @@ export interface PlatformState {
   ciVariables: CiVariablesState;
   /** Users' e-mails, SSH and GPG keys, status (src/resources/user_profile). */
   profile: ProfileState;
+  /** Background work due on the instance clock, in due order (src/core/jobs.ts). */
+  jobs: JobRecord[];
   idx: {
     /** lower-cased username -> user id */
     usernames: Index;
@@ -357,6 +360,7 @@ export function emptyState(tier: Tier = 'free'): PlatformState {
     deployTokens: emptyDeployTokens(),
     ciVariables: emptyCiVariables(),
     profile: emptyProfile(),
+    jobs: [],
     idx: {
       usernames: emptyIndex(),
       emails: emptyIndex(),
