@@ -255,7 +255,10 @@ async function journalMiddleware(c: C, next: () => Promise<void>): Promise<void>
     const caughtAll = err?.status === 404 && (err.body as { error?: unknown })?.error === '404 Not Found';
     const r = matchedRoutes(c)[c.req.routeIndex];
     const viewer = c.get('viewer');
-    const reqBody = await journalRequestBody(c.req, b.journal.bodyLimit);
+    const reqBody =
+      err && oversized.has(err)
+        ? { body: undefined, truncated: true }
+        : await journalRequestBody(c.req, b.journal.bodyLimit);
     probe.entry = {
       at,
       method: req.method,
@@ -305,7 +308,14 @@ export const DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024;
 /** Default cap on the bytes of all uploads together. */
 export const DEFAULT_MAX_UPLOADS_TOTAL = 512 * 1024 * 1024;
 
-const tooLarge = () => apiError(413, '413 Request Entity Too Large');
+/** The body cap's refusals: the journal records such a request without reading its body. */
+const oversized = new WeakSet<ApiError>();
+
+const tooLarge = () => {
+  const e = apiError(413, '413 Request Entity Too Large');
+  oversized.add(e);
+  return e;
+};
 
 /** Compares secrets in constant time (by their digests, so lengths do not leak either). */
 const sameSecret = (given: string | undefined, expected: string) =>
@@ -368,8 +378,9 @@ function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
   const matchers = api.routes.map((r) => ({ ...r, re: patternMatcher(`/api/v4${r.path}`) }));
 
   const app = new Hono<Env>({ getPath: routingPath });
-  app.use('*', bodySizeMiddleware);
+  // The journal first, so that a request the body cap refuses is recorded too.
   app.use('*', journalMiddleware);
+  app.use('*', bodySizeMiddleware);
   app.use('*', faultMiddleware);
   app.use('*', async (c, next) => {
     c.set('fx', binding(c).fx);

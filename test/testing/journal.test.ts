@@ -276,6 +276,23 @@ describe('Journal (ring buffer)', () => {
   });
 });
 
+describe('request journal: refused bodies', () => {
+  it('a body the cap refuses (413) is recorded, its body marked truncated and never read', async () => {
+    const fx = world({ maxBodySize: 100, journal: { responseBodies: 'all' } });
+    const body = JSON.stringify({ username: 'x'.repeat(500) });
+    const res = await fx.app.request('/api/v4/users', {
+      method: 'POST',
+      headers: { ...ROOT, 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+      body,
+    });
+    expect(res.status).toBe(413);
+    const [e] = fx.requests();
+    expect(e).toMatchObject({ method: 'POST', path: '/api/v4/users', status: 413, truncated: ['body'] });
+    expect(e!.body).toBeUndefined();
+    expect(e!.responseBody).toBe('{"message":"413 Request Entity Too Large"}');
+  });
+});
+
 describe('GET /__fauxlab/requests, DELETE /__fauxlab/requests', () => {
   it('lists entries with the same filters, as query params, and leaves itself out', async () => {
     const fx = world();
