@@ -1,6 +1,7 @@
 /**
  * The import/export part of the control plane: `GET`/`DELETE /__fauxlab/export_uploads` (the outcome
- * of each `upload[url]` delivery; `?wait=true` first starts what is due and waits for it), and
+ * of each `upload[url]` delivery; `?wait=true` waits for the deliveries under way, including those
+ * the request's own settling of due jobs just started), and
  * `GET`/`PUT /__fauxlab/import_export` (the step delays, as durations such as `"2s"` or milliseconds).
  */
 import type { Context, Hono } from 'hono';

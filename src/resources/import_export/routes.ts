@@ -1,33 +1,42 @@
 /**
  * Project export and import (`lib/api/project_export.rb`, `lib/api/project_import.rb`). Both are
- * asynchronous on the platform; here each step happens on the instance clock after the delays in
- * `state.importExport.delays`, and the statuses are computed when read.
- *
- * The export's archive is built when it is requested (a snapshot of the project then), and becomes
- * downloadable when the export finishes. The import writes the project and its relations in its one
- * request (after checking the archive completely), and reports `scheduled`, `started` and `finished`
- * (or `failed`) as the clock moves: what the import created is readable before it reports finished.
+ * asynchronous on the platform; here the requests check what they must, record the request and queue
+ * the first step, and background jobs on the instance clock do the work (`jobs.ts`).
  */
 import { createHash } from 'node:crypto';
-import { canReadGroup } from '../../core/access.js';
+import { ACCESS, VISIBILITY_LEVEL, canReadGroup } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, grapeError, notFound } from '../../core/errors.js';
-import { p } from '../../core/params.js';
-import type { ApiRouter } from '../../core/router.js';
+import { scheduleJob } from '../../core/jobs.js';
+import { p, parseParams, type RawParams, type Shape } from '../../core/params.js';
+import { parse, type ApiRouter } from '../../core/router.js';
 import type { GroupRecord, PlatformState, UserRecord, Visibility } from '../../core/state.js';
-import { iget, tget, tset, tvalues } from '../../core/table.js';
-import { VISIBILITY_LEVEL } from '../../core/access.js';
+import { iget, tget, tset, tvalues, type Table } from '../../core/table.js';
 import { isoTime } from '../projects/entities.js';
+import { highestGroupLevel } from '../projects/access.js';
 import { canAdminProject, loadProject } from '../projects/helpers.js';
-import { createProject, type Project } from '../projects/model.js';
-import { canCreateIn, projectErrors, type NamespaceRef } from '../projects/validation.js';
-import { deleteProject } from '../projects/model.js';
-import { setting } from '../settings/model.js';
-import { buildArchive, collect, readArchive, ArchiveError, type ArchiveContent } from './archive.js';
-import { importRelations, MAX_FAILED_RELATIONS } from './import.js';
-import { archiveStore, exportStatus, importStatus, type ExportRecord, type ImportRecord } from './store.js';
-import { exportUploads } from './uploads.js';
+import { createProject, setMember, type Project } from '../projects/model.js';
+import {
+  canCreateIn,
+  defaultVisibility,
+  paidProjectAttributes,
+  projectAttributes,
+  projectErrors,
+  type NamespaceRef,
+} from '../projects/validation.js';
+import { setting, visibilityRestricted } from '../settings/model.js';
+import { ArchiveError, unpackArchive } from './archive.js';
+import { importExportJobs } from './jobs.js';
+import {
+  exportStatus,
+  fileStore,
+  JOB,
+  type ExportRecord,
+  type ImportRecord,
+  type StoredFile,
+} from './store.js';
+import { exportUploads, packed } from './uploads.js';
 
 const q = JSON.stringify;
 
@@ -55,10 +64,10 @@ function nameWithNamespace(st: PlatformState, pr: Project): string {
 const identity = (st: PlatformState, pr: Project) =>
   `{"id":${pr.id},"description":${q(pr.description)},"name":${q(pr.name)},"name_with_namespace":${q(nameWithNamespace(st, pr))},"path":${q(pr.path)},"path_with_namespace":${q(pr.path_with_namespace)},"created_at":${q(isoTime(pr.created_at))}`;
 
+/** `ProjectExportStatus`. */
 function exportStatusJson(c: Ctx, pr: Project): string {
   const st = state(c);
-  const e = tget(st.importExport.exports, pr.id);
-  const status = exportStatus(e, c.get('fx').clock.ms());
+  const status = exportStatus(tget(st.importExport.exports, pr.id));
   let out = `${identity(st, pr)},"export_status":${q(status)}`;
   if (status === 'finished') {
     const base = baseUrl(c);
@@ -67,38 +76,57 @@ function exportStatusJson(c: Ctx, pr: Project): string {
   return out + '}';
 }
 
-function importStatusJson(c: Ctx, pr: Project, imp: ImportRecord | undefined): string {
+/** `ProjectImportStatus`: the project's own import_status; the failures and error of its import. */
+function importStatusJson(c: Ctx, pr: Project): string {
   const st = state(c);
-  const status = importStatus(imp, c.get('fx').clock.ms());
-  // The failures are recorded when the import runs: a client sees them once it has.
-  const ran = status === 'finished' || status === 'failed';
-  const failed = ran && imp ? imp.failed_relations : [];
-  let out = `${identity(st, pr)},"import_status":${q(status)},"correlation_id":${q(imp?.correlation_id ?? null)},"failed_relations":${q(failed)}`;
-  if (status === 'failed') out += `,"import_error":${q(imp?.error ?? null)}`;
+  const imp = tget(st.importExport.imports, pr.id);
+  let out = `${identity(st, pr)},"import_status":${q(pr.import_status)},"correlation_id":${q(imp?.correlation_id ?? null)},"failed_relations":${q(imp?.failed_relations ?? [])}`;
+  if (pr.import_error !== null) out += `,"import_error":${q(pr.import_error)}`;
   return out + '}';
 }
 
 const json = (c: Ctx, body: string, status: 200 | 201 | 202 = 200) =>
   c.body(body, status, { 'Content-Type': 'application/json' });
 
-/** `authorize_admin_project`, after `user_project`. */
+/**
+ * The export API's `before` block (run before its params are validated): exports switched off are not
+ * found, then `authorize_admin_project` after `user_project`.
+ */
 function adminProject(c: Ctx): Project {
+  if (!setting(state(c), 'project_export_enabled')) throw notFound();
   const pr = loadProject(c);
   if (!canAdminProject(c, pr)) throw forbidden();
   return pr;
 }
 
-/** `20210104100000123` style timestamp of the platform's export file names. */
-const stamp = (ms: number) =>
-  new Date(ms)
-    .toISOString()
-    .replace(/[-:TZ.]/g, '')
-    .slice(0, 17);
+/** The import API's `before` block: the GitLab export importer must be an enabled import source. */
+function importEnabled(c: Ctx): void {
+  const sources = setting(state(c), 'import_sources');
+  if (!Array.isArray(sources) || !sources.includes('gitlab_project')) throw forbidden();
+}
+
+const exportParams = { description: p.str(), upload: p.hash() };
+const importParams = {
+  path: p.str().required(),
+  file: p.file().required(),
+  name: p.str(),
+  namespace: p.str(),
+  overwrite: p.bool().default(false),
+  override_params: p.hash(),
+};
+
+/** `ActionDispatch::Http::ContentDisposition` (as `Gitlab::ContentDisposition` formats it). */
+const contentDisposition = (name: string) =>
+  `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, '\\$&')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 export function importExportRoutes(r: ApiRouter): void {
+  importExportJobs(r);
+
   r.get('/projects/:id/export', { auth: 'required' }, (c) => json(c, exportStatusJson(c, adminProject(c))));
 
-  r.post('/projects/:id/export', { params: { description: p.str(), upload: p.hash() } }, async (c, prm) => {
+  r.post('/projects/:id/export', (c) => {
+    const pr = adminProject(c);
+    const prm = parse(c, exportParams);
     const upload = prm.upload as Record<string, unknown> | undefined;
     let target: ExportRecord['upload'] = null;
     if (upload !== undefined) {
@@ -109,181 +137,200 @@ export function importExportRoutes(r: ApiRouter): void {
         throw grapeError(400, 'upload[http_method] does not have a valid value');
       target = { url, method };
     }
-    const pr = adminProject(c);
+    const user = requireUser(c);
     const fx = c.get('fx');
     const now = fx.clock.ms();
-    const st = state(c);
-    const bytes = await buildArchive(collect(st, pr, prm.description));
-    const store = archiveStore(fx.clock);
-    const old = tget(st.importExport.exports, pr.id);
-    const oldFile =
-      old && exportStatus(old, now) === 'finished' && store.get(old.archive_id)
-        ? { id: old.archive_id, name: old.filename }
-        : old?.previous_archive_id !== null && old && store.get(old.previous_archive_id)
-          ? { id: old.previous_archive_id, name: old.previous_filename! }
-          : null;
-    const archiveId = store.add(bytes);
-    const d = st.importExport.delays;
-    const rec: ExportRecord = {
-      project_id: pr.id,
-      user_id: requireUser(c).id,
-      requested_ms: now,
-      started_ms: now + d.export_queued_ms,
-      finished_ms: now + d.export_queued_ms + d.export_started_ms,
-      archive_id: archiveId,
-      previous_archive_id: oldFile?.id ?? null,
-      filename: `${stamp(now)}_${pr.path_with_namespace.replace(/\//g, '_')}_export.tar.gz`,
-      previous_filename: oldFile?.name ?? null,
-      upload: target,
-    };
-    write(c, (draft) => tset(draft.importExport.exports, pr.id, rec));
-    // An abandoned export's archive (never finished) is not downloadable any more.
-    if (old && old.archive_id !== oldFile?.id) store.delete(old.archive_id);
+    const { generation, abandoned, due } = write(c, (d) => {
+      const old = tget(d.importExport.exports, pr.id);
+      const rec: ExportRecord = {
+        project_id: pr.id,
+        user_id: user.id,
+        step: 'queued',
+        generation: (old?.generation ?? 0) + 1,
+        description: prm.description ?? null,
+        file: old?.file ?? null,
+        pending: null,
+        upload: target,
+      };
+      tset(d.importExport.exports, pr.id, rec);
+      const delays = d.importExport.delays;
+      scheduleJob(d, JOB.exportStart, now + delays.export_queued_ms, {
+        project_id: pr.id,
+        generation: rec.generation,
+      });
+      return {
+        generation: rec.generation,
+        abandoned: old?.pending?.file_id ?? null,
+        due: now + delays.export_queued_ms + delays.export_started_ms,
+      };
+    });
+    // An export that had started and is now superseded never finishes: its file goes.
+    fileStore(fx.clock).delete(abandoned);
     if (target)
-      exportUploads(fx.clock).schedule(
+      exportUploads(fx.clock).register(
         { project_id: pr.id, project: pr.path_with_namespace, url: target.url, method: target.method },
-        rec.finished_ms,
-        archiveId,
+        generation,
+        due,
       );
     return json(c, q({ message: '202 Accepted' }), 202);
   });
 
-  r.get('/projects/:id/export/download', { auth: 'required' }, (c) => {
+  r.get('/projects/:id/export/download', { auth: 'required' }, async (c) => {
     const pr = adminProject(c);
-    const fx = c.get('fx');
     const e = tget(state(c).importExport.exports, pr.id);
-    const store = archiveStore(fx.clock);
-    const status = exportStatus(e, fx.clock.ms());
-    const file =
-      e && status === 'finished'
-        ? { bytes: store.get(e.archive_id), name: e.filename }
-        : e && status === 'regeneration_in_progress'
-          ? { bytes: store.get(e.previous_archive_id), name: e.previous_filename ?? '' }
-          : undefined;
-    if (e && !file) throw apiError(404, 'The project export file is not available yet');
-    if (!file?.bytes) throw apiError(404, '404 Not found or has expired');
-    return c.body(new Uint8Array(file.bytes), 200, {
+    const status = exportStatus(e);
+    // While a new export is under way, the previous file is what there is to download.
+    const ref = status === 'finished' || status === 'regeneration_in_progress' ? e!.file : null;
+    if (e && !ref && status !== 'none') throw apiError(404, 'The project export file is not available yet');
+    const file = fileStore(c.get('fx').clock).get(ref?.file_id) as StoredFile | undefined;
+    if (!ref || file?.kind !== 'export') throw apiError(404, '404 Not found or has expired');
+    const bytes = await packed(file);
+    return c.body(new Uint8Array(bytes), 200, {
       'Content-Type': 'application/gzip',
-      'Content-Disposition': `attachment; filename="${file.name}"`,
+      'Content-Disposition': contentDisposition(ref.filename),
       'Content-Transfer-Encoding': 'binary',
     });
   });
 
   r.get('/projects/:id/import', (c) => {
-    const pr = loadProject(c);
-    return json(c, importStatusJson(c, pr, tget(state(c).importExport.imports, pr.id)));
+    importEnabled(c);
+    return json(c, importStatusJson(c, loadProject(c)));
   });
 
-  r.post(
-    '/projects/import',
-    {
-      params: {
-        path: p.str().required(),
-        file: p.file().required(),
-        name: p.str(),
-        namespace: p.str(),
-        overwrite: p.bool().default(false),
-        override_params: p.hash(),
-      },
-    },
-    async (c, prm) => {
-      const user = requireUser(c);
-      const st = state(c);
-      const file = prm.file;
-      if (!file.name.toLowerCase().endsWith('.gz')) throw apiError(400, 'The file is invalid');
-      if (file.size > setting(st, 'max_import_size') * 1024 * 1024)
-        throw apiError(413, '413 Request Entity Too Large');
-      const ns =
-        prm.namespace !== undefined ? findNamespace(c, prm.namespace) : ({ kind: 'user', user } as const);
-      if (!canCreateIn(st, user, ns)) throw apiError(400, 'Namespace is not valid');
-      const path = prm.path;
-      const name = prm.name ?? path;
-      let content: ArchiveContent | undefined;
-      let error: string | null = null;
-      try {
-        content = await readArchive(Buffer.from(await file.arrayBuffer()));
-      } catch (e) {
-        if (!(e instanceof ArchiveError)) throw e;
-        error = e.message;
-      }
-      const existing = iget(st.idx.projects, `${nsPath(ns)}/${path}`.toLowerCase());
-      const overwrite = prm.overwrite && existing !== undefined;
-      const archived = content?.project ?? {};
-      const overrides = (prm.override_params ?? {}) as Record<string, unknown>;
-      const attrs: Record<string, unknown> = { ...archived, ...overrides };
-      delete attrs.name;
-      delete attrs.path;
-      const visibility = clampVisibility(ns, attrs.visibility);
-      if (!overwrite) {
-        const errors = projectErrors(st, ns, name, path, visibility);
-        const first = Object.entries(errors)[0];
-        if (first) throw apiError(400, `${humanize(first[0])} ${first[1][0]}`);
-      }
-      const fx = c.get('fx');
-      const nowMs = fx.clock.ms();
-      const now = fx.clock.iso();
-      const d = st.importExport.delays;
-      const correlation = createHash('sha256')
-        .update(`${nowMs}:${user.id}:${path}:${file.size}`)
-        .digest('hex')
-        .slice(0, 26);
-      const pid = write(c, (draft) => {
-        if (overwrite) deleteProject(draft, existing!);
+  r.post('/projects/import', async (c) => {
+    importEnabled(c);
+    const prm = parse(c, importParams);
+    const user = requireUser(c);
+    const st = state(c);
+    const overrides = overrideFields((prm.override_params ?? {}) as RawParams, c.get('fx').tier() !== 'free');
+    const file = prm.file;
+    if (!/\.(tar\.)?gz$/i.test(file.name)) throw apiError(400, 'The file is invalid');
+    if (file.size > setting(st, 'max_import_size') * 1024 * 1024)
+      throw apiError(413, '413 Request Entity Too Large');
+    const ns =
+      prm.namespace !== undefined ? findNamespace(c, prm.namespace) : ({ kind: 'user', user } as const);
+    if (!canCreateIn(st, user, ns)) throw apiError(400, 'Namespace is not valid');
+    const fx = c.get('fx');
+    const nowMs = fx.clock.ms();
+    const correlation = createHash('sha256')
+      .update(`${nowMs}:${user.id}:${prm.path}:${file.size}:${st.seq.projects ?? 0}`)
+      .digest('hex')
+      .slice(0, 32);
+    // `overwrite`: the import goes to a path of its own, and replaces the project at the asked path
+    // only when it finishes (`GitlabProjectsImportService#prepare_import_params`).
+    const taken = iget(st.idx.projects, `${nsPath(ns)}/${prm.path}`.toLowerCase()) !== undefined;
+    const overwrite = prm.overwrite && taken;
+    const path = overwrite ? `${prm.path}-${createHash('md5').update(correlation).digest('hex')}` : prm.path;
+    const name = prm.name ?? path;
+    const visibility = allowedVisibility(st, ns, defaultVisibility(st));
+    const errors = Object.entries(projectErrors(st, ns, name, path, visibility));
+    if (errors.length > 0) throw apiError(400, `${humanize(errors[0]![0])} ${errors[0]![1][0]}`);
+
+    // The archive is unframed now (the tar library is asynchronous, jobs are not); what it holds is
+    // read and written only by the job that finishes the import.
+    let stored: StoredFile;
+    try {
+      stored = { kind: 'import', files: await unpackArchive(Buffer.from(await file.arrayBuffer())) };
+    } catch (e) {
+      if (!(e instanceof ArchiveError)) throw e;
+      stored = { kind: 'import', error: e.message };
+    }
+    const files = fileStore(fx.clock);
+    const fileId = files.add(stored);
+    const now = fx.clock.iso();
+    let pid: number;
+    try {
+      pid = write(c, (d) => {
         const id = createProject(
-          draft,
+          d,
           {
-            ...attrs,
             path,
             name,
             namespace:
               ns.kind === 'group' ? { kind: 'group', id: ns.group.id } : { kind: 'user', userId: ns.user.id },
             creator_id: user.id,
-            description: typeof attrs.description === 'string' ? attrs.description : '',
             visibility,
-            archived: attrs.archived === true,
-            default_branch: typeof attrs.default_branch === 'string' ? attrs.default_branch : 'master',
+            default_branch: null,
             import_status: 'scheduled',
           },
           now,
         );
-        const failed = content ? importRelations(draft, id, user.id, content, now).failed : [];
+        // As for any new project: the creator of a group project is its maintainer, unless an owner.
+        const shell = tget(d.projects, id) as Project;
+        if (ns.kind === 'group' && highestGroupLevel(d, shell, user.id) < ACCESS.OWNER)
+          setMember(d, 'project', id, user.id, ACCESS.MAINTAINER, now);
         const rec: ImportRecord = {
           project_id: id,
-          requested_ms: nowMs,
-          started_ms: nowMs + d.import_scheduled_ms,
-          finished_ms: nowMs + d.import_scheduled_ms + d.import_started_ms,
-          error,
+          user_id: user.id,
+          status: 'scheduled',
+          error: null,
           correlation_id: correlation,
-          failed_relations: failed.slice(0, MAX_FAILED_RELATIONS).map((f, i) => ({
-            id: i + 1 + (draft.seq.import_failures ?? 0),
-            created_at: now,
-            ...f,
-          })),
+          failed_relations: [],
+          file_id: fileId,
+          overrides,
+          original_path: overwrite ? prm.path : null,
         };
-        draft.seq.import_failures = (draft.seq.import_failures ?? 0) + rec.failed_relations.length;
-        tset(draft.importExport.imports, id, rec);
+        tset(d.importExport.imports, id, rec);
+        scheduleJob(d, JOB.importStart, nowMs + d.importExport.delays.import_scheduled_ms, {
+          project_id: id,
+        });
         return id;
       });
-      const st2 = state(c);
-      return json(
-        c,
-        importStatusJson(c, tget(st2.projects, pid) as Project, tget(st2.importExport.imports, pid)),
-        201,
-      );
-    },
-  );
+    } catch (e) {
+      files.delete(fileId);
+      throw e;
+    }
+    return json(c, importStatusJson(c, tget(state(c).projects, pid) as Project), 201);
+  });
 }
 
 const humanize = (k: string) => (k.charAt(0).toUpperCase() + k.slice(1)).replace(/_/g, ' ');
 
 const nsPath = (ns: NamespaceRef) => (ns.kind === 'group' ? ns.group.full_path : ns.user.username);
 
-/** A group's visibility caps its projects': an archive's more open level is lowered. */
-function clampVisibility(ns: NamespaceRef, v: unknown): Visibility {
-  const wanted: Visibility = v === 'public' || v === 'internal' ? v : 'private';
-  if (ns.kind === 'user') return wanted;
-  return VISIBILITY_LEVEL[wanted] > VISIBILITY_LEVEL[ns.group.visibility] ? ns.group.visibility : wanted;
+/** The default visibility, lowered to what the group and the instance allow (`drop_visibility_level!`). */
+function allowedVisibility(st: PlatformState, ns: NamespaceRef, wanted: Visibility): Visibility {
+  let v = wanted;
+  if (ns.kind === 'group' && VISIBILITY_LEVEL[v] > VISIBILITY_LEVEL[ns.group.visibility])
+    v = ns.group.visibility;
+  return visibilityRestricted(st, v) ? 'private' : v;
 }
+
+const prefixed = (shape: Shape): Shape =>
+  Object.fromEntries(Object.entries(shape).map(([k, v]) => [`override_params[${k}]`, v]));
+const OVERRIDES = prefixed(projectAttributes);
+const PAID_OVERRIDES = prefixed(paidProjectAttributes);
+const FEATURE_FLAGS: Record<string, string> = {
+  issues_enabled: 'issues_access_level',
+  merge_requests_enabled: 'merge_requests_access_level',
+  wiki_enabled: 'wiki_access_level',
+  jobs_enabled: 'builds_access_level',
+  snippets_enabled: 'snippets_access_level',
+};
+
+/**
+ * `override_params` (declared with the project params, so checked as they are, with their nested
+ * names in messages) as project fields. Blank strings are dropped, as `present_project_override_params`
+ * does; the fields the platform never imports are dropped when the import runs.
+ */
+function overrideFields(raw: RawParams, paid: boolean): Record<string, unknown> {
+  const named: RawParams = {};
+  for (const [k, v] of Object.entries(raw)) named[`override_params[${k}]`] = v;
+  const parsed: Record<string, unknown> = { ...parseParams(OVERRIDES, named) };
+  if (paid) Object.assign(parsed, parseParams(PAID_OVERRIDES, named));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(parsed)) {
+    if (v === undefined || v === '') continue;
+    const k = key.slice('override_params['.length, -1);
+    if (k in FEATURE_FLAGS) out[FEATURE_FLAGS[k]!] = v ? 'enabled' : 'disabled';
+    else if (k === 'public_builds') out.public_jobs = v;
+    else if (k === 'container_expiration_policy_attributes') out.container_expiration_policy = v;
+    else if (k !== 'avatar' && k !== 'initialize_with_readme') out[k] = v;
+  }
+  return out;
+}
+
+const namespaceUsers = new WeakMap<Table<UserRecord>, Map<number, number>>();
 
 /** `find_namespace!`: a group or user namespace by id or full path, readable by the caller. */
 function findNamespace(c: Ctx, idOrPath: string): NamespaceRef {
@@ -294,7 +341,11 @@ function findNamespace(c: Ctx, idOrPath: string): NamespaceRef {
     const g = tget(st.groups, Number(idOrPath)) as GroupRecord | undefined;
     if (g) ns = { kind: 'group', group: g };
     else {
-      const u = tvalues(st.users).find((x) => x.namespace_id === Number(idOrPath)) as UserRecord | undefined;
+      let byNs = namespaceUsers.get(st.users);
+      if (!byNs)
+        namespaceUsers.set(st.users, (byNs = new Map(tvalues(st.users).map((u) => [u.namespace_id, u.id]))));
+      const uid = byNs.get(Number(idOrPath));
+      const u = uid === undefined ? undefined : tget(st.users, uid);
       if (u) ns = { kind: 'user', user: u };
     }
   } else {

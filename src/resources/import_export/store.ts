@@ -1,35 +1,47 @@
 /**
- * Project export and import: records in the immer state, and what stays outside it. Both machines are
- * derived from the instance clock when read (as pipelines are): a record stores when each step happens,
- * and a frozen clock shows the same state until a test advances it.
+ * Project export and import: the records in the immer state, and the files kept outside it.
  *
- * The archive bytes are not in the immer state (it is snapshotted, exported and compared, and a
- * 50 MB string there would make every snapshot carry it): they live in a per-instance Map keyed by an
- * archive id, which the export record references. The Map is bounded (ARCHIVE_BYTES_CAP); an archive
- * evicted from it, or lost to a reset, reads as "not found or has expired".
+ * Both machines move by background jobs on the instance clock (src/core/jobs.ts): a record stores the
+ * state it is in, and the jobs queued by a request move it on (`jobs.ts` in this area). A frozen clock
+ * shows the same state until a test advances it; a snapshot carries the pending jobs with it.
+ *
+ * The files are not in the immer state (it is snapshotted, exported and compared, and a 50 MB string
+ * there would make every snapshot carry it): they live in a per-instance store keyed by a file id, which
+ * the records reference. The store is bounded (FILE_BYTES_CAP); a file evicted from it, or lost to a
+ * reset, reads as "not found or has expired" (an export) or fails the import that needed it.
  */
-import type { Clock } from '../../core/clock.js';
 import type { Draft } from 'immer';
+import type { Clock } from '../../core/clock.js';
+import { cancelJobs } from '../../core/jobs.js';
 import type { PlatformState } from '../../core/state.js';
 import { emptyTable, tdelete, type Table } from '../../core/table.js';
 
 export type ExportStatus = 'none' | 'queued' | 'started' | 'finished' | 'regeneration_in_progress';
 export type ImportStatus = 'none' | 'scheduled' | 'started' | 'finished' | 'failed';
 
-/** One project's export (keyed by project id). Times are instance-clock milliseconds. */
+/** A finished (or being written) export file. */
+export interface ExportFileRef {
+  /** Key in the instance's file store. */
+  file_id: number;
+  /** `<timestamp>_<path>_export.tar.gz`, dated when the export started. */
+  filename: string;
+}
+
+/** One project's export (keyed by project id). */
 export interface ExportRecord {
   project_id: number;
+  /** Who asked for the export in progress (or the last one). */
   user_id: number;
-  requested_ms: number;
-  started_ms: number;
-  finished_ms: number;
-  /** The archive this export produces (a key of the instance's archive Map). */
-  archive_id: number;
-  /** The previous export's archive, downloadable until the new one is ready. */
-  previous_archive_id: number | null;
-  /** `<timestamp>_<path>_export.tar.gz`. */
-  filename: string;
-  previous_filename: string | null;
+  /** The export in progress; `finished` when none is. */
+  step: 'queued' | 'started' | 'finished';
+  /** Bumped by every request: the jobs of a superseded export find another generation and do nothing. */
+  generation: number;
+  /** The `description` param of the request, which overrides the project's in the archive. */
+  description: string | null;
+  /** The last finished export's file: downloadable, also while a new export is in progress. */
+  file: ExportFileRef | null;
+  /** The file of the export in progress, once it has started. */
+  pending: ExportFileRef | null;
   upload: { url: string; method: 'PUT' | 'POST' } | null;
 }
 
@@ -43,16 +55,21 @@ export interface FailedRelation {
   relation_name: string;
 }
 
-/** One imported project's import state (keyed by project id). */
+/** One imported project's import (keyed by the id of the project it creates). */
 export interface ImportRecord {
   project_id: number;
-  requested_ms: number;
-  started_ms: number;
-  finished_ms: number;
-  /** Set when the archive could not be imported: the import ends in `failed`. */
+  user_id: number;
+  status: 'scheduled' | 'started' | 'finished' | 'failed';
+  /** `import_state.last_error`: why the import failed. */
   error: string | null;
   correlation_id: string;
   failed_relations: FailedRelation[];
+  /** The uploaded archive, unpacked, in the instance's file store (dropped when the import ends). */
+  file_id: number;
+  /** `override_params`, already checked and turned into project fields. */
+  overrides: Record<string, unknown>;
+  /** With `overwrite`: the path of the project the import replaces when it finishes. */
+  original_path: string | null;
 }
 
 /** Step delays in milliseconds (control plane: `PUT /__fauxlab/import_export`). */
@@ -84,68 +101,96 @@ export function emptyImportExport(): ImportExportState {
   return { exports: emptyTable(), imports: emptyTable(), delays: { ...DEFAULT_DELAYS } };
 }
 
-/** The export status at `now` (`Project#export_status`). */
-export function exportStatus(e: ExportRecord | undefined, now: number): ExportStatus {
+/** `Project#export_status`: a new export while a finished file exists is a regeneration. */
+export function exportStatus(e: ExportRecord | undefined): ExportStatus {
   if (!e) return 'none';
-  if (now >= e.finished_ms) return 'finished';
-  // A new export while an older file still exists is a regeneration, whichever step it is in.
-  if (e.previous_archive_id !== null) return 'regeneration_in_progress';
-  return now >= e.started_ms ? 'started' : 'queued';
+  if (e.step === 'finished') return e.file ? 'finished' : 'none';
+  return e.file ? 'regeneration_in_progress' : e.step;
 }
 
-export function importStatus(i: ImportRecord | undefined, now: number): ImportStatus {
-  if (!i) return 'none';
-  if (now >= i.finished_ms) return i.error === null ? 'finished' : 'failed';
-  return now >= i.started_ms ? 'started' : 'scheduled';
+/** Job kinds of this area; payloads carry `project_id` (and exports their `generation`). */
+export const JOB = {
+  exportStart: 'project_export.start',
+  exportFinish: 'project_export.finish',
+  importStart: 'project_import.start',
+  importFinish: 'project_import.finish',
+  /** Queued right after importFinish: fails an import that a crashed finish left `started`. */
+  importGuard: 'project_import.guard',
+} as const;
+
+const OWN_JOBS = new Set<string>(Object.values(JOB));
+
+/**
+ * `deleteProject` cascades through this: the project's export and import records, and their pending
+ * jobs (a deleted project's import does not go on). Files stay in the store until evicted.
+ */
+export function deleteProjectImportExport(st: Draft<PlatformState>, projectId: number): void {
+  tdelete(st.importExport.exports, projectId);
+  tdelete(st.importExport.imports, projectId);
+  if (st.jobs.length > 0) cancelJobs(st, (j) => OWN_JOBS.has(j.kind) && j.payload.project_id === projectId);
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Archive bytes, per instance
+// Files, per instance
 
-/** At most this many bytes of archives per instance; the oldest go first. */
-export const ARCHIVE_BYTES_CAP = 256 * 1024 * 1024;
+/** An archive's files by name (what a tar.gz holds). */
+export type ArchiveFiles = Map<string, Buffer>;
 
-export class ArchiveStore {
-  readonly #files = new Map<number, Buffer>();
+/**
+ * A stored file: an export's archive (its files, written when the export started; packed into a
+ * tar.gz the first time it is downloaded or uploaded), or an uploaded archive for an import (unpacked,
+ * or why it could not be).
+ */
+export type StoredFile =
+  | { kind: 'export'; files: ArchiveFiles; packed?: Promise<Buffer> }
+  | { kind: 'import'; files: ArchiveFiles }
+  | { kind: 'import'; error: string };
+
+/** At most this many bytes of files per instance; the oldest go first. */
+export const FILE_BYTES_CAP = 256 * 1024 * 1024;
+
+const sizeOf = (f: StoredFile) => {
+  let n = 0;
+  if ('files' in f) for (const b of f.files.values()) n += b.length;
+  return n;
+};
+
+export class FileStore {
+  readonly #files = new Map<number, { file: StoredFile; bytes: number }>();
   #bytes = 0;
   #seq = 0;
 
-  /** Stores an archive; ids are never reused, even across resets and restores. */
-  add(bytes: Buffer): number {
+  /** Stores a file; ids are never reused, even across resets and restores. */
+  add(file: StoredFile): number {
     const id = ++this.#seq;
-    this.#files.set(id, bytes);
-    this.#bytes += bytes.length;
-    for (const [old, b] of this.#files) {
-      if (this.#bytes <= ARCHIVE_BYTES_CAP || old === id) break;
+    const bytes = sizeOf(file);
+    this.#files.set(id, { file, bytes });
+    this.#bytes += bytes;
+    for (const [old, f] of this.#files) {
+      if (this.#bytes <= FILE_BYTES_CAP || old === id) break;
       this.#files.delete(old);
-      this.#bytes -= b.length;
+      this.#bytes -= f.bytes;
     }
     return id;
   }
 
-  get(id: number | null): Buffer | undefined {
-    return id === null ? undefined : this.#files.get(id);
+  get(id: number | null | undefined): StoredFile | undefined {
+    return id === null || id === undefined ? undefined : this.#files.get(id)?.file;
   }
 
-  delete(id: number | null): void {
-    const b = id === null ? undefined : this.#files.get(id);
-    if (b === undefined) return;
+  delete(id: number | null | undefined): void {
+    const f = id === null || id === undefined ? undefined : this.#files.get(id);
+    if (f === undefined) return;
     this.#files.delete(id!);
-    this.#bytes -= b.length;
+    this.#bytes -= f.bytes;
   }
 }
 
-const archives = new WeakMap<Clock, ArchiveStore>();
+const stores = new WeakMap<Clock, FileStore>();
 
-/** The archive store of the instance with this clock. */
-export function archiveStore(clock: Clock): ArchiveStore {
-  let s = archives.get(clock);
-  if (!s) archives.set(clock, (s = new ArchiveStore()));
+/** The file store of the instance with this clock. */
+export function fileStore(clock: Clock): FileStore {
+  let s = stores.get(clock);
+  if (!s) stores.set(clock, (s = new FileStore()));
   return s;
-}
-
-/** `deleteProject` cascades through this: the project's export and import records. */
-export function deleteProjectImportExport(st: Draft<PlatformState>, projectId: number): void {
-  tdelete(st.importExport.exports, projectId);
-  tdelete(st.importExport.imports, projectId);
 }

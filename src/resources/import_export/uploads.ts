@@ -1,11 +1,12 @@
 /**
  * Sending a finished export to `upload[url]`, as the platform's export worker does after writing the
- * archive: a background request, so no API request waits for it. An upload waits for its export to
- * finish on the instance clock (a watcher checks while uploads are pending), then is tried up to three
+ * archive: a background request, so no API request waits for it. The request for an export registers
+ * its upload (`waiting`); the job that finishes the export releases it, and it is then tried up to three
  * times (network errors, 429 and 5xx) with a short backoff. Outcomes: `GET /__fauxlab/export_uploads`.
  */
 import type { Clock } from '../../core/clock.js';
-import { archiveStore } from './store.js';
+import { packArchive } from './archive.js';
+import type { StoredFile } from './store.js';
 
 export interface UploadAttempt {
   /** Wall-clock time (the instance clock may be frozen). */
@@ -20,7 +21,7 @@ export interface ExportUpload {
   project: string;
   url: string;
   method: 'PUT' | 'POST';
-  /** When the export finishes on the instance clock: the upload starts then. */
+  /** When the export is due to finish on the instance clock (with the delays of the request's time). */
   due_at: string;
   status: 'waiting' | 'sending' | 'uploaded' | 'failed';
   response_status: number | null;
@@ -32,22 +33,18 @@ const MAX_ATTEMPTS = 3;
 const BACKOFF_MS = 100;
 const TIMEOUT_MS = 10_000;
 const LOG_SIZE = 500;
-const WATCH_INTERVAL_MS = 25;
 
-interface Pending {
-  entry: ExportUpload;
-  dueMs: number;
-  archiveId: number;
+/** The tar.gz of an export's files, packed once (on first download or upload). */
+export function packed(file: Extract<StoredFile, { kind: 'export' }>): Promise<Buffer> {
+  return (file.packed ??= packArchive(file.files));
 }
 
 export class UploadLog {
   readonly #entries: ExportUpload[] = [];
-  readonly #waiting = new Map<number, Pending>();
+  /** `<project id>:<export generation>` -> the upload waiting for that export. */
+  readonly #waiting = new Map<string, ExportUpload>();
   readonly #inFlight = new Set<Promise<void>>();
   #seq = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
-
-  constructor(readonly clock: Clock) {}
 
   list(): ExportUpload[] {
     return this.#entries.map((e) => structuredClone(e));
@@ -57,18 +54,17 @@ export class UploadLog {
     this.#entries.length = 0;
   }
 
-  /** Queues the upload of an export's archive, sent once the clock reaches `dueMs`. */
-  schedule(
+  /** Registers the upload of an export that was just requested; it supersedes the project's older one. */
+  register(
     u: Pick<ExportUpload, 'project_id' | 'project' | 'url' | 'method'>,
+    generation: number,
     dueMs: number,
-    archiveId: number,
   ): void {
-    // A new export replaces the upload its predecessor still waited for (`POST` removes old exports).
-    for (const [id, p] of this.#waiting)
-      if (p.entry.project_id === u.project_id) {
-        p.entry.status = 'failed';
-        p.entry.attempts.push({ at: new Date().toISOString(), error: 'superseded by a newer export' });
-        this.#waiting.delete(id);
+    for (const [key, entry] of this.#waiting)
+      if (entry.project_id === u.project_id) {
+        entry.status = 'failed';
+        entry.attempts.push({ at: new Date().toISOString(), error: 'superseded by a newer export' });
+        this.#waiting.delete(key);
       }
     const entry: ExportUpload = {
       ...u,
@@ -81,39 +77,31 @@ export class UploadLog {
     };
     this.#entries.push(entry);
     if (this.#entries.length > LOG_SIZE) this.#entries.shift();
-    this.#waiting.set(entry.id, { entry, dueMs, archiveId });
-    if (!this.#timer) {
-      this.#timer = setInterval(() => this.tick(), WATCH_INTERVAL_MS);
-      this.#timer.unref?.();
-    }
+    this.#waiting.set(`${u.project_id}:${generation}`, entry);
   }
 
-  /** Starts the uploads whose export has finished. */
-  tick(): void {
-    const now = this.clock.ms();
-    for (const [id, p] of this.#waiting) {
-      if (now < p.dueMs) continue;
-      this.#waiting.delete(id);
-      const bytes = archiveStore(this.clock).get(p.archiveId);
-      if (!bytes) {
-        p.entry.status = 'failed';
-        p.entry.attempts.push({ at: new Date().toISOString(), error: 'the archive no longer exists' });
-        continue;
-      }
-      p.entry.status = 'sending';
-      p.entry.bytes = bytes.length;
-      const run = send(p.entry, bytes).finally(() => this.#inFlight.delete(run));
-      this.#inFlight.add(run);
-    }
-    if (this.#waiting.size === 0 && this.#timer) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-    }
+  /** The export finished: its upload (if it asked for one) starts now, in the background. */
+  release(projectId: number, generation: number, file: Extract<StoredFile, { kind: 'export' }>): void {
+    const key = `${projectId}:${generation}`;
+    const entry = this.#waiting.get(key);
+    if (!entry) return;
+    this.#waiting.delete(key);
+    entry.status = 'sending';
+    const run = packed(file)
+      .then((bytes) => {
+        entry.bytes = bytes.length;
+        return send(entry, bytes);
+      })
+      .catch((e: unknown) => {
+        entry.status = 'failed';
+        entry.attempts.push({ at: new Date().toISOString(), error: String(e) });
+      })
+      .finally(() => this.#inFlight.delete(run));
+    this.#inFlight.add(run);
   }
 
-  /** Starts what is due, then resolves once every upload under way is done (with its retries). */
+  /** Resolves once every upload under way is done (with its retries). */
   async settled(): Promise<void> {
-    this.tick();
     while (this.#inFlight.size) await Promise.allSettled([...this.#inFlight]);
   }
 }
@@ -150,6 +138,6 @@ const logs = new WeakMap<Clock, UploadLog>();
 /** The export-upload log of the instance with this clock. */
 export function exportUploads(clock: Clock): UploadLog {
   let log = logs.get(clock);
-  if (!log) logs.set(clock, (log = new UploadLog(clock)));
+  if (!log) logs.set(clock, (log = new UploadLog()));
   return log;
 }
