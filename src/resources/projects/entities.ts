@@ -343,7 +343,23 @@ class RecordJson {
     readonly namespaceId: number,
     readonly ownerId: number | null,
   ) {}
+
+  /** Its last renderings by viewer and options (`ProjectRenderer.#view`), with what each was made from. */
+  views?: Map<string, RecordView>;
 }
+
+interface RecordView {
+  viewer: UserRecord | null;
+  members: PlatformState['members'];
+  shares: PlatformState['shares'];
+  projects: PlatformState['projects'];
+  groups: PlatformState['groups'];
+  settings: PlatformState['settings'];
+  json: string;
+}
+
+/** Renderings a record keeps: a list's and a single project's, for a couple of viewers. */
+const VIEWS_PER_RECORD = 4;
 
 /** Which of a project's features are disabled, as `RecordJson.disabled` has them. */
 const disabledFeatures = (p: Project) =>
@@ -623,9 +639,44 @@ export class ProjectRenderer {
 
   /** The entity as a JSON string. */
   json(record: ProjectRecord, o: ProjectEntityOptions = {}): string {
+    return this.#view(record as Project, this.st, o);
+  }
+
+  /**
+   * One entity's JSON for this viewer and these options. A record keeps its last few renderings with the
+   * viewer and tables each was made from, so that a client reading the same projects again gets the same
+   * strings without a rebuild; any write to those tables makes a fresh one.
+   */
+  #view(p: Project, st: PlatformState, o: ProjectEntityOptions, slot?: RenderSlot): string {
+    const r = this.#record(p, st, slot);
+    const viewer = this.viewer;
+    const key = `${viewer?.id ?? 0}|${o.shape ?? 'full'}|${+!!o.statistics}${+!!o.license}${+!!o.customAttributes}${+!!o.canAdminProject}${+!!o.directGroupAccess}`;
+    const v = r.views?.get(key);
+    if (
+      v !== undefined &&
+      v.viewer === viewer &&
+      v.members === st.members &&
+      v.shares === st.shares &&
+      v.projects === st.projects &&
+      v.groups === st.groups &&
+      v.settings === st.settings
+    )
+      return v.json;
     const parts: string[] = [];
-    this.#write(parts, record as Project, o);
-    return parts.join('');
+    this.#write(parts, p, o, slot);
+    const json = parts.join('');
+    const views = (r.views ??= new Map());
+    if (views.size >= VIEWS_PER_RECORD) views.clear();
+    views.set(key, {
+      viewer,
+      members: st.members,
+      shares: st.shares,
+      projects: st.projects,
+      groups: st.groups,
+      settings: st.settings,
+      json,
+    });
+    return json;
   }
 
   /** The entity as an object. */
@@ -647,14 +698,14 @@ export class ProjectRenderer {
   /** `list` of records that come with a slot for their cached JSON (the list keys). */
   listOf(items: readonly RenderSlot[], o: ProjectEntityOptions = {}): string {
     if (items.length === 0) return '[]';
-    const parts: string[] = ['['];
+    const st = this.st;
+    let out = '[';
     for (let i = 0; i < items.length; i++) {
-      if (i > 0) parts.push(',');
+      if (i > 0) out += ',';
       const item = items[i]!;
-      this.#write(parts, item.p as Project, o, item);
+      out += this.#view(item.p as Project, st, o, item);
     }
-    parts.push(']');
-    return parts.join('');
+    return out + ']';
   }
 
   /** Appends the pieces of one entity's JSON to `parts`. */
