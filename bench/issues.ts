@@ -11,16 +11,28 @@
  * another's. Environment: FAUXLAB_BENCH_SECONDS (load phase length, default 5), FAUXLAB_BENCH_ISSUES
  * (issues of the big world, default 100000).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
-import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import { Store } from '../src/core/store.js';
 import { createFauxlab, type Fauxlab } from '../src/index.js';
 import { createIssue } from '../src/resources/issuables/model.js';
+import {
+  fmt,
+  forkSelf,
+  gc,
+  inChild,
+  listen,
+  load as loadPhase,
+  mb,
+  measure,
+  row,
+  serveUntilStopped,
+  stopChild,
+  timeCreates,
+  writeCostLines,
+  type Load,
+  type WriteTimes,
+} from './report.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -34,13 +46,6 @@ const AUTH = { 'PRIVATE-TOKEN': TOKEN };
 const WATCHDOG_MS = (PHASE_SECONDS * 4 + 300) * 1000;
 /** Three filters: the state, a label and a milestone every generated project has. */
 const FILTERS = 'state=opened&labels=bug&milestone=v2.0';
-
-const gc = () => (globalThis as { gc?: () => void }).gc?.();
-const mb = (bytes: number) => Math.round(bytes / 1048576);
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const row = (cells: (string | number)[], widths: number[]) =>
-  cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
 
 /** A world of `issues` issues over PROJECTS projects (user 1 the admin). */
 function world(issues: number): Fauxlab {
@@ -56,18 +61,6 @@ function world(issues: number): Fauxlab {
       },
     },
     journal: false,
-  });
-}
-
-function listen(
-  fetch: (r: Request) => Promise<Response> | Response,
-): Promise<{ server: Server; port: number }> {
-  return new Promise((resolve) => {
-    const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
-      const server = s as Server;
-      server.keepAliveTimeout = 65_000;
-      resolve({ server, port: info.port });
-    });
   });
 }
 
@@ -100,54 +93,14 @@ async function serveMode(): Promise<void> {
     ports: { fauxlab: a.port, bare: b.port },
     sample: { status: res.status, bytes: Buffer.byteLength(body), total: res.headers.get('x-total') },
   };
-  process.send!(ready);
-  process.on('message', (m) => {
-    if (m !== 'stop') return;
-    for (const s of [a.server, b.server]) {
-      s.closeAllConnections();
-      s.close();
-    }
-    process.exit(0);
-  });
+  serveUntilStopped(ready, [a.server, b.server]);
 }
 
-interface Load {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  bytesPerResponse: number;
-}
+const load = (name: string, port: number, nextPath: () => string, headers?: Record<string, string>) =>
+  loadPhase({ connections: CONNECTIONS, seconds: PHASE_SECONDS }, name, port, nextPath, headers);
 
-async function load(
-  name: string,
-  port: number,
-  nextPath: () => string,
-  headers: Record<string, string> = {},
-): Promise<Load> {
-  const r = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: PHASE_SECONDS,
-    headers,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: nextPath() }) }],
-  });
-  return {
-    name,
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-    bytesPerResponse: r.requests.total ? Math.round(r.throughput.total / r.requests.total) : 0,
-  };
-}
-
-interface WriteCost {
+interface WriteCost extends WriteTimes {
   issues: number;
-  apiUs: number;
-  apiStatus: Record<string, number>;
-  storeUs: number;
 }
 
 /** µs per issue create on top of `issues` issues: through the API as admin, and through the store. */
@@ -160,12 +113,6 @@ async function writeCost(issues: number): Promise<WriteCost> {
     store.write((d) =>
       createIssue(d, { project_id: 1 + (n++ % PROJECTS), author_id: 1, title: `Bench ${n}` }, NOW),
     );
-  for (let i = 0; i < 200; i++) storeCreate();
-  let t0 = performance.now();
-  for (let i = 0; i < WRITES; i++) storeCreate();
-  const storeUs = ((performance.now() - t0) * 1000) / WRITES;
-
-  const statuses: Record<string, number> = {};
   const apiCreate = async () => {
     const res = await fx.app.request(`/api/v4/projects/${1 + (n++ % PROJECTS)}/issues`, {
       method: 'POST',
@@ -175,43 +122,7 @@ async function writeCost(issues: number): Promise<WriteCost> {
     await res.arrayBuffer();
     return res.status;
   };
-  for (let i = 0; i < 200; i++) await apiCreate();
-  t0 = performance.now();
-  for (let i = 0; i < WRITES; i++) {
-    const s = await apiCreate();
-    statuses[s] = (statuses[s] ?? 0) + 1;
-  }
-  const apiUs = ((performance.now() - t0) * 1000) / WRITES;
-  return { issues: existing, apiUs, apiStatus: statuses, storeUs };
-}
-
-async function forkSelf<T>(args: string[]): Promise<{ child: ChildProcess; message: T }> {
-  const child = fork(SELF, args, {
-    execArgv: [...process.execArgv, '--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const message = await new Promise<T>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as T));
-    child.once('exit', (code) =>
-      reject(new Error(`bench child ${args.join(' ')} exited early (code ${code})`)),
-    );
-  });
-  return { child, message };
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.send('stop');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function inChild<T>(args: string[]): Promise<T> {
-  const { child, message } = await forkSelf<T>(args);
-  await stopChild(child);
-  return message;
+  return { issues: existing, ...(await timeCreates(WRITES, storeCreate, apiCreate)) };
 }
 
 /** Runs the issuables phases and prints their table and a JSON line. */
@@ -221,7 +132,7 @@ export async function runIssues(): Promise<void> {
     process.exit(2);
   }, WATCHDOG_MS);
   watchdog.unref();
-  const { child, message: ready } = await forkSelf<Ready>(['--serve']);
+  const { child, message: ready } = await forkSelf<Ready>(SELF, ['--serve']);
   let loads: Load[];
   try {
     let k = 0;
@@ -238,8 +149,8 @@ export async function runIssues(): Promise<void> {
   } finally {
     await stopChild(child);
   }
-  const small = await inChild<WriteCost>(['--writes', '1000']);
-  const big = await inChild<WriteCost>(['--writes', String(BIG)]);
+  const small = await inChild<WriteCost>(SELF, ['--writes', '1000']);
+  const big = await inChild<WriteCost>(SELF, ['--writes', String(BIG)]);
 
   const out: string[] = [''];
   out.push(
@@ -252,42 +163,16 @@ export async function runIssues(): Promise<void> {
     out.push(row([l.name, fmt(l.rps), l.p50, l.p99, fmt(l.non2xx), fmt(l.bytesPerResponse)], lw));
   out.push(row(['  ratio filtered issue list / bare page', fmt(loads[0]!.rps / loads[1]!.rps, 3)], lw));
   out.push('');
-  const ww = [42, 14, 14, 8];
   out.push(
-    row(
-      [
-        'writes (in process, µs per issue create)',
-        `${fmt(small.issues)} issues`,
-        `${fmt(big.issues)} issues`,
-        'ratio',
-      ],
-      ww,
+    ...writeCostLines(
+      'issue',
+      'issues',
+      ['POST /api/v4/projects/:id/issues', 'store.write(createIssue)'],
+      [small.issues, big.issues],
+      small,
+      big,
+      14,
     ),
-  );
-  out.push(
-    row(
-      [
-        'POST /api/v4/projects/:id/issues',
-        fmt(small.apiUs, 1),
-        fmt(big.apiUs, 1),
-        fmt(big.apiUs / small.apiUs, 2),
-      ],
-      ww,
-    ),
-  );
-  out.push(
-    row(
-      [
-        'store.write(createIssue)',
-        fmt(small.storeUs, 1),
-        fmt(big.storeUs, 1),
-        fmt(big.storeUs / small.storeUs, 2),
-      ],
-      ww,
-    ),
-  );
-  out.push(
-    `  POST statuses: ${JSON.stringify(small.apiStatus)} / ${JSON.stringify(big.apiStatus)}; linear growth would be a ratio near ${fmt(big.issues / small.issues)}`,
   );
   console.log(out.join('\n'));
   console.log(
@@ -309,17 +194,10 @@ export async function runIssues(): Promise<void> {
   );
 }
 
-async function measure(run: () => Promise<unknown>): Promise<void> {
-  setTimeout(() => process.exit(3), WATCHDOG_MS).unref();
-  process.on('disconnect', () => process.exit(0));
-  process.on('message', (m) => m === 'stop' && process.exit(0));
-  process.send!(await run());
-}
-
 // Run as a script (or as a forked child of one); imported by run.ts, do nothing on load.
 if (process.argv[1] === SELF) {
   const [mode, arg] = process.argv.slice(2);
   if (mode === '--serve') await serveMode();
-  else if (mode === '--writes') await measure(() => writeCost(Number(arg)));
+  else if (mode === '--writes') await measure(() => writeCost(Number(arg)), WATCHDOG_MS);
   else await runIssues();
 }

@@ -11,12 +11,8 @@
  * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal), FAUXLAB_BENCH_ROUNDS
  * (the projects phases measure each target of a set in this many alternating slices, default 5).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import { freeze, type Draft } from 'immer';
@@ -26,6 +22,23 @@ import { Store } from '../src/core/store.js';
 import { createFauxlab, type Fauxlab } from '../src/index.js';
 import { fauxlabHandlers } from '../src/msw/index.js';
 import { addToken, createUser } from '../src/resources/users/model.js';
+import {
+  fmt,
+  forkSelf as forkScript,
+  gc,
+  inChild as inScriptChild,
+  listen,
+  load as loadPhase,
+  mb,
+  measure as measureIn,
+  row,
+  serveUntilStopped,
+  stopChild,
+  timeCreates,
+  writeCostLines,
+  type Load,
+  type WriteTimes,
+} from './report.js';
 
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
 const WORLD_USERS = Number(process.env.FAUXLAB_BENCH_USERS ?? 100_000);
@@ -93,22 +106,6 @@ function world(n: number): { fx: Fauxlab; method: WorldMethod } {
   return { fx, method: 'createUser on a plain state' };
 }
 
-const gc = () => (globalThis as { gc?: () => void }).gc?.();
-const mb = (bytes: number) => Math.round(bytes / 1048576);
-
-function listen(
-  fetch: (r: Request) => Promise<Response> | Response,
-): Promise<{ server: Server; port: number }> {
-  return new Promise((resolve) => {
-    const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
-      const server = s as Server;
-      // Node's 5 s default races the client's pooled connections under sustained load (ECONNRESET).
-      server.keepAliveTimeout = 65_000;
-      resolve({ server, port: info.port });
-    });
-  });
-}
-
 interface Ready {
   type: 'ready';
   method: WorldMethod;
@@ -158,15 +155,7 @@ async function serveMode(): Promise<void> {
       user: { status: user.status, bytes: Buffer.byteLength(userBody) },
     },
   };
-  process.send!(ready);
-  process.on('message', (m) => {
-    if (m !== 'stop') return;
-    for (const s of [a.server, b.server]) {
-      s.closeAllConnections();
-      s.close();
-    }
-    process.exit(0);
-  });
+  serveUntilStopped(ready, [a.server, b.server]);
 }
 
 interface ProjectsReady {
@@ -259,39 +248,8 @@ async function serveProjectsMode(): Promise<void> {
   });
 }
 
-interface Load {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  bytesPerResponse: number;
-}
-
-async function load(
-  name: string,
-  port: number,
-  nextPath: () => string,
-  headers: Record<string, string> = {},
-): Promise<Load> {
-  const r = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: PHASE_SECONDS,
-    headers,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: nextPath() }) }],
-  });
-  return {
-    name,
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    bytesPerResponse: r.requests.total ? Math.round(r.throughput.total / r.requests.total) : 0,
-  };
-}
+const load = (name: string, port: number, nextPath: () => string, headers?: Record<string, string>) =>
+  loadPhase({ connections: CONNECTIONS, seconds: PHASE_SECONDS }, name, port, nextPath, headers);
 
 interface Target {
   name: string;
@@ -363,42 +321,11 @@ function cycler(n: number): () => number {
   return () => ((i++ * 7919) % n) + 1;
 }
 
-/** Forks this script in a fresh process (its own heap and event loop) and waits for its first message. */
-async function forkSelf<T>(args: string[]): Promise<{ child: ChildProcess; message: T }> {
-  const child = fork(SELF, args, {
-    execArgv: [...process.execArgv, '--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const message = await new Promise<T>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as T));
-    child.once('exit', (code) =>
-      reject(new Error(`bench child ${args.join(' ')} exited early (code ${code})`)),
-    );
-  });
-  return { child, message };
-}
+const forkSelf = <T>(args: string[]) => forkScript<T>(SELF, args);
+const inChild = <T>(args: string[]) => inScriptChild<T>(SELF, args);
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.send('stop');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Runs one in-process measurement in a child, so that earlier phases' heaps do not skew it. */
-async function inChild<T>(args: string[]): Promise<T> {
-  const { child, message } = await forkSelf<T>(args);
-  await stopChild(child);
-  return message;
-}
-
-interface WriteCost {
+interface WriteCost extends WriteTimes {
   existing: number;
-  apiUs: number;
-  apiStatus: Record<string, number>;
-  storeUs: number;
 }
 
 /** µs per user create, through the API as admin and through the store directly, on top of `existing` users. */
@@ -412,12 +339,6 @@ async function writeCost(existing: number): Promise<WriteCost> {
   };
 
   const storeCreate = () => store.write((d) => createUser(d, fields(), NOW));
-  for (let i = 0; i < 200; i++) storeCreate();
-  let t0 = performance.now();
-  for (let i = 0; i < WRITES; i++) storeCreate();
-  const storeUs = ((performance.now() - t0) * 1000) / WRITES;
-
-  const statuses: Record<string, number> = {};
   const apiCreate = async () => {
     const res = await fx.app.request('/api/v4/users', {
       method: 'POST',
@@ -427,14 +348,7 @@ async function writeCost(existing: number): Promise<WriteCost> {
     await res.arrayBuffer();
     return res.status;
   };
-  for (let i = 0; i < 200; i++) await apiCreate();
-  t0 = performance.now();
-  for (let i = 0; i < WRITES; i++) {
-    const s = await apiCreate();
-    statuses[s] = (statuses[s] ?? 0) + 1;
-  }
-  const apiUs = ((performance.now() - t0) * 1000) / WRITES;
-  return { existing, apiUs, apiStatus: statuses, storeUs };
+  return { existing, ...(await timeCreates(WRITES, storeCreate, apiCreate)) };
 }
 
 interface MswCost {
@@ -471,11 +385,6 @@ async function mswCost(): Promise<MswCost> {
   }
   return { appFetchUs, mswUs, overheadUs: mswUs - appFetchUs, status: probe.status, bytes };
 }
-
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const row = (cells: (string | number)[], widths: number[]) =>
-  cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
 
 /** The projects phases: a 100k-project world in its own child, list, single and search next to bare bodies. */
 async function projectPhases(): Promise<{ lines: string[]; json: unknown }> {
@@ -642,42 +551,16 @@ async function main(): Promise<void> {
   out.push(row(['  ratio single / bare user', fmt(single.rps / bareSingle.rps, 3)], lw));
   out.push('');
   out.push(...projects.lines, '');
-  const ww = [42, 12, 12, 8];
   out.push(
-    row(
-      [
-        'writes (in process, µs per user create)',
-        `${fmt(small.existing)} users`,
-        `${fmt(big.existing)} users`,
-        'ratio',
-      ],
-      ww,
+    ...writeCostLines(
+      'user',
+      'users',
+      ['POST /api/v4/users as admin', 'store.write(createUser)'],
+      [small.existing, big.existing],
+      small,
+      big,
+      12,
     ),
-  );
-  out.push(
-    row(
-      [
-        'POST /api/v4/users as admin',
-        fmt(small.apiUs, 1),
-        fmt(big.apiUs, 1),
-        fmt(big.apiUs / small.apiUs, 2),
-      ],
-      ww,
-    ),
-  );
-  out.push(
-    row(
-      [
-        'store.write(createUser)',
-        fmt(small.storeUs, 1),
-        fmt(big.storeUs, 1),
-        fmt(big.storeUs / small.storeUs, 2),
-      ],
-      ww,
-    ),
-  );
-  out.push(
-    `  POST statuses: ${JSON.stringify(small.apiStatus)} / ${JSON.stringify(big.apiStatus)}; linear growth would be a ratio near ${fmt(big.existing / small.existing)}`,
   );
   out.push('');
   const mw = [42, 12];
@@ -714,13 +597,7 @@ async function main(): Promise<void> {
   await (await import('./issues.js')).runIssues();
 }
 
-/** Child side of `inChild`: one measurement, sent back to the parent, then wait to be stopped. */
-async function measure(run: () => Promise<unknown>): Promise<void> {
-  setTimeout(() => process.exit(3), WATCHDOG_MS).unref();
-  process.on('disconnect', () => process.exit(0));
-  process.on('message', (m) => m === 'stop' && process.exit(0));
-  process.send!(await run());
-}
+const measure = (run: () => Promise<unknown>) => measureIn(run, WATCHDOG_MS);
 
 const [mode, arg] = process.argv.slice(2);
 if (mode === '--serve') await serveMode();

@@ -9,7 +9,7 @@ import { ACCESS } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import { ApiError, apiError, forbidden, grapeError, validationError } from '../../core/errors.js';
+import { apiError, forbidden, validationError } from '../../core/errors.js';
 import { featureEnabled } from '../../core/features.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { allOrNoneOf, p, parseParams, type Parsed } from '../../core/params.js';
@@ -17,6 +17,7 @@ import type { ApiRouter } from '../../core/router.js';
 import type { PlatformState, Visibility } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { createGroup, deleteGroup, setMember } from '../projects/model.js';
+import { validate } from '../projects/validation.js';
 import { canAdminGroup, canCreateSubgroup, findGroupRecord } from './access.js';
 import { groupRenderer } from './entities.js';
 import {
@@ -49,25 +50,6 @@ import {
 
 /** Ruby's `present?` for a string param. */
 const present = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
-
-/**
- * Runs Grape's validators in declaration order and reports every failure in one 400, as Grape does:
- * declared params and group validators (`all_or_none_of`) interleave.
- */
-function validate(steps: (() => void)[]): void {
-  const problems: string[] = [];
-  for (const step of steps) {
-    try {
-      step();
-    } catch (e) {
-      const body = e instanceof ApiError ? (e.body as { error?: unknown }) : null;
-      if (e instanceof ApiError && e.status === 400 && typeof body?.error === 'string')
-        problems.push(body.error);
-      else throw e;
-    }
-  }
-  if (problems.length) throw grapeError(400, problems.join(', '));
-}
 
 /** Where an uploaded avatar is served from (relative: the renderer adds the base URL). */
 const avatarPath = (groupId: number, file: File) =>

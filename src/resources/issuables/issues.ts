@@ -6,18 +6,10 @@
  * Check order is the platform's: writes need a user (401), params are validated (400), the project
  * must be readable (404), the issue found (404), then the permission (403), then the model (400).
  */
-import { findGroup } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import {
-  apiError,
-  forbidden,
-  notFound,
-  notModified,
-  recordNotFound,
-  validationError,
-} from '../../core/errors.js';
+import { apiError, forbidden, notFound, recordNotFound, validationError } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { atLeastOneOf, p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
@@ -25,36 +17,13 @@ import type { PlatformState, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import { abilities, canCreateIssue, canSeeIssue, canUpdateIssue, type ProjectAbilities } from './access.js';
-import {
-  findContext,
-  findIssue,
-  isoMs,
-  isSubscribed,
-  issueByIid,
-  loadProject,
-  participants,
-  pendingTodo,
-} from './common.js';
+import { findIssue, isoMs, isSubscribed, issueByIid, loadProject, participants } from './common.js';
 import { issuableRenderer, type From } from './entities.js';
-import {
-  findInOneProject,
-  findInProjects,
-  groupProjectIds,
-  projectSet,
-  projectsWithIssuables,
-  type FindRequest,
-} from './finder.js';
+import { projectSet, type FindRequest } from './finder.js';
 import { listFilters, parseIssueList, type IssueListParams } from './listparams.js';
-import {
-  createIssue,
-  deleteIssue,
-  labelIdsFor,
-  markTodo,
-  setSubscription,
-  updateIssue,
-  type IssueChanges,
-} from './model.js';
+import { createIssue, deleteIssue, labelIdsFor, updateIssue, type IssueChanges } from './model.js';
 import { emitEvent } from '../integrations/events.js';
+import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import type { IssueRecord, MergeRequestRecord } from './store.js';
 
 type S = PlatformState;
@@ -78,44 +47,26 @@ function sendIssues(c: Ctx, list: IssueRecord[], prm: IssueListParams, from: Fro
   return paginate(c, list, (i) => r.issue(i));
 }
 
-/** `GET /issues`: needs a user unless `scope=all` (the raw value: `all` only). */
-function listAll(c: Ctx): Response {
-  const prm = parseIssueList(c, 'global');
-  if (c.get('params').scope !== 'all') requireUser(c);
-  const list = findInProjects<IssueRecord>(
-    findContext(c),
-    projectsWithIssuables(state(c)),
-    issueRequest(c, prm),
-    prm.non_archived !== false,
-  );
-  return sendIssues(c, list, prm, null);
+/** A list route's issues, with its params and where they are from. */
+function findIssues(c: Ctx, scope: ListScope) {
+  const prm = parseIssueList(c, scope);
+  const src = listSource(c, scope);
+  const list = src.find<IssueRecord>(issueRequest(c, prm), prm.non_archived !== false);
+  return { prm, list, from: src.from };
 }
 
-function listGroup(c: Ctx): Response {
-  const prm = parseIssueList(c, 'group');
-  const group = findGroup(c, c.req.param('id') ?? '');
-  const list = findInProjects<IssueRecord>(
-    findContext(c),
-    groupProjectIds(state(c), group.id),
-    issueRequest(c, prm),
-    prm.non_archived !== false,
-  );
-  return sendIssues(c, list, prm, { group });
-}
-
-function listProject(c: Ctx): Response {
-  const prm = parseIssueList(c, 'project');
-  const project = loadProject(c);
-  const list = findInOneProject<IssueRecord>(findContext(c), project, issueRequest(c, prm));
-  return sendIssues(c, list, prm, { project });
-}
+const listIssues = (scope: ListScope) => (c: Ctx) => {
+  const { prm, list, from } = findIssues(c, scope);
+  return sendIssues(c, list, prm, from);
+};
 
 /** `issues_statistics`: the counts of the list's matches by state. */
-function statistics(c: Ctx, list: IssueRecord[]): Response {
+const statistics = (scope: ListScope) => (c: Ctx) => {
+  const { list } = findIssues(c, scope);
   let opened = 0;
   for (const i of list) if (i.state === 'opened') opened++;
   return c.json({ statistics: { counts: { all: list.length, closed: list.length - opened, opened } } });
-}
+};
 
 // ---------------------------------------------------------------------------------------------------
 // Create and update
@@ -476,8 +427,7 @@ function subscription(subscribe: boolean) {
     const user = requireUser(c);
     if (!/^\d+$/.test(raw)) throw recordNotFound('no such issue');
     const issue = findIssue(c, project, Number(raw));
-    if (isSubscribed(state(c), 'Issue', issue, user) === subscribe) throw notModified();
-    write(c, (d) => setSubscription(d, 'Issue', issue.id, project.id, user.id, subscribe));
+    toggleSubscription(c, 'Issue', issue, project, user, subscribe);
     return sendIssue(c, issue.id, 201, project);
   };
 }
@@ -487,45 +437,21 @@ function todo(c: Ctx): Response {
   const project = loadProject(c);
   const user = requireUser(c);
   const issue = findIssue(c, project, prm.issue_iid);
-  if (pendingTodo(state(c), 'Issue', issue.id, user.id) !== undefined) throw notModified();
-  const now = c.get('fx').clock.iso();
-  const id = write(c, (d) => markTodo(d, 'Issue', issue, user.id, now));
-  const st = state(c);
-  const r = issuableRenderer(c);
-  const target = r.issue(tget(st.issuables.issues, issue.id)!, { subscribed: false });
-  return c.json(r.todo(tget(st.issuables.todos, id)!, target, target.web_url as string), 201);
+  return sendMarkedTodo(c, 'Issue', issue, user, (r, st) =>
+    r.issue(tget(st.issuables.issues, issue.id)!, { subscribed: false }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
 
 export function issuesRoutes(r: ApiRouter): void {
-  r.get('/issues', listAll);
+  r.get('/issues', listIssues('global'));
   r.get('/issues/:id', { auth: 'admin' }, showIssueById);
-  r.get('/issues_statistics', (c) => {
-    const prm = parseIssueList(c, 'global');
-    if (c.get('params').scope !== 'all') requireUser(c);
-    const req = issueRequest(c, prm);
-    return statistics(
-      c,
-      findInProjects(findContext(c), projectsWithIssuables(state(c)), req, prm.non_archived !== false),
-    );
-  });
-  r.get('/groups/:id/issues', listGroup);
-  r.get('/groups/:id/issues_statistics', (c) => {
-    const prm = parseIssueList(c, 'group');
-    const group = findGroup(c, c.req.param('id') ?? '');
-    const req = issueRequest(c, prm);
-    return statistics(
-      c,
-      findInProjects(findContext(c), groupProjectIds(state(c), group.id), req, prm.non_archived !== false),
-    );
-  });
-  r.get('/projects/:id/issues', listProject);
-  r.get('/projects/:id/issues_statistics', (c) => {
-    const prm = parseIssueList(c, 'project');
-    const project = loadProject(c);
-    return statistics(c, findInOneProject(findContext(c), project, issueRequest(c, prm)));
-  });
+  r.get('/issues_statistics', statistics('global'));
+  r.get('/groups/:id/issues', listIssues('group'));
+  r.get('/groups/:id/issues_statistics', statistics('group'));
+  r.get('/projects/:id/issues', listIssues('project'));
+  r.get('/projects/:id/issues_statistics', statistics('project'));
   r.post('/projects/:id/issues', createIssueRoute);
   r.get('/projects/:id/issues/:issue_iid', showIssue);
   r.put('/projects/:id/issues/:issue_iid', updateIssueRoute);

@@ -6,7 +6,6 @@
  * `merge_status` is rechecked asynchronously: showing a merge request (or listing with
  * `with_merge_status_recheck=true`) asks for a check, which completes a moment later on the instance clock.
  */
-import { findGroup } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
@@ -15,7 +14,6 @@ import {
   conflict,
   forbidden,
   notFound,
-  notModified,
   recordNotFound,
   unauthorized,
   unprocessable,
@@ -27,22 +25,9 @@ import { parse, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import { abilities, canSeeIssue, canUpdateMergeRequest } from './access.js';
-import {
-  findContext,
-  findMergeRequest,
-  isSubscribed,
-  loadProject,
-  participants,
-  pendingTodo,
-} from './common.js';
+import { findMergeRequest, isSubscribed, loadProject, participants } from './common.js';
 import { canMerge, issuableRenderer, type From } from './entities.js';
-import {
-  findInOneProject,
-  findInProjects,
-  groupProjectIds,
-  projectsWithIssuables,
-  type FindRequest,
-} from './finder.js';
+import type { FindRequest } from './finder.js';
 import { issuableAttributes } from './issues.js';
 import { listFilters, parseMrList, type MrListParams } from './listparams.js';
 import {
@@ -51,14 +36,13 @@ import {
   duplicateMergeRequest,
   checkedMergeStatus,
   labelIdsFor,
-  markTodo,
   mergeMergeRequest,
   requestMergeCheck,
-  setSubscription,
   updateMergeRequest,
   type MergeRequestChanges,
 } from './model.js';
 import { emitEvent } from '../integrations/events.js';
+import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import type { IssueRecord, MergeRequestRecord } from './store.js';
 import { isWip } from './text.js';
 
@@ -100,37 +84,16 @@ function sendMergeRequests(c: Ctx, list: MergeRequestRecord[], prm: MrListParams
   return sendPage(c, page, (mr) => (prm.view === 'simple' ? r.mergeRequestSimple(mr) : r.mergeRequest(mr)));
 }
 
-function listAll(c: Ctx): Response {
-  const prm = parseMrList(c, 'global');
-  if (c.get('params').scope !== 'all') requireUser(c);
-  const list = findInProjects<MergeRequestRecord>(
-    findContext(c),
-    projectsWithIssuables(state(c)),
-    mrRequest(c, prm),
-    false,
-  );
-  return sendMergeRequests(c, list, prm, null);
-}
-
-function listGroup(c: Ctx): Response {
-  const prm = parseMrList(c, 'group');
-  const group = findGroup(c, c.req.param('id') ?? '');
-  const list = findInProjects<MergeRequestRecord>(
-    findContext(c),
-    groupProjectIds(state(c), group.id),
-    mrRequest(c, prm),
-    prm.non_archived !== false,
-  );
-  return sendMergeRequests(c, list, prm, { group });
-}
-
-function listProject(c: Ctx): Response {
-  const prm = parseMrList(c, 'project');
-  const project = loadProject(c);
-  if (!abilities(state(c), c.get('viewer').user, project).mergeRequests) throw forbidden();
-  const list = findInOneProject<MergeRequestRecord>(findContext(c), project, mrRequest(c, prm));
-  return sendMergeRequests(c, list, prm, { project });
-}
+/** The lists; the global one keeps archived projects' merge requests whatever `non_archived` says. */
+const listMergeRequests = (scope: ListScope) => (c: Ctx) => {
+  const prm = parseMrList(c, scope);
+  const src = listSource(c, scope, (project) => {
+    if (!abilities(state(c), c.get('viewer').user, project).mergeRequests) throw forbidden();
+  });
+  const nonArchived = scope !== 'global' && prm.non_archived !== false;
+  const list = src.find<MergeRequestRecord>(mrRequest(c, prm), nonArchived);
+  return sendMergeRequests(c, list, prm, src.from);
+};
 
 // ---------------------------------------------------------------------------------------------------
 // One merge request
@@ -488,8 +451,7 @@ function subscription(subscribe: boolean) {
     const project = loadProject(c);
     const user = requireUser(c);
     const mr = routeMergeRequest(c, project);
-    if (isSubscribed(state(c), 'MergeRequest', mr, user) === subscribe) throw notModified();
-    write(c, (d) => setSubscription(d, 'MergeRequest', mr.id, project.id, user.id, subscribe));
+    toggleSubscription(c, 'MergeRequest', mr, project, user, subscribe);
     return sendMergeRequest(c, mr.id, 201, project);
   };
 }
@@ -498,13 +460,9 @@ function todo(c: Ctx): Response {
   const project = loadProject(c);
   const user = requireUser(c);
   const mr = routeMergeRequest(c, project);
-  if (pendingTodo(state(c), 'MergeRequest', mr.id, user.id) !== undefined) throw notModified();
-  const now = c.get('fx').clock.iso();
-  const id = write(c, (d) => markTodo(d, 'MergeRequest', mr, user.id, now));
-  const st = state(c);
-  const r = issuableRenderer(c);
-  const target = r.mergeRequestFull(tget(st.issuables.mergeRequests, mr.id)!, { subscribed: false });
-  return c.json(r.todo(tget(st.issuables.todos, id)!, target, target.web_url as string), 201);
+  return sendMarkedTodo(c, 'MergeRequest', mr, user, (r, st) =>
+    r.mergeRequestFull(tget(st.issuables.mergeRequests, mr.id)!, { subscribed: false }),
+  );
 }
 
 function rebase(c: Ctx): Response {
@@ -517,9 +475,9 @@ function rebase(c: Ctx): Response {
 }
 
 export function mergeRequestsRoutes(r: ApiRouter): void {
-  r.get('/merge_requests', listAll);
-  r.get('/groups/:id/merge_requests', listGroup);
-  r.get('/projects/:id/merge_requests', listProject);
+  r.get('/merge_requests', listMergeRequests('global'));
+  r.get('/groups/:id/merge_requests', listMergeRequests('group'));
+  r.get('/projects/:id/merge_requests', listMergeRequests('project'));
   r.post('/projects/:id/merge_requests', createMergeRequestRoute);
   r.get('/projects/:id/merge_requests/:merge_request_iid', showMergeRequest);
   r.put('/projects/:id/merge_requests/:merge_request_iid', updateMergeRequestRoute);

@@ -208,11 +208,7 @@ export function deleteNote(st: S, noteId: number): void {
   tdelete(st.issuables.notes, noteId);
 }
 
-function issuableDraft(
-  st: S,
-  type: string,
-  id: number,
-): Draft<IssueRecord> | Draft<MergeRequestRecord> | undefined {
+function issuableDraft(st: S, type: string, id: number): IssuableDraft | undefined {
   if (type === 'Issue') return tget(st.issuables.issues, id);
   if (type === 'MergeRequest') return tget(st.issuables.mergeRequests, id);
   return undefined;
@@ -289,9 +285,10 @@ function labelsNote(before: readonly number[], after: readonly number[]): string
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Issues
+// What issues and merge requests share
 
-export interface NewIssue {
+/** The input fields of an issue or a merge request. */
+interface NewIssuable {
   project_id: number;
   author_id: number;
   title: string;
@@ -300,15 +297,122 @@ export interface NewIssue {
   assignee_ids?: readonly number[];
   label_ids?: readonly number[];
   milestone_id?: number | null;
+  created_at?: string;
+  updated_at?: string;
+  closed_at?: string | null;
+  closed_by_id?: number | null;
+}
+
+/** The record fields issues and merge requests share, in the records' key order; `state` last. */
+function issuableFields<St extends string>(
+  id: number,
+  iid: number,
+  input: NewIssuable,
+  state: St,
+  discussionLocked: boolean | null,
+  now: string,
+) {
+  const created = input.created_at ?? now;
+  return {
+    id,
+    iid,
+    project_id: input.project_id,
+    title: input.title,
+    description: input.description ?? null,
+    author_id: input.author_id,
+    assignee_ids: input.assignee_ids ?? [],
+    label_ids: input.label_ids ?? [],
+    milestone_id: input.milestone_id ?? null,
+    created_at: created,
+    updated_at: input.updated_at ?? created,
+    closed_at: state === 'closed' ? (input.closed_at ?? input.updated_at ?? created) : null,
+    closed_by_id: state === 'closed' ? (input.closed_by_id ?? null) : null,
+    discussion_locked: discussionLocked,
+    time_estimate: 0,
+    total_time_spent: 0,
+    upvotes: 0,
+    downvotes: 0,
+    user_notes_count: 0,
+    state,
+  };
+}
+
+type IssuableDraft = Draft<IssueRecord> | Draft<MergeRequestRecord>;
+
+/** A changed title and description, with their system notes. */
+function setText(
+  st: S,
+  rec: IssuableDraft,
+  t: Target,
+  ch: { title?: string; description?: string | null },
+  userId: number,
+  now: string,
+): boolean {
+  let changed = false;
+  if (ch.title !== undefined && ch.title !== rec.title) {
+    const [from, to] = markedChange(rec.title, ch.title);
+    systemNote(st, t, userId, `changed title from **${from}** to **${to}**`, now);
+    rec.title = ch.title;
+    changed = true;
+  }
+  if (ch.description !== undefined && (ch.description ?? '') !== (rec.description ?? '')) {
+    rec.description = ch.description;
+    systemNote(st, t, userId, 'changed the description', now);
+    changed = true;
+  }
+  return changed;
+}
+
+/** Locks or unlocks the discussion (`noun`: `issue`, `merge request`). */
+function setLocked(
+  st: S,
+  rec: IssuableDraft,
+  t: Target,
+  locked: boolean,
+  noun: string,
+  userId: number,
+  now: string,
+): boolean {
+  if (locked === (rec.discussion_locked ?? false)) return false;
+  rec.discussion_locked = locked;
+  systemNote(st, t, userId, `${locked ? 'locked' : 'unlocked'} this ${noun}`, now);
+  return true;
+}
+
+/** A `close` or `reopen` state event that applies (closing a closed one does not), with its resource event. */
+function closeOrReopen(
+  st: S,
+  rec: IssuableDraft,
+  t: Target,
+  event: 'close' | 'reopen' | undefined,
+  userId: number,
+  now: string,
+): 'closed' | 'reopened' | null {
+  let to: 'closed' | 'reopened';
+  if (event === 'close' && rec.state === 'opened') {
+    rec.state = 'closed';
+    rec.closed_at = now;
+    rec.closed_by_id = userId;
+    to = 'closed';
+  } else if (event === 'reopen' && rec.state === 'closed') {
+    rec.state = 'opened';
+    rec.closed_at = null;
+    rec.closed_by_id = null;
+    to = 'reopened';
+  } else return null;
+  resourceEvent(st, t, userId, now, { kind: 'state', state: to });
+  return to;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Issues
+
+export interface NewIssue extends NewIssuable {
   confidential?: boolean;
   discussion_locked?: boolean | null;
   due_date?: string | null;
   weight?: number | null;
   state?: IssueState;
-  created_at?: string;
-  updated_at?: string;
-  closed_at?: string | null;
-  closed_by_id?: number | null;
   user_agent?: string | null;
   ip_address?: string | null;
   issue_type?: 'issue' | 'incident';
@@ -326,29 +430,9 @@ export function createIssue(st: S, input: NewIssue, now: string): number {
   meta.last_position = position;
   meta.issue_iid = Math.max(meta.issue_iid, iid);
   const id = nextId(st, 'issues');
-  const created = input.created_at ?? now;
   const state = input.state ?? 'opened';
   const rec: IssueRecord = {
-    id,
-    iid,
-    project_id: input.project_id,
-    title: input.title,
-    description: input.description ?? null,
-    author_id: input.author_id,
-    assignee_ids: input.assignee_ids ?? [],
-    label_ids: input.label_ids ?? [],
-    milestone_id: input.milestone_id ?? null,
-    created_at: created,
-    updated_at: input.updated_at ?? created,
-    closed_at: state === 'closed' ? (input.closed_at ?? input.updated_at ?? created) : null,
-    closed_by_id: state === 'closed' ? (input.closed_by_id ?? null) : null,
-    discussion_locked: input.discussion_locked ?? null,
-    time_estimate: 0,
-    total_time_spent: 0,
-    upvotes: 0,
-    downvotes: 0,
-    user_notes_count: 0,
-    state,
+    ...issuableFields(id, iid, input, state, input.discussion_locked ?? null, now),
     confidential: input.confidential ?? false,
     due_date: input.due_date ?? null,
     weight: input.weight ?? null,
@@ -394,18 +478,7 @@ export interface IssueChanges {
 export function updateIssue(st: S, id: number, ch: IssueChanges, userId: number, now: string): void {
   const issue = tget(st.issuables.issues, id)!;
   const t: Target = { type: 'Issue', id, project_id: issue.project_id };
-  let changed = false;
-  if (ch.title !== undefined && ch.title !== issue.title) {
-    const [from, to] = markedChange(issue.title, ch.title);
-    systemNote(st, t, userId, `changed title from **${from}** to **${to}**`, now);
-    issue.title = ch.title;
-    changed = true;
-  }
-  if (ch.description !== undefined && (ch.description ?? '') !== (issue.description ?? '')) {
-    issue.description = ch.description;
-    systemNote(st, t, userId, 'changed the description', now);
-    changed = true;
-  }
+  let changed = setText(st, issue, t, ch, userId, now);
   if (ch.assignee_ids !== undefined)
     changed = setAssignees(st, issue, t, ch.assignee_ids, userId, now) || changed;
   if (ch.label_ids !== undefined) changed = setLabels(st, issue, t, ch.label_ids, userId, now) || changed;
@@ -422,11 +495,8 @@ export function updateIssue(st: S, id: number, ch: IssueChanges, userId: number,
     );
     changed = true;
   }
-  if (ch.discussion_locked !== undefined && ch.discussion_locked !== (issue.discussion_locked ?? false)) {
-    issue.discussion_locked = ch.discussion_locked;
-    systemNote(st, t, userId, ch.discussion_locked ? 'locked this issue' : 'unlocked this issue', now);
-    changed = true;
-  }
+  if (ch.discussion_locked !== undefined)
+    changed = setLocked(st, issue, t, ch.discussion_locked, 'issue', userId, now) || changed;
   if (ch.due_date !== undefined && ch.due_date !== issue.due_date) {
     issue.due_date = ch.due_date;
     systemNote(
@@ -443,35 +513,31 @@ export function updateIssue(st: S, id: number, ch: IssueChanges, userId: number,
     resourceEvent(st, t, userId, now, { kind: 'weight', weight: ch.weight });
     changed = true;
   }
-  if (ch.state_event === 'close' && issue.state === 'opened') {
-    closeIssue(st, issue, userId, now);
-    changed = true;
-  } else if (ch.state_event === 'reopen' && issue.state === 'closed') {
-    issue.state = 'opened';
-    issue.closed_at = null;
-    issue.closed_by_id = null;
-    bumpOpenIssues(st, issue.project_id, 1);
-    resourceEvent(st, t, userId, now, { kind: 'state', state: 'reopened' });
+  const moved = closeOrReopen(st, issue, t, ch.state_event, userId, now);
+  if (moved) {
+    bumpOpenIssues(st, issue.project_id, moved === 'closed' ? -1 : 1);
     changed = true;
   }
   if (changed) issue.updated_at = ch.updated_at ?? now;
   projectMeta(st, issue.project_id);
 }
 
+/** Closes an open issue (merging a merge request that closes it). */
 function closeIssue(st: S, issue: Draft<IssueRecord>, userId: number, now: string): void {
-  issue.state = 'closed';
-  issue.closed_at = now;
-  issue.closed_by_id = userId;
+  closeOrReopen(
+    st,
+    issue,
+    { type: 'Issue', id: issue.id, project_id: issue.project_id },
+    'close',
+    userId,
+    now,
+  );
   bumpOpenIssues(st, issue.project_id, -1);
-  resourceEvent(st, { type: 'Issue', id: issue.id, project_id: issue.project_id }, userId, now, {
-    kind: 'state',
-    state: 'closed',
-  });
 }
 
 function setAssignees(
   st: S,
-  rec: Draft<IssueRecord> | Draft<MergeRequestRecord>,
+  rec: IssuableDraft,
   t: Target,
   ids: readonly number[],
   userId: number,
@@ -488,7 +554,7 @@ function setAssignees(
 
 function setLabels(
   st: S,
-  rec: Draft<IssueRecord> | Draft<MergeRequestRecord>,
+  rec: IssuableDraft,
   t: Target,
   ids: readonly number[],
   userId: number,
@@ -504,7 +570,7 @@ function setLabels(
 
 function setMilestone(
   st: S,
-  rec: Draft<IssueRecord> | Draft<MergeRequestRecord>,
+  rec: IssuableDraft,
   t: Target,
   id: number | null,
   userId: number,
@@ -564,31 +630,19 @@ function removeTargetSatellites(st: S, type: 'Issue' | 'MergeRequest', id: numbe
 // ---------------------------------------------------------------------------------------------------
 // Merge requests
 
-export interface NewMergeRequest {
-  project_id: number;
+export interface NewMergeRequest extends NewIssuable {
   source_project_id?: number;
-  author_id: number;
-  title: string;
-  description?: string | null;
   source_branch: string;
   target_branch: string;
-  iid?: number;
-  assignee_ids?: readonly number[];
   reviewer_ids?: readonly number[];
-  label_ids?: readonly number[];
-  milestone_id?: number | null;
   state?: MergeRequestState;
   merge_status?: MergeStatus;
   conflicts?: boolean;
   squash?: boolean;
   force_remove_source_branch?: boolean | null;
   allow_collaboration?: boolean;
-  created_at?: string;
-  updated_at?: string;
   merged_by_id?: number | null;
   merged_at?: string | null;
-  closed_by_id?: number | null;
-  closed_at?: string | null;
   /** Files the generated diff touches (default 1 to 3, from the id). */
   changes?: number;
 }
@@ -716,26 +770,7 @@ export function createMergeRequest(st: S, input: NewMergeRequest, now: string): 
   const created = input.created_at ?? now;
   const state = input.state ?? 'opened';
   const rec: MergeRequestRecord = {
-    id,
-    iid,
-    project_id: input.project_id,
-    title: input.title,
-    description: input.description ?? null,
-    author_id: input.author_id,
-    assignee_ids: input.assignee_ids ?? [],
-    label_ids: input.label_ids ?? [],
-    milestone_id: input.milestone_id ?? null,
-    created_at: created,
-    updated_at: input.updated_at ?? created,
-    closed_at: state === 'closed' ? (input.closed_at ?? input.updated_at ?? created) : null,
-    closed_by_id: state === 'closed' ? (input.closed_by_id ?? null) : null,
-    discussion_locked: null,
-    time_estimate: 0,
-    total_time_spent: 0,
-    upvotes: 0,
-    downvotes: 0,
-    user_notes_count: 0,
-    state,
+    ...issuableFields(id, iid, input, state, null, now),
     source_project_id: input.source_project_id ?? input.project_id,
     source_branch: input.source_branch,
     target_branch: input.target_branch,
@@ -828,28 +863,16 @@ export function updateMergeRequest(
   const mr = tget(st.issuables.mergeRequests, id)!;
   const t: Target = { type: 'MergeRequest', id, project_id: mr.project_id };
   if (mr.state === 'opened') indexOpen(st, mr, false);
-  let changed = false;
-  if (ch.title !== undefined && ch.title !== mr.title) {
-    const wasWip = isWip(mr.title);
-    const nowWip = isWip(ch.title);
-    if (wasWip !== nowWip)
-      systemNote(
-        st,
-        t,
-        userId,
-        nowWip ? 'marked as a **Work In Progress**' : 'unmarked as a **Work In Progress**',
-        now,
-      );
-    const [from, to] = markedChange(mr.title, ch.title);
-    systemNote(st, t, userId, `changed title from **${from}** to **${to}**`, now);
-    mr.title = ch.title;
-    changed = true;
-  }
-  if (ch.description !== undefined && (ch.description ?? '') !== (mr.description ?? '')) {
-    mr.description = ch.description;
-    systemNote(st, t, userId, 'changed the description', now);
-    changed = true;
-  }
+  // The draft-status note comes before the title's.
+  if (ch.title !== undefined && isWip(mr.title) !== isWip(ch.title))
+    systemNote(
+      st,
+      t,
+      userId,
+      isWip(ch.title) ? 'marked as a **Work In Progress**' : 'unmarked as a **Work In Progress**',
+      now,
+    );
+  let changed = setText(st, mr, t, ch, userId, now);
   if (ch.target_branch !== undefined && ch.target_branch !== mr.target_branch) {
     systemNote(
       st,
@@ -885,17 +908,8 @@ export function updateMergeRequest(
   if (ch.label_ids !== undefined) changed = setLabels(st, mr, t, ch.label_ids, userId, now) || changed;
   if (ch.milestone_id !== undefined)
     changed = setMilestone(st, mr, t, ch.milestone_id, userId, now) || changed;
-  if (ch.discussion_locked !== undefined && ch.discussion_locked !== (mr.discussion_locked ?? false)) {
-    mr.discussion_locked = ch.discussion_locked;
-    systemNote(
-      st,
-      t,
-      userId,
-      ch.discussion_locked ? 'locked this merge request' : 'unlocked this merge request',
-      now,
-    );
-    changed = true;
-  }
+  if (ch.discussion_locked !== undefined)
+    changed = setLocked(st, mr, t, ch.discussion_locked, 'merge request', userId, now) || changed;
   for (const k of ['squash', 'force_remove_source_branch', 'allow_collaboration'] as const) {
     const v = ch[k];
     if (v !== undefined && v !== mr[k]) {
@@ -903,21 +917,12 @@ export function updateMergeRequest(
       changed = true;
     }
   }
-  if (ch.state_event === 'close' && mr.state === 'opened') {
-    mr.state = 'closed';
-    mr.closed_at = now;
-    mr.closed_by_id = userId;
-    resourceEvent(st, t, userId, now, { kind: 'state', state: 'closed' });
-    changed = true;
-  } else if (ch.state_event === 'reopen' && mr.state === 'closed') {
-    mr.state = 'opened';
-    mr.closed_at = null;
-    mr.closed_by_id = null;
+  const moved = closeOrReopen(st, mr, t, ch.state_event, userId, now);
+  if (moved === 'reopened') {
     mr.merge_status = 'unchecked';
     mr.merge_check_due_at = null;
-    resourceEvent(st, t, userId, now, { kind: 'state', state: 'reopened' });
-    changed = true;
   }
+  if (moved) changed = true;
   if (changed) mr.updated_at = now;
   if (mr.state === 'opened') {
     indexOpen(st, mr, true);
@@ -1028,25 +1033,24 @@ export function addAward(
   };
   tset(st.issuables.awards, id, rec);
   madd(st.issuables.idx.awards, `${type}:${targetId}`, id);
-  const target = issuableDraft(st, type, targetId);
-  if (target) {
-    if (name === 'thumbsup') target.upvotes++;
-    if (name === 'thumbsdown') target.downvotes++;
-    projectMeta(st, target.project_id);
-  }
+  countVote(st, type, targetId, name, 1);
   return id;
+}
+
+/** Keeps an issuable's vote counters in step with its `thumbsup` and `thumbsdown` awards. */
+function countVote(st: S, type: AwardableType, targetId: number, name: string, by: 1 | -1): void {
+  const target = issuableDraft(st, type, targetId);
+  if (!target) return;
+  if (name === 'thumbsup') target.upvotes = Math.max(0, target.upvotes + by);
+  if (name === 'thumbsdown') target.downvotes = Math.max(0, target.downvotes + by);
+  projectMeta(st, target.project_id);
 }
 
 export function removeAward(st: S, id: number): void {
   const a = tget(st.issuables.awards, id);
   if (!a) return;
   mremove(st.issuables.idx.awards, `${a.awardable_type}:${a.awardable_id}`, id);
-  const target = issuableDraft(st, a.awardable_type, a.awardable_id);
-  if (target) {
-    if (a.name === 'thumbsup' && target.upvotes > 0) target.upvotes--;
-    if (a.name === 'thumbsdown' && target.downvotes > 0) target.downvotes--;
-    projectMeta(st, target.project_id);
-  }
+  countVote(st, a.awardable_type, a.awardable_id, a.name, -1);
   tdelete(st.issuables.awards, id);
 }
 

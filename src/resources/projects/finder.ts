@@ -13,6 +13,7 @@ import { iget, mget, tget, tleaves, type Table } from '../../core/table.js';
 import { groupChain } from './access.js';
 import { projectStatistics } from './entities.js';
 import type { Project } from './model.js';
+import { fuzzyWords } from '../users/finder.js';
 
 /** A project with the lower-cased text and numeric times the list filters and orders compare. */
 export interface ProjectKey {
@@ -201,16 +202,6 @@ export const keyById = (st: PlatformState, id: number): ProjectKey | undefined =
 
 // ---------------------------------------------------------------------------------------------------
 // Search
-
-/** Words of at least 3 characters (quoted phrases kept whole), as the platform's fuzzy matching picks them. */
-function fuzzyWords(query: string): string[] {
-  const quoted = query.match(/"[^"]+"/g) ?? [];
-  let rest = query;
-  for (const q of quoted) rest = rest.replace(q, '');
-  const words = rest.split(/\s+/).filter(Boolean);
-  for (const q of quoted) words.push(q.slice(1, -1));
-  return words.filter((w) => w.length >= 3);
-}
 
 /** Trigram codes: 6 bits per character (a-z, 0-9, the rest folded), so a trigram is an 18-bit number. */
 function charCode(ch: number): number {

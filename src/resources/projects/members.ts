@@ -1,40 +1,21 @@
 /**
  * The project members API: `/projects/:id/members` (list, show, add, change, remove) and `/members/all`
- * (with the memberships inherited from the project's groups).
+ * (with the memberships inherited from the project's groups). The routes themselves are the shared members
+ * API.
  *
- * Every members endpoint authenticates before anything else (the API's `before { authenticate! }`). In the
- * 13.x era the owner of a personal project is its maintainer: fauxlab keeps no record for that, and shows
- * the membership as the platform does.
+ * In the 13.x era the owner of a personal project is its maintainer: fauxlab keeps no record for that, and
+ * shows the membership as the platform does.
  */
 import { ACCESS } from '../../core/access.js';
-import { requireUser } from '../../core/auth.js';
-import { checkUnmodifiedSince } from '../../core/conditional.js';
-import { state, write, type Ctx } from '../../core/context.js';
-import { conflict, forbidden, notFound, recordNotFound, validationError } from '../../core/errors.js';
-import { paginate, paginationParams } from '../../core/pagination.js';
-import { p } from '../../core/params.js';
-import { parse, type ApiRouter } from '../../core/router.js';
-import type { MemberRecord, PlatformState } from '../../core/state.js';
+import { state, type Ctx } from '../../core/context.js';
+import type { ApiRouter } from '../../core/router.js';
+import type { PlatformState } from '../../core/state.js';
 import { iget, mget, tget } from '../../core/table.js';
+import { bestPerUser, memberRoutes, type Member } from '../members/routes.js';
 import { userRenderer } from '../users/entities.js';
-import { compileSearch, userKey } from '../users/finder.js';
 import { groupChain } from './access.js';
-import { removeMember, setMember, type Project } from './model.js';
+import type { Project } from './model.js';
 import { canAdminProject, loadProject } from './helpers.js';
-
-/** A membership as the entity shows it (a personal project's owner has no record). */
-type Member = Pick<MemberRecord, 'user_id' | 'access_level' | 'expires_at'> & {
-  id: number;
-  created_at: string;
-};
-
-const listParams = { query: p.str(), user_ids: p.intArray(), ...paginationParams };
-const userIdParam = { user_id: p.int().required() };
-const writeParams = {
-  user_id: p.int().required(),
-  access_level: p.int().required(),
-  expires_at: p.datetime(),
-};
 
 const PROJECT_MEMBER_LEVELS = [10, 20, 30, 40];
 const HUMAN: Record<number, string> = {
@@ -73,21 +54,10 @@ function directMember(st: PlatformState, p: Project, userId: number): Member | u
 
 /** Direct and inherited memberships, one per user (highest level, then latest expiry), by user id. */
 function allMembers(st: PlatformState, p: Project): Member[] {
-  const best = new Map<number, Member>();
-  const better = (a: Member, b: Member) => {
-    if (a.access_level !== b.access_level) return a.access_level > b.access_level;
-    if (a.expires_at !== b.expires_at)
-      return a.expires_at === null || (b.expires_at !== null && a.expires_at > b.expires_at);
-    return a.created_at < b.created_at;
-  };
-  const consider = (m: Member) => {
-    const cur = best.get(m.user_id);
-    if (!cur || better(m, cur)) best.set(m.user_id, m);
-  };
-  for (const m of directMembers(st, p)) consider(m);
-  for (const g of groupChain(st, p))
-    for (const id of mget(st.idx.membersBySource, `group:${g.id}`)) consider(tget(st.members, id)!);
-  return [...best.values()].sort((a, b) => a.user_id - b.user_id);
+  const inherited = groupChain(st, p).flatMap((g) =>
+    mget(st.idx.membersBySource, `group:${g.id}`).map((id) => tget(st.members, id)!),
+  );
+  return bestPerUser([...directMembers(st, p), ...inherited]);
 }
 
 /**
@@ -109,30 +79,15 @@ export function teamUserIds(st: PlatformState, p: Project): number[] {
   return [...ids].sort((a, b) => a - b);
 }
 
-function filterMembers(
-  c: Ctx,
-  list: Member[],
-  query: string | undefined,
-  userIds: number[] | undefined,
-): Member[] {
-  const st = state(c);
-  let out = list;
-  if (userIds && userIds.length > 0) {
-    const ids = new Set(userIds);
-    out = out.filter((m) => ids.has(m.user_id));
-  }
-  if (query !== undefined && query.trim() !== '') {
-    const search = compileSearch(st, query);
-    out = search ? out.filter((m) => search.test(userKey(tget(st.users, m.user_id)!))) : [];
-  }
-  return out;
-}
-
-function memberJson(c: Ctx, m: Member): Record<string, unknown> {
-  const out = userRenderer(c).basic(tget(state(c).users, m.user_id)!);
-  out.access_level = m.access_level;
-  out.expires_at = m.expires_at;
-  return out;
+/** The entity: the user's basic shape, then the membership. */
+function memberRenderer(c: Ctx): (m: Member) => Record<string, unknown> {
+  const users = userRenderer(c);
+  return (m) => {
+    const out = users.basic(tget(state(c).users, m.user_id)!);
+    out.access_level = m.access_level;
+    out.expires_at = m.expires_at;
+    return out;
+  };
 }
 
 /** The highest membership the user inherits from the project's groups. */
@@ -167,110 +122,19 @@ function memberErrors(
   return errors;
 }
 
-const userIdOf = (c: Ctx) => parse(c, userIdParam).user_id;
-
 export function projectMembersRoutes(r: ApiRouter): void {
-  r.get('/projects/:id/members', (c) => {
-    requireUser(c);
-    const prm = parse(c, listParams);
-    const project = loadProject(c);
-    const list = filterMembers(c, directMembers(state(c), project), prm.query, prm.user_ids);
-    return paginate(c, list, (m) => memberJson(c, m));
-  });
-
-  r.get('/projects/:id/members/all', (c) => {
-    requireUser(c);
-    const prm = parse(c, listParams);
-    const project = loadProject(c);
-    const list = filterMembers(c, allMembers(state(c), project), prm.query, prm.user_ids);
-    return paginate(c, list, (m) => memberJson(c, m));
-  });
-
-  r.get('/projects/:id/members/all/:user_id', (c) => {
-    requireUser(c);
-    const userId = userIdOf(c);
-    const project = loadProject(c);
-    const m = allMembers(state(c), project).find((x) => x.user_id === userId);
-    if (!m) throw recordNotFound(`user ${userId} is no member of project ${project.id} or its groups`);
-    return c.json(memberJson(c, m));
-  });
-
-  r.get('/projects/:id/members/:user_id', (c) => {
-    requireUser(c);
-    const userId = userIdOf(c);
-    const project = loadProject(c);
-    const m = directMember(state(c), project, userId);
-    if (!m) throw recordNotFound(`user ${userId} is no direct member of project ${project.id}`);
-    return c.json(memberJson(c, m));
-  });
-
-  r.post('/projects/:id/members', (c) => {
-    requireUser(c);
-    const prm = parse(c, writeParams);
-    const project = loadProject(c);
-    const st = state(c);
-    if (!canAdminProject(c, project)) throw forbidden();
-    if (directMember(st, project, prm.user_id)) throw conflict('Member already exists');
-    if (!tget(st.users, prm.user_id)) throw notFound('User', `no user ${prm.user_id}`);
-    const expiresAt = prm.expires_at ? prm.expires_at.slice(0, 10) : null;
-    const errors = memberErrors(
-      st,
-      project,
-      prm.user_id,
-      prm.access_level,
-      expiresAt,
-      c.get('fx').clock.today(),
-    );
-    if (Object.keys(errors).length > 0) throw validationError(errors);
-    const now = c.get('fx').clock.iso();
-    const id = write(c, (d) =>
-      setMember(d, 'project', project.id, prm.user_id, prm.access_level, now, expiresAt),
-    );
-    return c.json(memberJson(c, tget(state(c).members, id)!), 201);
-  });
-
-  r.put('/projects/:id/members/:user_id', (c) => {
-    requireUser(c);
-    const prm = parse(c, writeParams);
-    const project = loadProject(c);
-    const st = state(c);
-    if (!canAdminProject(c, project)) throw forbidden();
-    const m = directMember(st, project, prm.user_id);
-    if (!m) throw recordNotFound(`user ${prm.user_id} is no direct member of project ${project.id}`);
+  memberRoutes(r, {
+    kind: 'project',
+    inheritedFrom: 'its groups',
+    load: loadProject,
+    direct: directMembers,
+    directMember,
+    all: allMembers,
+    rankSearch: false,
+    render: memberRenderer,
+    canAdmin: (c, _user, project) => canAdminProject(c, project),
+    errors: memberErrors,
     // The personal project's owner keeps their membership.
-    if (m.id === 0) throw forbidden();
-    const raw = c.get('params').expires_at;
-    const expiresAt =
-      prm.expires_at !== undefined
-        ? prm.expires_at.slice(0, 10)
-        : raw === '' || raw === null
-          ? null
-          : m.expires_at;
-    const errors = memberErrors(
-      st,
-      project,
-      m.user_id,
-      prm.access_level,
-      expiresAt,
-      c.get('fx').clock.today(),
-    );
-    if (Object.keys(errors).length > 0) throw validationError(errors);
-    const now = c.get('fx').clock.iso();
-    write(c, (d) => setMember(d, 'project', project.id, m.user_id, prm.access_level, now, expiresAt));
-    return c.json(memberJson(c, tget(state(c).members, m.id)!));
-  });
-
-  r.delete('/projects/:id/members/:user_id', (c) => {
-    const user = requireUser(c);
-    const userId = userIdOf(c);
-    const project = loadProject(c);
-    const st = state(c);
-    const m = directMember(st, project, userId);
-    if (!m) throw recordNotFound(`user ${userId} is no direct member of project ${project.id}`);
-    checkUnmodifiedSince(c, m.created_at);
-    // Maintainers remove anyone, members themselves; nobody removes a personal project's owner.
-    if (m.id === 0 || !(canAdminProject(c, project) || m.user_id === user.id)) throw forbidden();
-    write(c, (d) => removeMember(d, m.id));
-    return c.body(null, 204);
+    locked: (_st, _project, m) => m.id === 0,
   });
 }

@@ -4,12 +4,16 @@ import { memberKey } from '../../core/access.js';
 import {
   nextId,
   type GroupRecord,
+  type MemberRecord,
   type MemberSource,
   type PlatformState,
   type ProjectRecord,
+  type ShareRecord,
+  type StarRecord,
   type Visibility,
 } from '../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
+import type { Index, MultiIndex } from '../../core/table.js';
 import { deleteProjectCi } from '../ci/model.js';
 import { deleteProjectIntegrations } from '../integrations/store.js';
 import { deleteProjectImportExport } from '../import_export/store.js';
@@ -363,6 +367,49 @@ export function sortedTags(tags: readonly string[] | string): readonly string[] 
 export const namespaceKey = (p: Pick<ProjectRecord, 'namespace_kind' | 'namespace_id' | 'owner_id'>) =>
   p.namespace_kind === 'group' ? `group:${p.namespace_id}` : `user:${p.owner_id}`;
 
+/**
+ * Where a link record (membership, star, share) is indexed: its unique key and its one-to-many keys. One
+ * function per kind names them, so that adding and removing cannot drift apart.
+ */
+interface LinkKeys {
+  unique: [Index, string];
+  many: [MultiIndex, string][];
+}
+
+function indexLink(k: LinkKeys, id: number): void {
+  iset(k.unique[0], k.unique[1], id);
+  for (const [ix, key] of k.many) madd(ix, key, id);
+}
+
+function unindexLink(k: LinkKeys, id: number): void {
+  idelete(k.unique[0], k.unique[1]);
+  for (const [ix, key] of k.many) mremove(ix, key, id);
+}
+
+const memberKeys = (st: S, m: Pick<MemberRecord, 'source' | 'source_id' | 'user_id'>): LinkKeys => ({
+  unique: [st.idx.members, memberKey(m.source, m.source_id, m.user_id)],
+  many: [
+    [st.idx.membersBySource, `${m.source}:${m.source_id}`],
+    [st.idx.membersByUser, String(m.user_id)],
+  ],
+});
+
+const starKeys = (st: S, s: Pick<StarRecord, 'project_id' | 'user_id'>): LinkKeys => ({
+  unique: [st.idx.stars, `${s.project_id}:${s.user_id}`],
+  many: [
+    [st.idx.starsBy, String(s.project_id)],
+    [st.idx.starsBy, `u${s.user_id}`],
+  ],
+});
+
+const shareKeys = (st: S, sh: Pick<ShareRecord, 'project_id' | 'group_id'>): LinkKeys => ({
+  unique: [st.idx.shares, `${sh.project_id}:${sh.group_id}`],
+  many: [
+    [st.idx.sharesBy, String(sh.project_id)],
+    [st.idx.sharesBy, `g${sh.group_id}`],
+  ],
+});
+
 /** Adds or updates a membership; returns the member id. */
 export function setMember(
   st: S,
@@ -373,8 +420,8 @@ export function setMember(
   now: string,
   expiresAt: string | null = null,
 ): number {
-  const key = memberKey(source, sourceId, userId);
-  const existing = iget(st.idx.members, key);
+  const keys = memberKeys(st, { source, source_id: sourceId, user_id: userId });
+  const existing = iget(...keys.unique);
   if (existing !== undefined) {
     const m = tget(st.members, existing)!;
     m.access_level = accessLevel;
@@ -391,44 +438,36 @@ export function setMember(
     expires_at: expiresAt,
     created_at: now,
   });
-  iset(st.idx.members, key, id);
-  madd(st.idx.membersBySource, `${source}:${sourceId}`, id);
-  madd(st.idx.membersByUser, String(userId), id);
+  indexLink(keys, id);
   return id;
 }
 
 export function removeMember(st: S, memberId: number): void {
   const m = tget(st.members, memberId);
   if (!m) return;
-  idelete(st.idx.members, memberKey(m.source, m.source_id, m.user_id));
-  mremove(st.idx.membersBySource, `${m.source}:${m.source_id}`, memberId);
-  mremove(st.idx.membersByUser, String(m.user_id), memberId);
+  unindexLink(memberKeys(st, m), memberId);
   tdelete(st.members, memberId);
 }
 
 export function addStar(st: S, projectId: number, userId: number, now: string): number {
-  const key = `${projectId}:${userId}`;
-  const existing = iget(st.idx.stars, key);
+  const keys = starKeys(st, { project_id: projectId, user_id: userId });
+  const existing = iget(...keys.unique);
   if (existing !== undefined) return existing;
   const id = nextId(st, 'stars');
   tset(st.stars, id, { id, project_id: projectId, user_id: userId, created_at: now });
   // The platform keeps star_count as a column; keeping it on the record also renews its cached JSON.
   const p = tget(st.projects, projectId) as Project | undefined;
   if (p) p.star_count = (p.star_count ?? 0) + 1;
-  iset(st.idx.stars, key, id);
-  madd(st.idx.starsBy, String(projectId), id);
-  madd(st.idx.starsBy, `u${userId}`, id);
+  indexLink(keys, id);
   return id;
 }
 
 export function removeStar(st: S, starId: number): void {
   const s = tget(st.stars, starId);
   if (!s) return;
-  idelete(st.idx.stars, `${s.project_id}:${s.user_id}`);
   const p = tget(st.projects, s.project_id) as Project | undefined;
   if (p && p.star_count > 0) p.star_count--;
-  mremove(st.idx.starsBy, String(s.project_id), starId);
-  mremove(st.idx.starsBy, `u${s.user_id}`, starId);
+  unindexLink(starKeys(st, s), starId);
   tdelete(st.stars, starId);
 }
 
@@ -441,26 +480,23 @@ export function addShare(
   expiresAt: string | null = null,
 ): number {
   const id = nextId(st, 'shares');
-  tset(st.shares, id, {
+  const rec = {
     id,
     project_id: projectId,
     group_id: groupId,
     group_access: groupAccess,
     expires_at: expiresAt,
     created_at: now,
-  });
-  iset(st.idx.shares, `${projectId}:${groupId}`, id);
-  madd(st.idx.sharesBy, String(projectId), id);
-  madd(st.idx.sharesBy, `g${groupId}`, id);
+  };
+  tset(st.shares, id, rec);
+  indexLink(shareKeys(st, rec), id);
   return id;
 }
 
 export function removeShare(st: S, shareId: number): void {
   const sh = tget(st.shares, shareId);
   if (!sh) return;
-  idelete(st.idx.shares, `${sh.project_id}:${sh.group_id}`);
-  mremove(st.idx.sharesBy, String(sh.project_id), shareId);
-  mremove(st.idx.sharesBy, `g${sh.group_id}`, shareId);
+  unindexLink(shareKeys(st, sh), shareId);
   tdelete(st.shares, shareId);
 }
 

@@ -81,7 +81,8 @@ export type Attributes = Partial<Parsed<typeof projectAttributes> & Parsed<typeo
 
 /**
  * Runs Grape's validators in declaration order and reports every failure in one 400, as Grape does:
- * declared params and group validators (`at_least_one_of`) interleave.
+ * declared params and group validators (`at_least_one_of`, `all_or_none_of`) interleave. The projects,
+ * groups and users APIs all validate this way.
  */
 export function validate(steps: (() => void)[]): void {
   const problems: string[] = [];

@@ -181,8 +181,11 @@ export function userKey(u: UserRecord): UserKey {
 // ---------------------------------------------------------------------------------------------------
 // Search, as `User.search` does it
 
-/** Words of at least 3 characters (quoted phrases kept whole), as the platform's fuzzy matching picks them. */
-function fuzzyWords(query: string): string[] {
+/**
+ * Words of at least 3 characters (quoted phrases kept whole), as the platform's fuzzy matching picks them
+ * (for users and projects alike).
+ */
+export function fuzzyWords(query: string): string[] {
   const quoted = query.match(/"[^"]+"/g) ?? [];
   let rest = query;
   for (const q of quoted) rest = rest.replace(q, '');

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Draft } from 'immer';
 import { requireAdmin, requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import { ApiError, conflict, forbidden, grapeError, notFound, validationError } from '../../core/errors.js';
+import { conflict, forbidden, notFound, validationError } from '../../core/errors.js';
 import { featureEnabled } from '../../core/features.js';
 import { COUNT_LIMIT, paginate, paginationParams, perPage } from '../../core/pagination.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
@@ -26,6 +26,7 @@ import type { ApiRouter } from '../../core/router.js';
 import type { Identity, PlatformState, UserRecord } from '../../core/state.js';
 import { digest } from '../../core/store.js';
 import { tget } from '../../core/table.js';
+import { validate } from '../projects/validation.js';
 import { userRenderer } from './entities.js';
 import { setting, visibilityRestricted } from '../settings/model.js';
 import {
@@ -66,25 +67,6 @@ function findUserById(c: Ctx, id: number): UserRecord {
   const u = tget(state(c).users, id);
   if (!u) throw notFound('User', `no user ${id}`);
   return u;
-}
-
-/**
- * Runs Grape's validators in declaration order and reports every failure in one 400, as Grape does:
- * declared params and group validators (`at_least_one_of`, `all_or_none_of`) interleave.
- */
-function validate(steps: (() => void)[]): void {
-  const problems: string[] = [];
-  for (const step of steps) {
-    try {
-      step();
-    } catch (e) {
-      const body = e instanceof ApiError ? (e.body as { error?: unknown }) : null;
-      if (e instanceof ApiError && e.status === 400 && typeof body?.error === 'string')
-        problems.push(body.error);
-      else throw e;
-    }
-  }
-  if (problems.length) throw grapeError(400, problems.join(', '));
 }
 
 /** Whether anonymous visitors are shut out: the public visibility level is restricted. */

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { BEFORE_WORLD, call, send, world } from '../metadata/world.js';
+import { BEFORE_WORLD, call, ciVariable as v, send, world } from '../metadata/world.js';
 
 const BASE = '/groups/acme/variables';
-
-const v = (key: string, value: string, extra: Record<string, unknown> = {}) => ({
-  variable_type: 'env_var',
-  key,
-  value,
-  protected: false,
-  masked: false,
-  ...extra,
-});
 
 describe('GET /groups/:id/variables', () => {
   it('GET /groups/:id/variables: the group variables for owners; no scope on the free tier', async () => {

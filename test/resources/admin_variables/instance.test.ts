@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { BEFORE_WORLD, call, send, world } from '../metadata/world.js';
+import { BEFORE_WORLD, call, ciVariable as v, send, world } from '../metadata/world.js';
 
 const BASE = '/admin/ci/variables';
-
-const v = (key: string, value: string, extra: Record<string, unknown> = {}) => ({
-  variable_type: 'env_var',
-  key,
-  value,
-  protected: false,
-  masked: false,
-  ...extra,
-});
 
 describe('GET /admin/ci/variables', () => {
   it('GET /admin/ci/variables: every instance variable, Entities::Ci::Variable shape, paginated', async () => {

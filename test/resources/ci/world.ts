@@ -1,7 +1,6 @@
 import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
-
-const tok = (token: string) => [{ token, scopes: ['api'] as ['api'] }];
+import { apiPath, request, tok } from '../helpers.js';
 
 export const NOW = '2021-03-01T12:00:00.000Z';
 
@@ -125,18 +124,7 @@ export function call(
   token?: string,
   body?: unknown,
 ) {
-  const headers: Record<string, string> = {};
-  if (token) headers['PRIVATE-TOKEN'] = token;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const url = path.startsWith('/api/') || path.startsWith('/__') ? path : `/api/v4${path}`;
-  return fx.app.request(url, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return request(fx, method, apiPath(path), { token, body });
 }
 
-export async function body(res: Response): Promise<any> {
-  const text = await res.text();
-  return text === '' ? undefined : JSON.parse(text);
-}
+export { json as body } from '../helpers.js';

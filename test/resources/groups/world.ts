@@ -1,8 +1,7 @@
 import { expect } from 'vitest';
 import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
-
-const tok = (token: string) => [{ token, scopes: ['api'] as ['api'] }];
+import { json, request, tok } from '../helpers.js';
 
 /**
  * The groups tests' world: a public tree with private and internal parts, a private tree seen from
@@ -76,16 +75,8 @@ export async function send(
   body?: unknown,
   headers: Record<string, string> = {},
 ) {
-  const h: Record<string, string> = { ...headers };
-  if (token) h['PRIVATE-TOKEN'] = token;
-  let payload: string | undefined;
-  if (body !== undefined) {
-    h['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fx.app.request(`http://localhost/api/v4${path}`, { method, headers: h, body: payload });
-  const text = await res.text();
-  return { res, status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+  const res = await request(fx, method, `http://localhost/api/v4${path}`, { token, body, headers });
+  return { res, status: res.status, body: await json(res) };
 }
 
 /** Expects a refused request to leave the state exactly as it was (the same immer root). */

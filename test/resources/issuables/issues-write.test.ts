@@ -5,37 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { call, get, issuablesFx, issuablesWorld, json, WEB } from './world.js';
-
-const api = (path: string) => `/api/v4${path}`;
-
-async function send(
-  fx: ReturnType<typeof issuablesFx>,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-) {
-  const res = await call(fx, method, api(path), { token, body });
-  return { status: res.status, headers: res.headers, body: await json(res) };
-}
-
-/** A write that must be refused without changing anything. */
-async function refused(
-  fx: ReturnType<typeof issuablesFx>,
-  method: string,
-  path: string,
-  token: string | undefined,
-  body: unknown,
-  status: number,
-  expected: unknown,
-) {
-  const before = fx.state;
-  const r = await send(fx, method, path, token, body);
-  expect(r.status).toBe(status);
-  expect(r.body).toEqual(expected);
-  expect(fx.state).toBe(before);
-}
+import { api, call, get, issuablesFx, issuablesWorld, json, refused, send, WEB } from './world.js';
 
 describe('GET /projects/:id/issues/:issue_iid', () => {
   const fx = issuablesFx();

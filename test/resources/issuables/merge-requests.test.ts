@@ -4,37 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { call, get, iids, issuablesFx, issuablesWorld, WEB } from './world.js';
-
-const api = (path: string) => `/api/v4${path}`;
-
-async function send(
-  fx: ReturnType<typeof issuablesFx>,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-) {
-  const res = await call(fx, method, api(path), { token, body });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-async function refused(
-  fx: ReturnType<typeof issuablesFx>,
-  method: string,
-  path: string,
-  token: string | undefined,
-  body: unknown,
-  status: number,
-  expected: unknown,
-) {
-  const before = fx.state;
-  const r = await send(fx, method, path, token, body);
-  expect(r.status).toBe(status);
-  expect(r.body).toEqual(expected);
-  expect(fx.state).toBe(before);
-}
+import { api, call, get, iids, issuablesFx, issuablesWorld, refused, send, WEB } from './world.js';
 
 /** The world with extra merge requests in acme/website. */
 function withMergeRequests(extra: Record<string, unknown>[], settings: Record<string, unknown> = {}) {

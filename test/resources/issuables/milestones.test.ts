@@ -1,37 +1,7 @@
 /** Project and group milestones. acme/website has v1.0 (due 03-10), v2.0 (due 06-01) and old (closed). */
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { call, get, issuablesFx, issuablesWorld, WEB } from './world.js';
-
-const api = (path: string) => `/api/v4${path}`;
-
-async function send(
-  fx: ReturnType<typeof issuablesFx>,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-) {
-  const res = await call(fx, method, api(path), { token, body });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-async function refused(
-  fx: ReturnType<typeof issuablesFx>,
-  method: string,
-  path: string,
-  token: string | undefined,
-  body: unknown,
-  status: number,
-  expected: unknown,
-) {
-  const before = fx.state;
-  const r = await send(fx, method, path, token, body);
-  expect(r.status).toBe(status);
-  expect(r.body).toEqual(expected);
-  expect(fx.state).toBe(before);
-}
+import { api, call, get, issuablesFx, issuablesWorld, refused, send, WEB } from './world.js';
 
 const titles = (list: { title: string }[]) => list.map((m) => m.title);
 

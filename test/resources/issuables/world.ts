@@ -1,5 +1,7 @@
+import { expect } from 'vitest';
 import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { json, request } from '../helpers.js';
 
 /**
  * The issuables tests' world: a public group project with a spread of issues (labels, milestones,
@@ -174,37 +176,43 @@ export function issuablesFx(options: FauxlabOptions = {}) {
   return createFauxlab({ scenario: issuablesWorld, ...options });
 }
 
-export interface CallOptions {
-  token?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export { json, request as call, type CallOptions } from '../helpers.js';
 
-export async function call(
-  fx: ReturnType<typeof createFauxlab>,
-  method: string,
-  path: string,
-  o: CallOptions = {},
-): Promise<Response> {
-  const headers: Record<string, string> = { ...o.headers };
-  if (o.token) headers['PRIVATE-TOKEN'] = o.token;
-  let body: BodyInit | undefined;
-  if (o.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(o.body);
-  }
-  return fx.app.request(path, { method, headers, body });
-}
-
-export async function json(res: Response): Promise<any> {
-  const text = await res.text();
-  return text === '' ? undefined : JSON.parse(text);
-}
+export const api = (path: string) => `/api/v4${path}`;
 
 /** GET as a user (or anonymously), parsed. */
 export async function get(fx: ReturnType<typeof createFauxlab>, path: string, token?: string) {
-  const res = await call(fx, 'GET', `/api/v4${path}`, { token });
+  const res = await request(fx, 'GET', api(path), { token });
   return { status: res.status, headers: res.headers, body: await json(res) };
+}
+
+/** A request to an API path as a user (or anonymously), its body parsed. */
+export async function send(
+  fx: ReturnType<typeof createFauxlab>,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+) {
+  const res = await request(fx, method, api(path), { token, body });
+  return { status: res.status, body: await json(res) };
+}
+
+/** A write that must be refused without changing anything. */
+export async function refused(
+  fx: ReturnType<typeof createFauxlab>,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body: unknown,
+  status: number,
+  expected: unknown,
+) {
+  const before = fx.state;
+  const r = await send(fx, method, path, token, body);
+  expect(r.status).toBe(status);
+  expect(r.body).toEqual(expected);
+  expect(fx.state).toBe(before);
 }
 
 export const titles = (body: { title: string }[]) => body.map((i) => i.title);

@@ -1,7 +1,6 @@
 import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
-
-const tok = (token: string) => [{ token, scopes: ['api'] as ['api'] }];
+import { apiPath, json, request, tok } from '../helpers.js';
 
 export const NOW = '2021-03-01T12:00:00.000Z';
 
@@ -93,27 +92,26 @@ export function call(
   body?: unknown,
   extra: Record<string, string> = {},
 ) {
-  const headers: Record<string, string> = { ...extra };
-  if (token) headers['PRIVATE-TOKEN'] = token;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const url = path.startsWith('/api/') || path.startsWith('/__') ? path : `/api/v4${path}`;
-  return fx.app.request(url, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return request(fx, method, apiPath(path), { token, body, headers: extra });
 }
 
-export async function body(res: Response): Promise<any> {
-  const text = await res.text();
-  return text === '' ? undefined : JSON.parse(text);
-}
+export { json as body };
 
 /** A request's status and parsed body. */
 export async function send(fx: Fx, method: string, path: string, token?: string, data?: unknown) {
   const res = await call(fx, method, path, token, data);
-  return { status: res.status, body: await body(res), res };
+  return { status: res.status, body: await json(res), res };
 }
+
+/** A CI variable as the API shows it: an unprotected, unmasked `env_var` unless `extra` says otherwise. */
+export const ciVariable = (key: string, value: string, extra: Record<string, unknown> = {}) => ({
+  variable_type: 'env_var',
+  key,
+  value,
+  protected: false,
+  masked: false,
+  ...extra,
+});
 
 /** An `If-Unmodified-Since` header older than anything in the world. */
 export const BEFORE_WORLD = { 'If-Unmodified-Since': 'Fri, 01 Jan 2016 00:00:00 GMT' };

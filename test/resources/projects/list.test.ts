@@ -1,38 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { call, json, paths, projectsFx, projectsWorld } from './world.js';
+import { BASIC_KEYS, call, json, paths, projectsFx, projectsWorld, reads } from './world.js';
 
 const fx = projectsFx();
-const get = async (path: string, token?: string) => {
-  const res = await call(fx, 'GET', `/api/v4${path}`, { token });
-  return { res, body: await json(res) };
-};
-const list = async (path: string, token?: string) => {
-  const { res, body } = await get(path, token);
-  expect(res.status).toBe(200);
-  return paths(body);
-};
-
-const BASIC_KEYS = [
-  'id',
-  'description',
-  'name',
-  'name_with_namespace',
-  'path',
-  'path_with_namespace',
-  'created_at',
-  'default_branch',
-  'tag_list',
-  'ssh_url_to_repo',
-  'http_url_to_repo',
-  'web_url',
-  'readme_url',
-  'avatar_url',
-  'forks_count',
-  'star_count',
-  'last_activity_at',
-  'namespace',
-];
+const { get, list } = reads(fx);
 
 describe('GET /projects: visibility', () => {
   it('GET /projects: anonymous callers get public projects only, in the simple shape', async () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { call, json, projectsFx, projectsWorld } from './world.js';
+import { call, json, projectsFx, projectsWorld, send } from './world.js';
 
-const send = async (
-  fx: ReturnType<typeof projectsFx>,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-) => {
-  const res = await call(fx, method, `/api/v4${path}`, { token, body });
-  return { res, body: await json(res) };
-};
 const names = (body: any[]) => body.map((m) => `${m.username}:${m.access_level}`);
 
 describe('project members', () => {

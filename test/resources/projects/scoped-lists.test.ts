@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { call, json, paths, projectsFx, projectsWorld } from './world.js';
+import { call, json, paths, projectsFx, projectsWorld, reads } from './world.js';
 
 const fx = projectsFx();
-const get = async (path: string, token?: string) => {
-  const res = await call(fx, 'GET', `/api/v4${path}`, { token });
-  return { res, body: await json(res) };
-};
-const list = async (path: string, token?: string) => {
-  const { res, body } = await get(path, token);
-  expect(res.status).toBe(200);
-  return paths(body);
-};
+const { get, list } = reads(fx);
 
 describe('GET /users/:user_id/projects', () => {
   it('GET /users/:user_id/projects: the personal projects the caller may see, by id or username', async () => {

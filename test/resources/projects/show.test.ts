@@ -3,34 +3,14 @@ import { createFauxlab } from '../../../src/index.js';
 import { projectEntity } from '../../../src/resources/projects/entities.js';
 import { PROJECT_DEFAULTS } from '../../../src/resources/projects/model.js';
 import { tget } from '../../../src/core/table.js';
-import { call, json, projectsFx, projectsWorld } from './world.js';
+import { BASIC_KEYS, call, json, projectsFx, projectsWorld, reads } from './world.js';
 
 const fx = projectsFx();
-const get = async (path: string, token?: string) => {
-  const res = await call(fx, 'GET', `/api/v4${path}`, { token });
-  return { res, body: await json(res) };
-};
+const { get } = reads(fx);
 
 /** The 13.x Project entity, in the platform's order (ProjectIdentity, BasicProjectDetails, Project). */
 const FULL_KEYS = [
-  'id',
-  'description',
-  'name',
-  'name_with_namespace',
-  'path',
-  'path_with_namespace',
-  'created_at',
-  'default_branch',
-  'tag_list',
-  'ssh_url_to_repo',
-  'http_url_to_repo',
-  'web_url',
-  'readme_url',
-  'avatar_url',
-  'forks_count',
-  'star_count',
-  'last_activity_at',
-  'namespace',
+  ...BASIC_KEYS,
   '_links',
   'packages_enabled',
   'empty_repo',

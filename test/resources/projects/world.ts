@@ -1,5 +1,7 @@
 import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
+import { expect } from 'vitest';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { json, request } from '../helpers.js';
 
 /**
  * The projects tests' world: an admin, members of every kind, a group tree with projects of each
@@ -90,33 +92,51 @@ export function projectsFx(options: FauxlabOptions = {}) {
   return createFauxlab({ scenario: projectsWorld, ...options });
 }
 
-export interface CallOptions {
-  token?: string;
-  body?: unknown;
-  form?: FormData;
-  headers?: Record<string, string>;
-}
+export { json, request as call, type CallOptions } from '../helpers.js';
 
-export async function call(
-  fx: ReturnType<typeof createFauxlab>,
+/** A request to an API path (under `/api/v4`): the response and its parsed body. */
+export async function send(
+  fx: ReturnType<typeof projectsFx>,
   method: string,
   path: string,
-  o: CallOptions = {},
-): Promise<Response> {
-  const headers: Record<string, string> = { ...o.headers };
-  if (o.token) headers['PRIVATE-TOKEN'] = o.token;
-  let body: BodyInit | undefined;
-  if (o.form) body = o.form;
-  else if (o.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(o.body);
-  }
-  return fx.app.request(path, { method, headers, body });
+  token?: string,
+  body?: unknown,
+) {
+  const res = await request(fx, method, `/api/v4${path}`, { token, body });
+  return { res, body: await json(res) };
 }
 
-export async function json(res: Response): Promise<any> {
-  const text = await res.text();
-  return text === '' ? undefined : JSON.parse(text);
+/** GET on one instance as a user (or anonymously), and the project paths of a list that must be a 200. */
+export function reads(fx: ReturnType<typeof projectsFx>) {
+  const get = (path: string, token?: string) => send(fx, 'GET', path, token);
+  const list = async (path: string, token?: string) => {
+    const { res, body } = await get(path, token);
+    expect(res.status).toBe(200);
+    return paths(body);
+  };
+  return { get, list };
 }
+
+/** The simple project shape's keys, in the platform's order (ProjectIdentity, BasicProjectDetails). */
+export const BASIC_KEYS = [
+  'id',
+  'description',
+  'name',
+  'name_with_namespace',
+  'path',
+  'path_with_namespace',
+  'created_at',
+  'default_branch',
+  'tag_list',
+  'ssh_url_to_repo',
+  'http_url_to_repo',
+  'web_url',
+  'readme_url',
+  'avatar_url',
+  'forks_count',
+  'star_count',
+  'last_activity_at',
+  'namespace',
+];
 
 export const paths = (body: { path_with_namespace: string }[]) => body.map((p) => p.path_with_namespace);

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { call, json, paths, projectsFx, projectsWorld } from './world.js';
-
-const send = async (
-  fx: ReturnType<typeof projectsFx>,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-) => {
-  const res = await call(fx, method, `/api/v4${path}`, { token, body });
-  return { res, body: await json(res) };
-};
+import { call, json, paths, projectsFx, projectsWorld, send } from './world.js';
 
 /** Asserts a refused write left the state as it was: the very same root object. */
 async function refused(

@@ -39,10 +39,7 @@ export const scimWorld: ScenarioFile = {
 export const scimFx = (options: FauxlabOptions = {}) => createFauxlab({ scenario: scimWorld, ...options });
 export type Fx = ReturnType<typeof createFauxlab>;
 
-export async function json(res: Response): Promise<any> {
-  const text = await res.text();
-  return text === '' ? undefined : JSON.parse(text);
-}
+export { json } from '../helpers.js';
 
 /** A SCIM request with the group's token. */
 export function scim(

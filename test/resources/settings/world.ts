@@ -2,8 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
-
-const tok = (token: string) => [{ token, scopes: ['api'] as ['api'] }];
+import { apiPath, request, tok } from '../helpers.js';
 
 export const NOW = '2021-03-01T12:00:00.000Z';
 
@@ -56,22 +55,10 @@ export const APP = '/projects/acme%2Fapp';
 export type World = ReturnType<typeof world>;
 
 /** A request with a token (or none) and a JSON body when given. */
-export function call(fx: World, method: string, path: string, token?: string, body?: unknown) {
-  const headers: Record<string, string> = {};
-  if (token) headers['PRIVATE-TOKEN'] = token;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const url = path.startsWith('/api/') || path.startsWith('/__') ? path : `/api/v4${path}`;
-  return fx.app.request(url, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+export const call = (fx: World, method: string, path: string, token?: string, body?: unknown) =>
+  request(fx, method, apiPath(path), { token, body });
 
-export async function body(res: Response): Promise<any> {
-  const text = await res.text();
-  return text === '' ? undefined : JSON.parse(text);
-}
+export { json as body } from '../helpers.js';
 
 export interface Received {
   method: string;

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { json, oauthFx, type Fx } from '../oauth/world.js';
-
-const call = (fx: Fx, method: string, path: string, token = 'root-api', body?: Record<string, unknown>) =>
-  fx.app.request(`/api/v4${path}`, {
-    method,
-    headers: {
-      ...(token && { 'PRIVATE-TOKEN': token }),
-      ...(body && { 'Content-Type': 'application/json' }),
-    },
-    ...(body && { body: JSON.stringify(body) }),
-  });
+import { call, json, oauthFx, type Fx } from './world.js';
 
 const create = (fx: Fx, body: Record<string, unknown>, user = 2) =>
   call(fx, 'POST', `/users/${user}/impersonation_tokens`, 'root-api', body);

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { ADMIN_KEYS, BASIC_KEYS, call, json, usernames, usersFx, usersWorld } from './world.js';
+import { ADMIN_KEYS, BASIC_KEYS, call, json, send, usernames, usersFx, usersWorld } from './world.js';
 
 const fx = usersFx();
-const get = async (path: string, token?: string) => {
-  const res = await call(fx, 'GET', `/api/v4${path}`, { token });
-  return { res, body: await json(res) };
-};
+const get = (path: string, token?: string) => send(fx, 'GET', path, token);
 const names = async (path: string, token = 'root-api') => {
   const { res, body } = await get(path, token);
   expect(res.status).toBe(200);

@@ -7,16 +7,15 @@ import {
   DETAILS_KEYS,
   json,
   PUBLIC_KEYS,
+  send,
   USER_KEYS,
   usersFx,
   usersWorld,
 } from './world.js';
 
 const fx = usersFx();
-const get = async (path: string, token?: string, headers: Record<string, string> = {}) => {
-  const res = await call(fx, 'GET', `/api/v4${path}`, { token, headers });
-  return { res, body: await json(res) };
-};
+const get = (path: string, token?: string, headers: Record<string, string> = {}) =>
+  send(fx, 'GET', path, token, undefined, headers);
 
 describe('GET /users/:id', () => {
   it('GET /users/:id: a regular user gets the single-user shape', async () => {

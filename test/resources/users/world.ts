@@ -1,5 +1,6 @@
 import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { json, request } from '../helpers.js';
 
 /** The users tests' world: an admin, regular users of every kind, a group with a sole owner. */
 export const usersWorld: ScenarioFile = {
@@ -83,19 +84,22 @@ export function call(
   path: string,
   opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.token) headers['PRIVATE-TOKEN'] = opts.token;
-  let body: string | undefined;
-  if (opts.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(opts.body);
-  }
-  return Promise.resolve(fx.app.request(`http://localhost${path}`, { method, headers, body }));
+  return request(fx, method, `http://localhost${path}`, opts);
 }
 
-export async function json(res: Response): Promise<any> {
-  const text = await res.text();
-  return text === '' ? undefined : JSON.parse(text);
+export { json };
+
+/** A request to an API path (under `/api/v4`): the response and its parsed body. */
+export async function send(
+  fx: Fx,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) {
+  const res = await call(fx, method, `/api/v4${path}`, { token, body, headers });
+  return { res, body: await json(res) };
 }
 
 /** Usernames of a user list, for order checks. */

@@ -1,12 +1,7 @@
 import { produce } from 'immer';
 import { describe, expect, it } from 'vitest';
 import { iget, tget, tvalues } from '../../../src/core/table.js';
-import { ADMIN_KEYS, call, json, NAMESPACE_MSG, usernames, usersFx, type Fx } from './world.js';
-
-const send = async (fx: Fx, method: string, path: string, token?: string, body?: unknown) => {
-  const res = await call(fx, method, `/api/v4${path}`, { token, body });
-  return { res, body: await json(res) };
-};
+import { ADMIN_KEYS, call, type Fx, json, NAMESPACE_MSG, send, usernames, usersFx } from './world.js';
 
 /** Expects a refused request to leave the state exactly as it was (the same immer root). */
 async function refused(

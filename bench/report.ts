@@ -1,0 +1,186 @@
+/**
+ * What every benchmark script shares: child processes for measurements, servers and load phases on
+ * 127.0.0.1, write-cost timing, and the table formatting of the report.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import autocannon from 'autocannon';
+
+/** A full collection, where the child runs with `--expose-gc` (a no-op elsewhere). */
+export const gc = () => (globalThis as { gc?: () => void }).gc?.();
+export const mb = (bytes: number) => Math.round(bytes / 1048576);
+
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** One table row: the first cell left-aligned, the others right-aligned, to the given widths. */
+export const row = (cells: (string | number)[], widths: number[]) =>
+  cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
+
+/** Serves `fetch` on a free port of 127.0.0.1. */
+export function listen(
+  fetch: (r: Request) => Promise<Response> | Response,
+): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve) => {
+    const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
+      const server = s as Server;
+      // Node's 5 s default races the client's pooled connections under sustained load (ECONNRESET).
+      server.keepAliveTimeout = 65_000;
+      resolve({ server, port: info.port });
+    });
+  });
+}
+
+/** Child side of a served phase: sends `ready` to the parent, then serves until told to stop. */
+export function serveUntilStopped(ready: unknown, servers: Server[]): void {
+  process.send!(ready);
+  process.on('message', (m) => {
+    if (m !== 'stop') return;
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+    process.exit(0);
+  });
+}
+
+export interface Load {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  bytesPerResponse: number;
+}
+
+/** One load phase of `seconds` with `connections` connections, each request on the path `nextPath` gives. */
+export async function load(
+  o: { connections: number; seconds: number },
+  name: string,
+  port: number,
+  nextPath: () => string,
+  headers: Record<string, string> = {},
+): Promise<Load> {
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: o.connections,
+    duration: o.seconds,
+    headers,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: nextPath() }) }],
+  });
+  return {
+    name,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    bytesPerResponse: r.requests.total ? Math.round(r.throughput.total / r.requests.total) : 0,
+  };
+}
+
+/** Forks the script `self` in a fresh process (its own heap and event loop) and waits for its first message. */
+export async function forkSelf<T>(
+  self: string,
+  args: string[],
+): Promise<{ child: ChildProcess; message: T }> {
+  const child = fork(self, args, {
+    execArgv: [...process.execArgv, '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const message = await new Promise<T>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as T));
+    child.once('exit', (code) =>
+      reject(new Error(`bench child ${args.join(' ')} exited early (code ${code})`)),
+    );
+  });
+  return { child, message };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.send('stop');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs one in-process measurement in a child, so that earlier phases' heaps do not skew it. */
+export async function inChild<T>(self: string, args: string[]): Promise<T> {
+  const { child, message } = await forkSelf<T>(self, args);
+  await stopChild(child);
+  return message;
+}
+
+/** Child side of `inChild`: one measurement, sent back to the parent, then wait to be stopped. */
+export async function measure(run: () => Promise<unknown>, watchdogMs: number): Promise<void> {
+  setTimeout(() => process.exit(3), watchdogMs).unref();
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (m) => m === 'stop' && process.exit(0));
+  process.send!(await run());
+}
+
+export interface WriteTimes {
+  apiUs: number;
+  apiStatus: Record<string, number>;
+  storeUs: number;
+}
+
+/**
+ * µs per create through the store and through the API (with the count of each status it answered),
+ * `writes` of each after 200 unmeasured ones.
+ */
+export async function timeCreates(
+  writes: number,
+  storeCreate: () => unknown,
+  apiCreate: () => Promise<number>,
+): Promise<WriteTimes> {
+  for (let i = 0; i < 200; i++) storeCreate();
+  let t0 = performance.now();
+  for (let i = 0; i < writes; i++) storeCreate();
+  const storeUs = ((performance.now() - t0) * 1000) / writes;
+
+  const statuses: Record<string, number> = {};
+  for (let i = 0; i < 200; i++) await apiCreate();
+  t0 = performance.now();
+  for (let i = 0; i < writes; i++) {
+    const s = await apiCreate();
+    statuses[s] = (statuses[s] ?? 0) + 1;
+  }
+  const apiUs = ((performance.now() - t0) * 1000) / writes;
+  return { apiUs, apiStatus: statuses, storeUs };
+}
+
+/**
+ * The write-cost table of a small and a big world: `what` is created (`user`), the worlds hold `sizes`
+ * of `noun` (`users`), `labels` name the API and the store rows.
+ */
+export function writeCostLines(
+  what: string,
+  noun: string,
+  labels: [api: string, store: string],
+  sizes: [small: number, big: number],
+  small: WriteTimes,
+  big: WriteTimes,
+  columnWidth: number,
+): string[] {
+  const w = [42, columnWidth, columnWidth, 8];
+  return [
+    row(
+      [
+        `writes (in process, µs per ${what} create)`,
+        `${fmt(sizes[0])} ${noun}`,
+        `${fmt(sizes[1])} ${noun}`,
+        'ratio',
+      ],
+      w,
+    ),
+    row([labels[0], fmt(small.apiUs, 1), fmt(big.apiUs, 1), fmt(big.apiUs / small.apiUs, 2)], w),
+    row([labels[1], fmt(small.storeUs, 1), fmt(big.storeUs, 1), fmt(big.storeUs / small.storeUs, 2)], w),
+    `  POST statuses: ${JSON.stringify(small.apiStatus)} / ${JSON.stringify(big.apiStatus)}; linear growth would be a ratio near ${fmt(sizes[1] / sizes[0])}`,
+  ];
+}
