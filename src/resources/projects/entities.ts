@@ -345,10 +345,11 @@ class RecordJson {
   ) {}
 
   /** Its last renderings by viewer and options (`ProjectRenderer.#view`), with what each was made from. */
-  views?: Map<string, RecordView>;
+  views?: RecordView[];
 }
 
 interface RecordView {
+  key: string;
   viewer: UserRecord | null;
   members: PlatformState['members'];
   shares: PlatformState['shares'];
@@ -651,7 +652,10 @@ export class ProjectRenderer {
     const r = this.#record(p, st, slot);
     const viewer = this.viewer;
     const key = `${viewer?.id ?? 0}|${o.shape ?? 'full'}|${+!!o.statistics}${+!!o.license}${+!!o.customAttributes}${+!!o.canAdminProject}${+!!o.directGroupAccess}`;
-    const v = r.views?.get(key);
+    const views = r.views;
+    let v: RecordView | undefined;
+    if (views)
+      for (let i = 0; i < views.length && v === undefined; i++) if (views[i]!.key === key) v = views[i];
     if (
       v !== undefined &&
       v.viewer === viewer &&
@@ -665,9 +669,8 @@ export class ProjectRenderer {
     const parts: string[] = [];
     this.#write(parts, p, o, slot);
     const json = parts.join('');
-    const views = (r.views ??= new Map());
-    if (views.size >= VIEWS_PER_RECORD) views.clear();
-    views.set(key, {
+    const made: RecordView = {
+      key,
       viewer,
       members: st.members,
       shares: st.shares,
@@ -675,7 +678,11 @@ export class ProjectRenderer {
       groups: st.groups,
       settings: st.settings,
       json,
-    });
+    };
+    // One per key; a record read by many viewers starts over rather than growing.
+    if (!views || views.length >= VIEWS_PER_RECORD) r.views = [made];
+    else if (v) views[views.indexOf(v)] = made;
+    else views.push(made);
     return json;
   }
 

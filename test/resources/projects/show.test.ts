@@ -389,6 +389,72 @@ describe('GET /projects/:id: the entity', () => {
   });
 });
 
+describe('per-viewer renderings', () => {
+  const auth = (token: string) => ({ token });
+
+  it('GET /projects/:id: a repeated read follows a membership added in between (permissions)', async () => {
+    const fx2 = projectsFx();
+    const first = await json(await call(fx2, 'GET', '/api/v4/projects/1', auth('frank-api')));
+    expect(first.permissions).toEqual({ project_access: null, group_access: null });
+    const add = await call(fx2, 'POST', '/api/v4/projects/1/members', {
+      ...auth('root-api'),
+      body: { user_id: 7, access_level: 30 },
+    });
+    expect(add.status).toBe(201);
+    const again = await json(await call(fx2, 'GET', '/api/v4/projects/1', auth('frank-api')));
+    expect(again.permissions).toEqual({
+      project_access: { access_level: 30, notification_level: 3 },
+      group_access: null,
+    });
+  });
+
+  it('GET /projects: the same page read by two viewers in turn is each one’s own', async () => {
+    const fx2 = projectsFx();
+    const page = async (token: string) =>
+      (await json(await call(fx2, 'GET', '/api/v4/projects?order_by=id&sort=asc', auth(token)))) as {
+        id: number;
+        permissions: unknown;
+      }[];
+    for (let round = 0; round < 2; round++) {
+      const asAlice = await page('alice-api');
+      const asFrank = await page('frank-api');
+      expect(asAlice.find((p) => p.id === 1)!.permissions).toEqual({
+        project_access: null,
+        group_access: { access_level: 50, notification_level: 3 },
+      });
+      expect(asFrank.find((p) => p.id === 1)!.permissions).toEqual({
+        project_access: null,
+        group_access: null,
+      });
+    }
+  });
+
+  it('GET /projects/:id: a repeated read follows a share added in between (shared_with_groups)', async () => {
+    const fx2 = projectsFx();
+    expect(
+      (await json(await call(fx2, 'GET', '/api/v4/projects/1', auth('root-api')))).shared_with_groups,
+    ).toEqual([]);
+    const share = await call(fx2, 'POST', '/api/v4/projects/1/share', {
+      ...auth('root-api'),
+      body: { group_id: 10, group_access: 20 },
+    });
+    expect(share.status).toBe(201);
+    const again = await json(await call(fx2, 'GET', '/api/v4/projects/1', auth('root-api')));
+    expect(again.shared_with_groups).toEqual([
+      expect.objectContaining({ group_id: 10, group_full_path: 'partners', group_access_level: 20 }),
+    ]);
+  });
+
+  it('GET /projects/:id: a repeated read follows a change to the viewer itself (made an admin)', async () => {
+    const fx2 = projectsFx();
+    const as = async () => json(await call(fx2, 'GET', '/api/v4/projects/1', auth('alice-api')));
+    expect(await as()).not.toHaveProperty('repository_storage');
+    const promote = await call(fx2, 'PUT', '/api/v4/users/2', { ...auth('root-api'), body: { admin: true } });
+    expect(promote.status).toBe(200);
+    expect((await as()).repository_storage).toBe('default');
+  });
+});
+
 describe('projectEntity', () => {
   it('projectEntity: renders the shape asked for, for the request viewer', async () => {
     const fx2 = projectsFx({
