@@ -84,7 +84,7 @@ async function serveMode(): Promise<void> {
   const body = await res.text();
   const bare = new Hono();
   bare.get('/page', (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
-  const a = await listen(fx.fetch);
+  const a = await listen(fx.app.fetch);
   const b = await listen(bare.fetch);
   const ready: Ready = {
     issues: fx.state.issuables.issues.size,

@@ -102,7 +102,11 @@ export interface FaultControl {
 }
 
 export interface Fauxlab {
-  /** The Hono app: mount it, or call `app.request()` in tests. */
+  /**
+   * The Hono app: mount it, call `app.request()` in tests, or serve `app.fetch` (`serve({ fetch:
+   * fx.app.fetch })`): unlike `fetch`, it answers a plain GET without a promise, which a server writes
+   * sooner.
+   */
   app: Hono<Env>;
   /**
    * The instance's fetch handler (for servers and MSW). `env` is what a Hono adapter passes (the Node
@@ -492,18 +496,26 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   const table = options.routes ? buildTable(options.routes) : sharedTable();
 
   function fetch(request: Request, env?: object): Promise<Response> {
+    try {
+      const res = handle(request, env);
+      return res instanceof Promise ? res : Promise.resolve(res);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /**
+   * `fetch`, answering at once where it can: a GET that needs nothing asynchronous gets its response
+   * without a promise, which lets @hono/node-server write it on its synchronous path (`app.fetch`).
+   */
+  function handle(request: Request, env?: object): Response | Promise<Response> {
     // Background work that fell due since the last request happens before this one is answered.
     if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
     if (request.method !== 'GET' || faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);
     const probe: Probe = {};
     const t0 = performance.now();
     const at = journal.enabled ? clock.ms() : 0;
-    let res: Response | Promise<Response>;
-    try {
-      res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
-    } catch (e) {
-      return Promise.reject(e);
-    }
+    const res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
     if (res instanceof Promise) return res.then((r) => leanDone(request, env, probe, r, t0, at));
     return leanDone(request, env, probe, res, t0, at);
   }
@@ -516,11 +528,11 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     res: Response,
     t0: number,
     at: number,
-  ): Promise<Response> {
+  ): Response | Promise<Response> {
     if (res === NO_MATCH) return fullFetch(request, env);
     const plain = plainHeaders(res);
     if (!plain) res = withSecurityHeaders(res);
-    if (!journal.enabled) return Promise.resolve(res);
+    if (!journal.enabled) return res;
     const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
     const err = probe.error instanceof ApiError ? probe.error : undefined;
     const caughtAll = err?.status === 404 && (err.body as { error?: unknown })?.error === '404 Not Found';
@@ -545,7 +557,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
       );
     if (!journal.recordsBody(res.status)) {
       journal.addPending(pending());
-      return Promise.resolve(res);
+      return res;
     }
     return captureResponse(answered, journal.bodyLimit).then(
       (captured) => {
@@ -602,8 +614,8 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   // The instance's own app: one catch-all route (for mounting in another Hono app), and `fetch` (which
   // `app.request()` calls) going straight to the instance, without a second dispatch.
   const app = new Hono<Env>({ getPath: () => '/' });
-  app.all('*', (c) => fetch(c.req.raw, c.env as object));
-  app.fetch = (request, env) => fetch(request, env as object);
+  app.all('*', (c) => handle(c.req.raw, c.env as object));
+  app.fetch = (request, env) => handle(request, env as object);
 
   const instance: Fauxlab = {
     app,

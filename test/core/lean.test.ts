@@ -63,6 +63,38 @@ describe('the lean path of GET requests', () => {
   });
 });
 
+describe('app.fetch and fetch', () => {
+  const req = (path: string, headers: Record<string, string> = { 'PRIVATE-TOKEN': 'root-api' }) =>
+    new Request(`http://localhost${path}`, { headers });
+
+  it('app.fetch answers a plain GET without a promise; fetch always returns one, with the same answer', async () => {
+    const fx = world();
+    const direct = fx.app.fetch(req('/api/v4/projects/1'));
+    expect(direct).toBeInstanceOf(Response);
+    const viaFetch = fx.fetch(req('/api/v4/projects/1'));
+    expect(viaFetch).toBeInstanceOf(Promise);
+    const a = direct as Response;
+    const b = await viaFetch;
+    expect([a.status, [...a.headers], await a.text()]).toEqual([b.status, [...b.headers], await b.text()]);
+  });
+
+  it('app.fetch returns a promise where the answer needs one: writes, and errors whose body is journaled', async () => {
+    const fx = world();
+    const missing = fx.app.fetch(req('/api/v4/projects/999'));
+    expect(missing).toBeInstanceOf(Promise);
+    expect((await missing).status).toBe(404);
+    const star = fx.app.fetch(
+      new Request('http://localhost/api/v4/projects/1/star', {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': 'root-api' },
+      }),
+    );
+    expect(star).toBeInstanceOf(Promise);
+    expect((await star).status).toBe(201);
+    expect(fx.requests().map((e) => e.status)).toEqual([404, 201]);
+  });
+});
+
 describe('the lean path on the Node server', () => {
   const servers: Server[] = [];
   const bases: string[] = [];
