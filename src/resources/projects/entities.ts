@@ -640,7 +640,12 @@ export class ProjectRenderer {
 
   /** The entity as a JSON string. */
   json(record: ProjectRecord, o: ProjectEntityOptions = {}): string {
-    return this.#view(record as Project, this.st, o);
+    return this.#view(record as Project, this.st, o, this.#viewKey(o));
+  }
+
+  /** What a rendering depends on besides the record and tables: the viewer and the options. */
+  #viewKey(o: ProjectEntityOptions): string {
+    return `${this.viewer?.id ?? 0}|${o.shape ?? 'full'}|${+!!o.statistics}${+!!o.license}${+!!o.customAttributes}${+!!o.canAdminProject}${+!!o.directGroupAccess}`;
   }
 
   /**
@@ -648,10 +653,9 @@ export class ProjectRenderer {
    * viewer and tables each was made from, so that a client reading the same projects again gets the same
    * strings without a rebuild; any write to those tables makes a fresh one.
    */
-  #view(p: Project, st: PlatformState, o: ProjectEntityOptions, slot?: RenderSlot): string {
+  #view(p: Project, st: PlatformState, o: ProjectEntityOptions, key: string, slot?: RenderSlot): string {
     const r = this.#record(p, st, slot);
     const viewer = this.viewer;
-    const key = `${viewer?.id ?? 0}|${o.shape ?? 'full'}|${+!!o.statistics}${+!!o.license}${+!!o.customAttributes}${+!!o.canAdminProject}${+!!o.directGroupAccess}`;
     const views = r.views;
     let v: RecordView | undefined;
     if (views)
@@ -706,11 +710,12 @@ export class ProjectRenderer {
   listOf(items: readonly RenderSlot[], o: ProjectEntityOptions = {}): string {
     if (items.length === 0) return '[]';
     const st = this.st;
+    const key = this.#viewKey(o);
     let out = '[';
     for (let i = 0; i < items.length; i++) {
       if (i > 0) out += ',';
       const item = items[i]!;
-      out += this.#view(item.p as Project, st, o, item);
+      out += this.#view(item.p as Project, st, o, key, item);
     }
     return out + ']';
   }
