@@ -131,6 +131,20 @@ describe('state files', () => {
     expect(() => parseStateFile('{"kind":"fauxlab-state","version":2}')).toThrow(/version 2/);
   });
 
+  it('saved before an area existed, load with that area empty and the instance working', async () => {
+    const fx = world();
+    const saved = JSON.parse(stateFileText(fx.snapshot())) as { state: Record<string, unknown> };
+    delete saved.state.jobs;
+    delete saved.state.topics;
+    delete (saved.state.idx as Record<string, unknown>).pipelinesBy;
+    const other = world();
+    other.restore(parseStateFile(JSON.stringify(saved)));
+    expect(other.state.jobs).toEqual([]);
+    expect(other.state.topics).toEqual(createFauxlab({}).state.topics);
+    const res = await other.app.request('/api/v4/users?username=alice', { headers: ROOT });
+    expect(res.status).toBe(200);
+  });
+
   it('are written atomically (no temporary file left behind)', () => {
     const file = join(dir, 'atomic.json');
     writeStateFile(file, createFauxlab({ scenario: smallWorld }).snapshot());
