@@ -1,5 +1,6 @@
 /**
- * `npm run load`: load with writes, then proof that nothing was lost.
+ * `npm run load`: load with writes, then proof that nothing was lost. Soak mode: the same with
+ * writes that do not grow the data, for ten minutes, to show memory stays flat.
  *
  * A fauxlab server on 127.0.0.1 (an ephemeral port, nothing else) takes 50 keep-alive connections of
  * mixed reads and writes (create issues, create notes, star/unstar, create/delete variables) for a fixed
@@ -8,8 +9,13 @@
  * serves (star_count, open_issues_count, user_notes_count) and the iids (1..n, no gaps, no duplicates)
  * agree with the records. Memory (heap after GC when run with --expose-gc) is sampled throughout.
  *
- * Environment: FAUXLAB_LOAD_SECONDS (default 60), FAUXLAB_LOAD_CONNECTIONS (default 50). Exit code 1 if
- * any check fails.
+ * Soak mode (FAUXLAB_LOAD_MODE=soak, default 600 s): every write is undone or overwrites a fixed record
+ * (an issue created then deleted, a note created then deleted, star then unstar, a fixed set of
+ * variables updated), so the state keeps its size; heap (after a full GC: run node with --expose-gc) and
+ * RSS are sampled every minute, and the run reports whether they stayed flat after the first minute.
+ *
+ * Environment: FAUXLAB_LOAD_MODE (`load` or `soak`), FAUXLAB_LOAD_SECONDS (default 60, soak 600),
+ * FAUXLAB_LOAD_CONNECTIONS (default 50). Exit code 1 if any check fails (a soak whose memory grows too).
  */
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,9 +23,12 @@ import { serve } from '@hono/node-server';
 import { createFauxlab } from '../src/index.js';
 import { tvalues } from '../src/core/table.js';
 
-const SECONDS = Number(process.env.FAUXLAB_LOAD_SECONDS ?? 60);
+const SOAK = process.env.FAUXLAB_LOAD_MODE === 'soak';
+const SECONDS = Number(process.env.FAUXLAB_LOAD_SECONDS ?? (SOAK ? 600 : 60));
 const CONNECTIONS = Number(process.env.FAUXLAB_LOAD_CONNECTIONS ?? 50);
 const PROJECTS = ['load/alpha', 'load/beta', 'load/gamma', 'load/delta'];
+/** Each soak worker's own variable in every project, which it only ever updates. */
+const soakKey = (i: number) => `SOAK_W${i}`;
 
 const users = Array.from({ length: CONNECTIONS }, (_, i) => ({
   username: `worker${i}`,
@@ -32,10 +41,22 @@ const fx = createFauxlab({
       {
         path: 'load',
         visibility: 'public',
-        members: users.map((u) => ({ username: u.username, access_level: 'maintainer' as const })),
+        // Soak workers delete the issues they create: that is the owner's right.
+        members: users.map((u) => ({
+          username: u.username,
+          access_level: SOAK ? ('owner' as const) : ('maintainer' as const),
+        })),
       },
     ],
-    projects: PROJECTS.map((path) => ({ path, visibility: 'public' as const })),
+    projects: PROJECTS.map((path) => ({
+      path,
+      visibility: 'public' as const,
+      ...(SOAK && {
+        // A fixed issue for the notes, and a fixed variable per worker.
+        issues: [{ title: 'Soak notes', author: 'root' }],
+        variables: users.map((_, i) => ({ key: soakKey(i), value: 'initial' })),
+      }),
+    })),
   },
   // The load test's own bookkeeping is the check; a journal would only cost memory.
   journal: false,
@@ -100,7 +121,29 @@ const acked = {
 const iidsBy = new Map<string, number[]>(PROJECTS.map((p) => [p, []]));
 const varsBy = new Map<number, string[]>();
 const counts = { requests: 0, reads: 0, writes: 0, errors: 0, unexpected: [] as string[] };
+/** A fixed-size uniform sample of the latencies (reservoir sampling), so that a soak does not grow it. */
+const RESERVOIR = 100_000;
 const latencies: number[] = [];
+let latencySeen = 0;
+let reservoirSeed = 12345;
+function recordLatency(ms: number): void {
+  latencySeen++;
+  if (latencies.length < RESERVOIR) latencies.push(ms);
+  else {
+    reservoirSeed = (reservoirSeed * 1664525 + 1013904223) >>> 0;
+    const k = reservoirSeed % latencySeen;
+    if (k < RESERVOIR) latencies[k] = ms;
+  }
+}
+/** What the soak clients were told: counts only, and the last value of each fixed variable. */
+const soak = {
+  issuesCreated: 0,
+  issuesDeleted: 0,
+  notesCreated: 0,
+  notesDeleted: 0,
+  variableUpdates: 0,
+  variables: new Map<string, string>(), // `${project} ${key}` -> last acknowledged value
+};
 const enc = encodeURIComponent;
 const pick = <T>(a: readonly T[], r: number) => a[Math.floor(r * a.length)]!;
 
@@ -188,26 +231,109 @@ async function worker(i: number, until: number): Promise<void> {
       }
     }
     counts.requests++;
-    latencies.push(performance.now() - t0);
+    recordLatency(performance.now() - t0);
+  }
+}
+
+/** A soak client: reads, and writes that are undone or overwrite a fixed record. */
+async function soakWorker(i: number, until: number): Promise<void> {
+  const token = `worker${i}-token`;
+  const user = `worker${i}`;
+  const rand = rng(i + 1);
+  let n = 0;
+  const ok = (r: Reply, want: number, what: string) => {
+    counts.requests++;
+    if (r.status === want) return true;
+    counts.errors++;
+    if (counts.unexpected.length < 20)
+      counts.unexpected.push(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+    return false;
+  };
+  while (Date.now() < until) {
+    const project = pick(PROJECTS, rand());
+    const P = `/projects/${enc(project)}`;
+    const op = rand();
+    const t0 = performance.now();
+    if (op < 0.4) {
+      counts.reads++;
+      const which = rand();
+      const r =
+        which < 0.25
+          ? await send('GET', P, token)
+          : which < 0.5
+            ? await send('GET', `${P}/issues?per_page=20`, token)
+            : which < 0.75
+              ? await send('GET', `${P}/issues/1/notes`, token)
+              : await send('GET', `${P}/variables`, token);
+      ok(r, 200, `read ${project}`);
+    } else if (op < 0.55) {
+      counts.writes += 2;
+      const r = await send('POST', `${P}/issues`, token, { title: `soak ${i}-${n++}` });
+      if (ok(r, 201, 'create issue')) {
+        soak.issuesCreated++;
+        const iid = (r.body as { iid: number }).iid;
+        if (ok(await send('DELETE', `${P}/issues/${iid}`, token), 204, 'delete issue')) soak.issuesDeleted++;
+      }
+    } else if (op < 0.7) {
+      counts.writes += 2;
+      const r = await send('POST', `${P}/issues/1/notes`, token, { body: `note ${i}-${n++}` });
+      if (ok(r, 201, 'create note')) {
+        soak.notesCreated++;
+        const id = (r.body as { id: number }).id;
+        if (ok(await send('DELETE', `${P}/issues/1/notes/${id}`, token), 204, 'delete note'))
+          soak.notesDeleted++;
+      }
+    } else if (op < 0.85) {
+      counts.writes++;
+      const key = `${project} ${user}`;
+      const starred = acked.stars.get(key) ?? false;
+      const r = await send('POST', `${P}/${starred ? 'unstar' : 'star'}`, token);
+      if (ok(r, 201, starred ? 'unstar' : 'star')) acked.stars.set(key, !starred);
+    } else {
+      counts.writes++;
+      const value = `v${i}-${n++}`;
+      const r = await send('PUT', `${P}/variables/${soakKey(i)}`, token, { value });
+      if (ok(r, 200, 'update variable')) {
+        soak.variableUpdates++;
+        soak.variables.set(`${project} ${soakKey(i)}`, value);
+      }
+    }
+    recordLatency(performance.now() - t0);
   }
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const heap = () => {
-  gc?.();
+/**
+ * The heap after a full GC, once the finalizers it queued have run: every request's AbortController is
+ * released through a FinalizationRegistry (undici's Request following the connection's signal), a task
+ * after the GC, so a heap read right after `gc()` counts the last second's requests as live.
+ */
+async function heapMiB(): Promise<number> {
+  if (gc) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gc();
+  }
   return Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
-};
-const memory: { s: number; heapMiB: number; rssMiB: number }[] = [];
+}
+/** Samples under load (`run`), and one after the workers stopped (`idle`). */
+const memory: { s: number; phase: 'run' | 'idle'; heapMiB: number; rssMiB: number; externalMiB: number }[] =
+  [];
 const t0 = Date.now();
-const sampler = setInterval(
-  () =>
-    memory.push({
-      s: Math.round((Date.now() - t0) / 1000),
-      heapMiB: heap(),
-      rssMiB: Math.round(process.memoryUsage().rss / 1024 / 1024),
-    }),
-  Math.max(1000, (SECONDS * 1000) / 12),
-);
+const sample = async (phase: 'run' | 'idle' = 'run') => {
+  const s = Math.round((Date.now() - t0) / 1000);
+  const heap = await heapMiB();
+  const m = process.memoryUsage();
+  memory.push({
+    s,
+    phase,
+    heapMiB: heap,
+    rssMiB: Math.round(m.rss / 1024 / 1024),
+    externalMiB: Math.round(m.external / 1024 / 1024),
+  });
+};
+// A soak samples every minute; a load run a dozen times.
+const sampler = setInterval(() => void sample(), SOAK ? 60_000 : Math.max(1000, (SECONDS * 1000) / 12));
 // A watchdog: the run ends even if a request hangs.
 const watchdog = setTimeout(
   () => {
@@ -217,16 +343,17 @@ const watchdog = setTimeout(
   (SECONDS + 60) * 1000,
 );
 
-console.log(`load: ${CONNECTIONS} connections for ${SECONDS} s on 127.0.0.1:${port}`);
+console.log(`${SOAK ? 'soak' : 'load'}: ${CONNECTIONS} connections for ${SECONDS} s on 127.0.0.1:${port}`);
+const startSizes = {
+  issues: tvalues(fx.state.issuables.issues).length,
+  notes: tvalues(fx.state.issuables.notes).length,
+};
+await sample();
 const until = Date.now() + SECONDS * 1000;
-await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => worker(i, until)));
+await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => (SOAK ? soakWorker : worker)(i, until)));
 const elapsed = (Date.now() - t0) / 1000;
 clearInterval(sampler);
-memory.push({
-  s: Math.round(elapsed),
-  heapMiB: heap(),
-  rssMiB: Math.round(process.memoryUsage().rss / 1024 / 1024),
-});
+await sample('idle');
 
 // ------------------------------------------------------------------------------------------------
 // Nothing lost: every acknowledged write is in the state, and the counters agree with the records.
@@ -284,10 +411,9 @@ for (const path of PROJECTS) {
     api.open_issues_count === open,
     `${path}: open_issues_count ${api.open_issues_count} but ${open} open issues`,
   );
-  check(
-    mine.length === acked.issues.filter((a) => a.project === path).length,
-    `${path}: ${mine.length} issues but ${acked.issues.filter((a) => a.project === path).length} acknowledged`,
-  );
+  // A soak deletes every issue it creates: only the fixed one stays.
+  const expectedIssues = SOAK ? 1 : acked.issues.filter((a) => a.project === path).length;
+  check(mine.length === expectedIssues, `${path}: ${mine.length} issues but ${expectedIssues} expected`);
   for (const issue of mine) {
     const recorded = notesPer.get(issue.id) ?? 0;
     const ackedNotes = ackedNotesPer.get(`${path}#${issue.iid}`) ?? 0;
@@ -299,14 +425,62 @@ for (const path of PROJECTS) {
   }
 }
 // The count the API serves for one issue, too (the records' counter is what it renders).
-const sample = acked.issues.find((a) => acked.notes.some((n) => n.project === a.project && n.iid === a.iid));
-if (sample) {
-  const r = await send('GET', `/projects/${enc(sample.project)}/issues/${sample.iid}`, 'root-token');
-  const n = acked.notes.filter((x) => x.project === sample.project && x.iid === sample.iid).length;
+const noted = acked.issues.find((a) => acked.notes.some((n) => n.project === a.project && n.iid === a.iid));
+if (noted) {
+  const r = await send('GET', `/projects/${enc(noted.project)}/issues/${noted.iid}`, 'root-token');
+  const n = acked.notes.filter((x) => x.project === noted.project && x.iid === noted.iid).length;
   check(
     (r.body as { user_notes_count: number }).user_notes_count === n,
     'user_notes_count served by the API differs',
   );
+}
+
+if (SOAK) {
+  check(soak.issuesCreated === soak.issuesDeleted, 'an acknowledged issue create was not deleted');
+  check(soak.notesCreated === soak.notesDeleted, 'an acknowledged note create was not deleted');
+  check(
+    notes.length === startSizes.notes,
+    `${notes.length} notes after the soak, ${startSizes.notes} before`,
+  );
+  check(
+    issues.length === startSizes.issues,
+    `${issues.length} issues after the soak, ${startSizes.issues} before`,
+  );
+  for (const [k, v] of soak.variables)
+    check(vars.get(k) === v, `variable ${k} lost its last acknowledged value`);
+}
+
+/**
+ * Flat memory, over the samples under load after a minute of warm-up: the mean of the last third may
+ * exceed the mean of the first third by at most 3 MiB or 10 % of the heap after a full GC, and by at most
+ * 32 MiB or 15 % of RSS (which moves with buffers in flight and the allocator, so single samples are noisy).
+ */
+const running = memory.filter((m) => m.phase === 'run');
+const settled = running.filter((m) => m.s >= 60).length >= 3 ? running.filter((m) => m.s >= 60) : running;
+const third = Math.max(1, Math.ceil(settled.length / 3));
+const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
+const early = {
+  heap: mean(settled.slice(0, third).map((m) => m.heapMiB)),
+  rss: mean(settled.slice(0, third).map((m) => m.rssMiB)),
+};
+const late = {
+  heap: mean(settled.slice(-third).map((m) => m.heapMiB)),
+  rss: mean(settled.slice(-third).map((m) => m.rssMiB)),
+};
+const warm = settled[0]!;
+const last = settled[settled.length - 1]!;
+const flat = {
+  from: `${warm.s} s`,
+  to: `${last.s} s`,
+  heapMiB: { early: early.heap, late: late.heap, growth: late.heap - early.heap },
+  rssMiB: { early: early.rss, late: late.rss, growth: late.rss - early.rss },
+  heapFlat: late.heap - early.heap <= Math.max(3, early.heap * 0.1),
+  rssFlat: late.rss - early.rss <= Math.max(32, early.rss * 0.15),
+};
+if (SOAK) {
+  check(!!gc, 'a soak needs node --expose-gc to measure the heap after a full GC');
+  check(flat.heapFlat, `the heap grew by ${flat.heapMiB.growth} MiB (${flat.from} to ${flat.to})`);
+  check(flat.rssFlat, `RSS grew by ${flat.rssMiB.growth} MiB (${flat.from} to ${flat.to})`);
 }
 
 clearTimeout(watchdog);
@@ -326,14 +500,23 @@ console.log(
       writes: counts.writes,
       unexpectedStatuses: counts.errors,
       latencyMs: { p50: q(0.5), p99: q(0.99), max: q(1) },
-      acknowledged: {
-        issues: acked.issues.length,
-        notes: acked.notes.length,
-        variablesKept: acked.variables.size,
-        variablesDeleted: acked.deletedVariables.size,
-        starred: [...acked.stars.values()].filter(Boolean).length,
-      },
+      acknowledged: SOAK
+        ? {
+            issuesCreatedAndDeleted: soak.issuesDeleted,
+            notesCreatedAndDeleted: soak.notesDeleted,
+            variableUpdates: soak.variableUpdates,
+            starred: [...acked.stars.values()].filter(Boolean).length,
+          }
+        : {
+            issues: acked.issues.length,
+            notes: acked.notes.length,
+            variablesKept: acked.variables.size,
+            variablesDeleted: acked.deletedVariables.size,
+            starred: [...acked.stars.values()].filter(Boolean).length,
+          },
+      records: { before: startSizes, after: { issues: issues.length, notes: notes.length } },
       memory,
+      ...(SOAK && { flat }),
       gc: gc
         ? 'heap after a full GC'
         : 'heap without forced GC (run node with --expose-gc for flat-memory figures)',
@@ -347,5 +530,9 @@ if (failures.length || counts.errors) {
   for (const f of failures) console.log(`FAIL ${f}`);
   process.exit(1);
 }
-console.log('load: every acknowledged write is in the state; the counters agree with the records');
+console.log(
+  SOAK
+    ? `soak: every write acknowledged and undone; memory flat from ${flat.from} to ${flat.to} (heap ${flat.heapMiB.early} -> ${flat.heapMiB.late} MiB, RSS ${flat.rssMiB.early} -> ${flat.rssMiB.late} MiB)`
+    : 'load: every acknowledged write is in the state; the counters agree with the records',
+);
 process.exit(0);

@@ -67,6 +67,32 @@ interface ServeArgs {
   latency?: string;
   stateFile?: string;
   journalSize: number;
+  maxBodySize?: string;
+  maxUploadsTotal?: string;
+}
+
+/** Size units, 1024-based, for the size flags. */
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 2 ** 10,
+  kb: 2 ** 10,
+  kib: 2 ** 10,
+  m: 2 ** 20,
+  mb: 2 ** 20,
+  mib: 2 ** 20,
+  g: 2 ** 30,
+  gb: 2 ** 30,
+  gib: 2 ** 30,
+};
+
+/** `65536`, `64k`, `64MiB`, `1.5GB` → bytes (1024-based units, case-insensitive); undefined if invalid. */
+function parseSize(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) return undefined;
+  const bytes = Math.floor(Number(m[1]) * unit);
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
 }
 
 /** The first active admin's first usable token with the `api` scope, as written in the scenario. */
@@ -112,6 +138,8 @@ async function serveCommand(args: ServeArgs): Promise<void> {
     explain: args.explain,
     journal: args.journalSize,
     faults: args.latency ? [{ latency: args.latency }] : [],
+    ...(args.maxBodySize !== undefined && { maxBodySize: parseSize(args.maxBodySize) }),
+    ...(args.maxUploadsTotal !== undefined && { maxUploadsTotal: parseSize(args.maxUploadsTotal) }),
   });
   const stateFile = args.stateFile ? resolve(args.stateFile) : undefined;
   const stateFiles = stateFile ? await import('../src/admin/state-file.js') : undefined;
@@ -130,7 +158,7 @@ async function serveCommand(args: ServeArgs): Promise<void> {
   }
   const { serve } = await serverModule;
 
-  const server = serve({ fetch: fx.fetch, port: args.port, hostname: args.host }, (info) => {
+  const server = serve({ fetch: fx.app.fetch, port: args.port, hostname: args.host }, (info) => {
     const url = localUrl(args.host, info.port);
     const admin = adminToken(scenario, start.toISOString().slice(0, 10));
     const lines = [`fauxlab ${version()} serving ${file}`, `  base URL:  ${url}`];
@@ -330,7 +358,21 @@ function serveOptions(y: Argv) {
       default: 1000,
       describe: 'requests kept in the journal (GET /__fauxlab/requests); 0 turns it off',
     })
+    .option('max-body-size', {
+      type: 'string',
+      describe: 'refuse request bodies larger than SIZE with 413 (bytes, or 512k, 64MiB, 1GB; default 64MiB)',
+    })
+    .option('max-uploads-total', {
+      type: 'string',
+      describe: 'refuse uploads once all stored files would pass SIZE, with 413 (default 512MiB)',
+    })
     .check((a) => {
+      for (const [flag, v] of [
+        ['--max-body-size', a.maxBodySize],
+        ['--max-uploads-total', a.maxUploadsTotal],
+      ] as const)
+        if (typeof v === 'string' && parseSize(v) === undefined)
+          throw new Error(`${flag} must be a size: bytes, or a number with k, M or G (64MiB)`);
       if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535)
         throw new Error('--port must be an integer from 0 to 65535');
       if (a.seed !== undefined && !Number.isSafeInteger(a.seed)) throw new Error('--seed must be an integer');

@@ -135,6 +135,77 @@ describe('limits: the platform’s own', () => {
   });
 });
 
+describe('limits: import and snippet sizes (application settings)', () => {
+  const fx = reliabilityFx();
+  const start = fx.snapshot();
+  const admin = { 'PRIVATE-TOKEN': 'root-api' };
+  const settings = (body: Record<string, unknown>) =>
+    fx.app.request('/api/v4/application/settings', {
+      method: 'PUT',
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const importFile = (bytes: number) => {
+    const form = new FormData();
+    form.append('path', `imported-${bytes}`);
+    form.append('namespace', 'g-public');
+    form.append('file', new Blob([new Uint8Array(bytes)]), 'export.tar.gz');
+    return fx.app.request('/api/v4/projects/import', { method: 'POST', headers: admin, body: form });
+  };
+  const createSnippet = (body: Record<string, unknown>) =>
+    post(fx, '/api/v4/snippets', JSON.stringify(body), { 'PRIVATE-TOKEN': 'owner-api' });
+
+  test('the defaults are the spec’s: max_import_size 50 (MB), snippet_size_limit 52428800 bytes', async () => {
+    const res = await fx.app.request('/api/v4/application/settings', { headers: admin });
+    expect(await res.json()).toMatchObject({ max_import_size: 50, snippet_size_limit: 52_428_800 });
+  });
+
+  test('POST /projects/import: a file over max_import_size is 413 and nothing is imported; at the limit it is accepted', async () => {
+    fx.restore(start);
+    expect((await settings({ max_import_size: 1 })).status).toBe(200);
+    const before = fx.state;
+    const over = await importFile(1024 * 1024 + 1);
+    expect(over.status).toBe(413);
+    expect(await over.json()).toEqual(TOO_LARGE);
+    expect(fx.state).toBe(before);
+    const ok = await importFile(1024 * 1024);
+    expect(ok.status).toBe(201);
+    expect(await ok.json()).toMatchObject({ path: `imported-${1024 * 1024}`, import_status: 'scheduled' });
+  });
+
+  test('POST /snippets: content over snippet_size_limit is 400 with the model’s message, and nothing is stored', async () => {
+    fx.restore(start);
+    expect((await settings({ snippet_size_limit: 2048 })).status).toBe(200);
+    const body = (content: string) => ({ title: 't', file_name: 'a.txt', content, visibility: 'private' });
+    expect((await createSnippet(body('x'.repeat(2048)))).status).toBe(201);
+    const before = fx.state;
+    const res = await createSnippet(body('x'.repeat(3000)));
+    expect(res).toEqual({
+      status: 400,
+      body: { message: { error: 'Content is too long (2.93 KB). The maximum size is 2 KB.' } },
+    });
+    expect(fx.state).toBe(before);
+  });
+
+  test('PUT /snippets/:id: new content over snippet_size_limit is 400 too, and the snippet is unchanged', async () => {
+    fx.restore(start);
+    expect((await settings({ snippet_size_limit: 10 })).status).toBe(200);
+    const list = await fx.app.request('/api/v4/snippets', { headers: { 'PRIVATE-TOKEN': 'owner-api' } });
+    const [own] = (await list.json()) as { id: number }[];
+    const before = fx.state;
+    const res = await fx.app.request(`/api/v4/snippets/${own!.id}`, {
+      method: 'PUT',
+      headers: { 'PRIVATE-TOKEN': 'owner-api', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'x'.repeat(11) }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      message: { error: 'Content is too long (11 Bytes). The maximum size is 10 Bytes.' },
+    });
+    expect(fx.state).toBe(before);
+  });
+});
+
 describe('limits: uploads within a total cap', () => {
   const upload = (fx: ReturnType<typeof createFauxlab>, bytes: number) => {
     const form = new FormData();

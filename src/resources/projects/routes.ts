@@ -460,8 +460,7 @@ function forkProjectRoute(c: Ctx): Response {
   if (!featureAvailable(source.forking_access_level, 'forking', access, user.admin)) throw notFound();
   // `fork_project`: reporter access, or the public access a public (or, to non-external users,
   // internal) project gives; a guest of a private project may read it but not fork it.
-  const publicAccess =
-    source.visibility === 'public' || (source.visibility === 'internal' && !user.external);
+  const publicAccess = source.visibility === 'public' || (source.visibility === 'internal' && !user.external);
   if (!user.admin && access < ACCESS.REPORTER && !publicAccess) throw forbidden();
   let target: NamespaceRef = { kind: 'user', user };
   if (prm.namespace_id !== undefined) target = findNamespace(c, prm.namespace_id);
