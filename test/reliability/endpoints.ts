@@ -920,21 +920,6 @@ export const EXCLUDED: Record<string, string> = {};
  * suite stays green and a fix shows up as a failure here (then remove the entry). Each names the file.
  */
 export const KNOWN: { route: string; cells: (c: Cell) => boolean; why: string }[] = [
-  {
-    route: 'POST /groups',
-    cells: (c) => c.external,
-    why: 'external users keep can_create_group (users/model.ts: ensure_user_rights_and_limits not modelled)',
-  },
-  {
-    route: 'POST /projects',
-    cells: (c) => c.external,
-    why: 'external users keep projects_limit 100000 (users/model.ts: ensure_user_rights_and_limits)',
-  },
-  {
-    route: 'POST /projects/:id/fork',
-    cells: (c) => c.external && c.visible,
-    why: 'external users keep projects_limit 100000, so their fork succeeds (users/model.ts)',
-  },
   ...[
     'GET /projects/:id/issues/:issue_iid/award_emoji',
     'GET /projects/:id/merge_requests/:merge_request_iid/award_emoji',

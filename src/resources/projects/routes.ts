@@ -475,6 +475,9 @@ function forkProjectRoute(c: Ctx): Response {
   const visibility = order[Math.min(order.indexOf(source.visibility), order.indexOf(groupCap))]!;
   const errors = projectErrors(st, target, name, path, visibility);
   delete errors.visibility_level;
+  // `check_personal_projects_limit`: a fork into the user's own namespace counts against the limit.
+  const limit = target.kind === 'user' ? projectsLimitMessage(st, user) : null;
+  if (limit) errors.limit_reached = [limit];
   if (Object.keys(errors).length > 0) throw conflict(errors);
   const now = c.get('fx').clock.iso();
   const id = write(c, (d) => {

@@ -80,6 +80,11 @@ export function createUser(st: S, input: NewUser, now: string): number {
     password_digest: password ? digest(password) : null,
   };
   if (user.commit_email === null) user.commit_email = user.email;
+  // `ensure_user_rights_and_limits` on a new record: an external user may create no group or project.
+  if (user.external) {
+    user.can_create_group = false;
+    user.projects_limit = 0;
+  }
   tset(st.users, id, user);
   iset(st.idx.usernames, user.username.toLowerCase(), id);
   iset(st.idx.emails, user.email.toLowerCase(), id);

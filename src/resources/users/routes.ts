@@ -449,6 +449,16 @@ function updateUserRoute(c: Ctx): Response {
   set('admin', a.admin);
   set('can_create_group', a.can_create_group);
   set('external', a.external);
+  // `ensure_user_rights_and_limits` when `external` changes: an external user loses group and project
+  // creation; one made internal again gets the defaults back, unless this update sets them itself.
+  if (patch.external === true) {
+    patch.can_create_group = false;
+    patch.projects_limit = 0;
+  } else if (patch.external === false) {
+    if (patch.can_create_group === undefined) patch.can_create_group = true;
+    if (patch.projects_limit === undefined)
+      patch.projects_limit = setting(st, 'default_projects_limit') as number;
+  }
   set('theme_id', a.theme_id);
   set('color_scheme_id', a.color_scheme_id);
   set('shared_runners_minutes_limit', paid.shared_runners_minutes_limit);

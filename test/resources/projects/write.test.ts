@@ -299,6 +299,21 @@ describe('PUT /projects/:id', () => {
 });
 
 describe('POST /projects/:id/fork', () => {
+  it('POST /projects/:id/fork: 409 limit_reached into a personal namespace past the projects limit (external users have none)', async () => {
+    const fx = projectsFx();
+    const before = fx.state;
+    const { res, body } = await send(fx, 'POST', '/projects/1/fork', 'carol-api');
+    expect(res.status).toBe(409);
+    expect(body).toEqual({
+      message: {
+        limit_reached: [
+          'Personal project creation is not allowed. Please contact your administrator with questions',
+        ],
+      },
+    });
+    expect(fx.state).toBe(before);
+  });
+
   it('POST /projects/:id/fork: forks into the user namespace', async () => {
     const fx = projectsFx();
     const { res, body } = await send(fx, 'POST', '/projects/1/fork', 'frank-api');

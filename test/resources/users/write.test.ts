@@ -73,6 +73,34 @@ describe('POST /users', () => {
     expect(usernames(found.body)).toEqual(['zoe']);
   });
 
+  it('POST /users: an external user can create no group and no project, whatever is asked', async () => {
+    const fx = usersFx();
+    const { res, body } = await send(fx, 'POST', '/users', 'root-api', {
+      ...newUser,
+      external: true,
+      can_create_group: true,
+      projects_limit: 20,
+    });
+    expect(res.status).toBe(201);
+    expect(body).toMatchObject({ external: true, can_create_group: false, projects_limit: 0 });
+  });
+
+  it('PUT /users/:id: making a user external takes group and project creation; making it internal gives the defaults back', async () => {
+    const fx = usersFx();
+    const made = await send(fx, 'PUT', '/users/3', 'root-api', { external: true, projects_limit: 5 });
+    expect(made.res.status).toBe(200);
+    expect(made.body).toMatchObject({ external: true, can_create_group: false, projects_limit: 0 });
+    const back = await send(fx, 'PUT', '/users/3', 'root-api', { external: false });
+    expect(back.body).toMatchObject({ external: false, can_create_group: true, projects_limit: 100000 });
+    await send(fx, 'PUT', '/users/3', 'root-api', { external: true });
+    const chosen = await send(fx, 'PUT', '/users/3', 'root-api', { external: false, projects_limit: 7 });
+    expect(chosen.body).toMatchObject({ external: false, can_create_group: true, projects_limit: 7 });
+    // Unrelated updates leave the limits alone.
+    await send(fx, 'PUT', '/users/3', 'root-api', { can_create_group: false });
+    const other = await send(fx, 'PUT', '/users/3', 'root-api', { bio: 'hi' });
+    expect(other.body).toMatchObject({ can_create_group: false, projects_limit: 7 });
+  });
+
   it('POST /users: skip_confirmation confirms the account at once', async () => {
     const fx = usersFx();
     const { body } = await send(fx, 'POST', '/users', 'root-api', { ...newUser, skip_confirmation: true });
@@ -93,7 +121,8 @@ describe('POST /users', () => {
       organization: 'Org',
       projects_limit: 5,
       can_create_group: false,
-      external: true,
+      // `external: true` would override both limits: see the external test below.
+      external: false,
       theme_id: 2,
       color_scheme_id: 3,
       private_profile: true,
@@ -115,7 +144,7 @@ describe('POST /users', () => {
       work_information: 'Org',
       projects_limit: 5,
       can_create_group: false,
-      external: true,
+      external: false,
       theme_id: 2,
       color_scheme_id: 3,
       private_profile: true,
