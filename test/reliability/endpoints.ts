@@ -921,19 +921,6 @@ export const EXCLUDED: Record<string, string> = {};
  */
 export const KNOWN: { route: string; cells: (c: Cell) => boolean; why: string }[] = [
   ...[
-    'GET /projects/:id/issues/:issue_iid/award_emoji',
-    'GET /projects/:id/merge_requests/:merge_request_iid/award_emoji',
-  ].map((route) => ({
-    route,
-    cells: (c: Cell) => c.anonymous,
-    why: "issuables/awards.ts: the list lacks award_emoji.rb's `before { authenticate! }`",
-  })),
-  {
-    route: 'DELETE /projects/:id/merge_requests/:merge_request_iid/award_emoji/:award_id',
-    cells: (c) => c.visible && !c.anonymous && !readsMr(c),
-    why: 'issuables/awards.ts: delete finds the awardable through the finder (404), not unfiltered (401)',
-  },
-  ...[
     'GET /projects/:id/merge_requests/:merge_request_iid/closes_issues',
     'GET /projects/:id/merge_requests/:merge_request_iid/versions',
     'GET /projects/:id/merge_requests/:merge_request_iid/versions/:version_id',

@@ -1,6 +1,9 @@
 /**
- * Award emoji on issues and merge requests: list (no user needed on public projects), get, award and
- * remove. Upvotes and downvotes of an issuable are its `thumbsup` and `thumbsdown` awards.
+ * Award emoji on issues and merge requests: list, get, award and remove, as `award_emoji.rb` has them:
+ * every route authenticates first (its `before { authenticate! }`); the awardable is found by iid without
+ * the finders (`find_by!`: `404 Not found` when there is none), then reading and awarding need read access
+ * (`404 Award Emoji Not Found`), while removing needs only one's own award (`401` for another's). Upvotes
+ * and downvotes of an issuable are its `thumbsup` and `thumbsdown` awards.
  */
 import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
@@ -10,22 +13,41 @@ import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
-import { findIssue, findMergeRequest, loadProject } from './common.js';
+import { abilities, canSeeIssue } from './access.js';
+import { issueByIid, loadProject, mergeRequestByIid } from './common.js';
 import { issuableRenderer } from './entities.js';
 import { addAward, findAward, removeAward } from './model.js';
 import { emojiName } from './text.js';
 
 type Type = 'Issue' | 'MergeRequest';
 
-/** The awardable of the route: an issue or merge request the viewer can read, else `404 Award Emoji Not Found`. */
-function awardable(c: Ctx, type: Type, iid: number): { id: number; project: ReturnType<typeof loadProject> } {
+interface Awardable {
+  id: number;
+  project: ReturnType<typeof loadProject>;
+  /** `read_issue` / `read_merge_request` on it. */
+  readable: boolean;
+}
+
+/** The route's issue or merge request, whoever may read it (`user_project.issues.find_by!(iid:)`). */
+function awardable(c: Ctx, type: Type, iid: number): Awardable {
   const project = loadProject(c);
-  try {
-    const r = type === 'Issue' ? findIssue(c, project, iid) : findMergeRequest(c, project, iid);
-    return { id: r.id, project };
-  } catch {
-    throw notFound('Award Emoji');
+  const st = state(c);
+  const a = abilities(st, c.get('viewer').user, project);
+  if (type === 'Issue') {
+    const issue = issueByIid(st, project.id, iid);
+    if (!issue) throw recordNotFound('no such issue');
+    return { id: issue.id, project, readable: canSeeIssue(a, issue) };
   }
+  const mr = mergeRequestByIid(st, project.id, iid);
+  if (!mr) throw recordNotFound('no such merge request');
+  return { id: mr.id, project, readable: a.mergeRequests };
+}
+
+/** `can_read_awardable?`, else `not_found!('Award Emoji')`. */
+function readableAwardable(c: Ctx, type: Type, iid: number): Awardable {
+  const a = awardable(c, type, iid);
+  if (!a.readable) throw notFound('Award Emoji', `the viewer may not read this ${type}`);
+  return a;
 }
 
 function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
@@ -33,8 +55,9 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
   const iidOf = (prm: Record<string, unknown>) => prm[idName] as number;
 
   r.get(base, (c) => {
+    requireUser(c);
     const prm = parse(c, { ...idShape, ...paginationParams });
-    const a = awardable(c, type, iidOf(prm));
+    const a = readableAwardable(c, type, iidOf(prm));
     const st = state(c);
     const list = mget(st.issuables.idx.awards, `${type}:${a.id}`).map((id) => tget(st.issuables.awards, id)!);
     const rr = issuableRenderer(c);
@@ -44,7 +67,7 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
   r.get(`${base}/:award_id`, (c) => {
     requireUser(c);
     const prm = parse(c, { ...idShape, award_id: p.int().required() });
-    const a = awardable(c, type, iidOf(prm));
+    const a = readableAwardable(c, type, iidOf(prm));
     const award = tget(state(c).issuables.awards, prm.award_id as number);
     if (!award || award.awardable_type !== type || award.awardable_id !== a.id)
       throw recordNotFound('no such award');
@@ -52,9 +75,9 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
   });
 
   r.post(base, (c) => {
-    const prm = parse(c, { ...idShape, name: p.str().required() });
     const user = requireUser(c);
-    const a = awardable(c, type, iidOf(prm));
+    const prm = parse(c, { ...idShape, name: p.str().required() });
+    const a = readableAwardable(c, type, iidOf(prm));
     if (a.project.archived) throw notFound('Award Emoji');
     const raw = prm.name as string;
     const name = emojiName(raw);
@@ -67,8 +90,8 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
   });
 
   r.delete(`${base}/:award_id`, (c) => {
-    const prm = parse(c, { ...idShape, award_id: p.int().required() });
     const user = requireUser(c);
+    const prm = parse(c, { ...idShape, award_id: p.int().required() });
     const a = awardable(c, type, iidOf(prm));
     const award = tget(state(c).issuables.awards, prm.award_id as number);
     if (!award || award.awardable_type !== type || award.awardable_id !== a.id)

@@ -327,7 +327,9 @@ describe('snippet and epic notes', () => {
 describe('award emoji', () => {
   it('GET/POST/DELETE /projects/:id/issues/:issue_iid/award_emoji', async () => {
     const fx = issuablesFx();
-    const listed = (await get(fx, `${WEB}/issues/1/award_emoji`)).body;
+    // `before { authenticate! }`: even a public issue's awards need a user.
+    expect((await get(fx, `${WEB}/issues/1/award_emoji`)).body).toEqual({ message: '401 Unauthorized' });
+    const listed = (await get(fx, `${WEB}/issues/1/award_emoji`, 'carol-api')).body;
     expect(
       listed.map((a: { name: string; user: { username: string } }) => [a.name, a.user.username]),
     ).toEqual([
@@ -352,6 +354,10 @@ describe('award emoji', () => {
     ).toBe(204);
     expect((await get(fx, `${WEB}/issues/4/award_emoji`, 'carol-api')).body).toEqual({
       message: '404 Award Emoji Not Found',
+    });
+    // The issue is looked up without the finder: an unknown iid is the plain record 404.
+    expect((await get(fx, `${WEB}/issues/999/award_emoji`, 'carol-api')).body).toEqual({
+      message: '404 Not found',
     });
   });
 });
