@@ -919,27 +919,7 @@ export const EXCLUDED: Record<string, string> = {};
  * Cells where fauxlab answers otherwise than the platform, until fixed: they run as `test.fails`, so the
  * suite stays green and a fix shows up as a failure here (then remove the entry). Each names the file.
  */
-export const KNOWN: { route: string; cells: (c: Cell) => boolean; why: string }[] = [
-  ...[
-    'GET /projects/:id/merge_requests/:merge_request_iid/closes_issues',
-    'GET /projects/:id/merge_requests/:merge_request_iid/versions',
-    'GET /projects/:id/merge_requests/:merge_request_iid/versions/:version_id',
-    'PUT /projects/:id/merge_requests/:merge_request_iid',
-    'POST /projects/:id/merge_requests/:merge_request_iid/todo',
-  ].map((route) => ({
-    route,
-    cells: (c: Cell) => c.visible && !c.anonymous && !readsMr(c),
-    why: "issuables/merge_requests.ts withAccess: the finder's 404 instead of find_merge_request_with_access's 403",
-  })),
-  ...[
-    'POST /projects/:id/merge_requests/:merge_request_iid/subscribe',
-    'POST /projects/:id/merge_requests/:merge_request_iid/unsubscribe',
-  ].map((route) => ({
-    route,
-    cells: (c: Cell) => c.visible && !c.anonymous && c.level < 30 && c.role !== 'owner',
-    why: 'issuables/merge_requests.ts subscription: readers may subscribe; the platform asks update_merge_request',
-  })),
-];
+export const KNOWN: { route: string; cells: (c: Cell) => boolean; why: string }[] = [];
 
 /** The cell of a role and visibility for an endpoint. */
 export function cellFor(e: Endpoint, role: Role, vis: Visibility): Cell {

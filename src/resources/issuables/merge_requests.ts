@@ -25,7 +25,7 @@ import { parse, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import { abilities, canSeeIssue, canUpdateMergeRequest } from './access.js';
-import { findMergeRequest, isSubscribed, loadProject, participants } from './common.js';
+import { findMergeRequest, mergeRequestByIid, isSubscribed, loadProject, participants } from './common.js';
 import { canMerge, issuableRenderer, type From } from './entities.js';
 import type { FindRequest } from './finder.js';
 import { issuableAttributes } from './issues.js';
@@ -114,11 +114,17 @@ function sendMergeRequest(
   return c.json(r.mergeRequestFull(mr, { subscribed, ...o }), status);
 }
 
-/** `find_merge_request_with_access`: found through the finder, then the ability (403). */
+/**
+ * `find_merge_request_with_access`: found by iid without the finder (`404 Not found` when there is none),
+ * then `authorize!` of the ability on it (403).
+ */
 function withAccess(c: Ctx, project: Project, iid: number, ability: 'read' | 'update'): MergeRequestRecord {
-  const mr = findMergeRequest(c, project, iid);
-  if (ability === 'update' && !canUpdateMergeRequest(abilities(state(c), c.get('viewer').user, project), mr))
-    throw forbidden();
+  const st = state(c);
+  const mr = mergeRequestByIid(st, project.id, iid);
+  if (!mr) throw recordNotFound('no such merge request');
+  const a = abilities(st, c.get('viewer').user, project);
+  if (!a.mergeRequests) throw forbidden();
+  if (ability === 'update' && !canUpdateMergeRequest(a, mr)) throw forbidden();
   return mr;
 }
 
@@ -440,17 +446,18 @@ function version(c: Ctx): Response {
 }
 
 /** The iid segment of subscribe and todo routes (`subscribable_id` is a String param there). */
-function routeMergeRequest(c: Ctx, project: Project): MergeRequestRecord {
+function routeMergeRequest(c: Ctx, project: Project, ability: 'read' | 'update'): MergeRequestRecord {
   const raw = c.req.param('merge_request_iid') ?? '';
   if (!/^\d+$/.test(raw)) throw recordNotFound('no such merge request');
-  return withAccess(c, project, Number(raw), 'read');
+  return withAccess(c, project, Number(raw), ability);
 }
 
 function subscription(subscribe: boolean) {
   return (c: Ctx): Response => {
     const project = loadProject(c);
     const user = requireUser(c);
-    const mr = routeMergeRequest(c, project);
+    // `subscriptions.rb` finds merge requests with `:update_merge_request`.
+    const mr = routeMergeRequest(c, project, 'update');
     toggleSubscription(c, 'MergeRequest', mr, project, user, subscribe);
     return sendMergeRequest(c, mr.id, 201, project);
   };
@@ -459,7 +466,7 @@ function subscription(subscribe: boolean) {
 function todo(c: Ctx): Response {
   const project = loadProject(c);
   const user = requireUser(c);
-  const mr = routeMergeRequest(c, project);
+  const mr = routeMergeRequest(c, project, 'read');
   return sendMarkedTodo(c, 'MergeRequest', mr, user, (r, st) =>
     r.mergeRequestFull(tget(st.issuables.mergeRequests, mr.id)!, { subscribed: false }),
   );

@@ -503,21 +503,31 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/merge', () => {
 describe('merge request actions', () => {
   it('POST .../subscribe and .../unsubscribe: 201, then 304', async () => {
     const f = issuablesFx();
-    const r = await send(f, 'POST', `${WEB}/merge_requests/2/subscribe`, 'bob-api');
+    const r = await send(f, 'POST', `${WEB}/merge_requests/2/subscribe`, 'dave-api');
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ iid: 2, subscribed: true, changes_count: expect.any(String) });
     expect(
-      (await call(f, 'POST', api(`${WEB}/merge_requests/2/subscribe`), { token: 'bob-api' })).status,
+      (await call(f, 'POST', api(`${WEB}/merge_requests/2/subscribe`), { token: 'dave-api' })).status,
     ).toBe(304);
-    expect((await send(f, 'POST', `${WEB}/merge_requests/2/unsubscribe`, 'bob-api')).body.subscribed).toBe(
+    expect((await send(f, 'POST', `${WEB}/merge_requests/2/unsubscribe`, 'dave-api')).body.subscribed).toBe(
       false,
     );
     const before = f.state;
     expect(
-      (await call(f, 'POST', api(`${WEB}/merge_requests/2/unsubscribe`), { token: 'bob-api' })).status,
+      (await call(f, 'POST', api(`${WEB}/merge_requests/2/unsubscribe`), { token: 'dave-api' })).status,
     ).toBe(304);
     expect(f.state).toBe(before);
   });
+
+  it('POST .../subscribe: a reader who may not update the merge request is refused (subscriptions.rb asks update_merge_request)', async () => {
+    const f = issuablesFx();
+    const before = f.state;
+    const r = await send(f, 'POST', `${WEB}/merge_requests/2/subscribe`, 'bob-api');
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({ message: '403 Forbidden' });
+    expect(f.state).toBe(before);
+  });
+
   it('POST .../todo: the todo with the merge request as target (201), then 304', async () => {
     const f = issuablesFx();
     const r = await send(f, 'POST', `${WEB}/merge_requests/1/todo`, 'erin-api');
