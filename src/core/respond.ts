@@ -14,10 +14,15 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 const made = new WeakMap<Response, Readonly<Record<string, string>>>();
 
 /**
- * A JSON response with the security headers and `headers` (lower-case names), as a complete response:
+ * A JSON response (a string, or its UTF-8 bytes) with the security headers and `headers` (lower-case
+ * names), as a complete response:
  * it replaces whatever `c.header()` prepared, so a handler using it sets no headers through the context.
  */
-export function jsonResponse(body: string, status = 200, headers?: Record<string, string>): Response {
+export function jsonResponse(
+  body: string | Uint8Array<ArrayBuffer>,
+  status = 200,
+  headers?: Record<string, string>,
+): Response {
   const all: Record<string, string> = { 'content-type': 'application/json' };
   if (headers) for (const k in headers) all[k] = headers[k]!;
   all['x-content-type-options'] = 'nosniff';

@@ -356,8 +356,13 @@ interface RecordView {
   projects: PlatformState['projects'];
   groups: PlatformState['groups'];
   settings: PlatformState['settings'];
-  json: string;
+  json: Buffer<ArrayBuffer>;
 }
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+const EMPTY_ARRAY = Buffer.from('[]');
 
 /** Renderings a record keeps: a list's and a single project's, for a couple of viewers. */
 const VIEWS_PER_RECORD = 4;
@@ -640,6 +645,11 @@ export class ProjectRenderer {
 
   /** The entity as a JSON string. */
   json(record: ProjectRecord, o: ProjectEntityOptions = {}): string {
+    return this.bytes(record, o).toString('utf8');
+  }
+
+  /** The entity's JSON as UTF-8 bytes: what a response sends, encoded once per rendering. */
+  bytes(record: ProjectRecord, o: ProjectEntityOptions = {}): Buffer<ArrayBuffer> {
     return this.#view(record as Project, this.st, o, this.#viewKey(o));
   }
 
@@ -651,9 +661,16 @@ export class ProjectRenderer {
   /**
    * One entity's JSON for this viewer and these options. A record keeps its last few renderings with the
    * viewer and tables each was made from, so that a client reading the same projects again gets the same
-   * strings without a rebuild; any write to those tables makes a fresh one.
+   * bytes without a rebuild or an encoding; any write to those tables makes a fresh one. Kept as UTF-8
+   * (outside the JS heap, which the garbage collector then need not trace).
    */
-  #view(p: Project, st: PlatformState, o: ProjectEntityOptions, key: string, slot?: RenderSlot): string {
+  #view(
+    p: Project,
+    st: PlatformState,
+    o: ProjectEntityOptions,
+    key: string,
+    slot?: RenderSlot,
+  ): Buffer<ArrayBuffer> {
     const r = this.#record(p, st, slot);
     const viewer = this.viewer;
     const views = r.views;
@@ -672,7 +689,7 @@ export class ProjectRenderer {
       return v.json;
     const parts: string[] = [];
     this.#write(parts, p, o, slot);
-    const json = parts.join('');
+    const json = Buffer.from(parts.join(''), 'utf8');
     const made: RecordView = {
       key,
       viewer,
@@ -708,16 +725,25 @@ export class ProjectRenderer {
 
   /** `list` of records that come with a slot for their cached JSON (the list keys). */
   listOf(items: readonly RenderSlot[], o: ProjectEntityOptions = {}): string {
-    if (items.length === 0) return '[]';
+    return this.listBytes(items, o).toString('utf8');
+  }
+
+  /** `listOf` as UTF-8 bytes: the cached renderings copied once into the page. */
+  listBytes(items: readonly RenderSlot[], o: ProjectEntityOptions = {}): Buffer<ArrayBuffer> {
+    if (items.length === 0) return EMPTY_ARRAY;
     const st = this.st;
     const key = this.#viewKey(o);
-    let out = '[';
+    const chunks: Buffer<ArrayBuffer>[] = new Array<Buffer<ArrayBuffer>>(items.length * 2 + 1);
+    let size = items.length + 1;
     for (let i = 0; i < items.length; i++) {
-      if (i > 0) out += ',';
       const item = items[i]!;
-      out += this.#view(item.p as Project, st, o, key, item);
+      const v = this.#view(item.p as Project, st, o, key, item);
+      chunks[i * 2] = i === 0 ? OPEN : COMMA;
+      chunks[i * 2 + 1] = v;
+      size += v.length;
     }
-    return out + ']';
+    chunks[items.length * 2] = CLOSE;
+    return Buffer.concat(chunks, size);
   }
 
   /** Appends the pieces of one entity's JSON to `parts`. */

@@ -371,7 +371,7 @@ function strategy(c: Ctx, prm: { page: number; per_page: number; order_by: strin
 function send(c: Ctx, page: Page<ProjectKey>, opts: ProjectEntityOptions): Response {
   const headers: Record<string, string> = {};
   for (const k in page.headers) headers[k.toLowerCase()] = page.headers[k]!;
-  const body = projectRenderer(c).listOf(page.items, opts);
+  const body = projectRenderer(c).listBytes(page.items, opts);
   return jsonResponse(body, 200, headers);
 }
 
