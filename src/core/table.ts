@@ -10,6 +10,14 @@
 const BITS = 6;
 const MASK = (1 << BITS) - 1;
 
+/**
+ * A bucket: an object without a prototype, which V8 keeps as a hash table from the start. Buckets
+ * created as `{}` would each get a hidden class per set of keys they hold (hundreds of thousands in a
+ * large world, each string key of an index making its own), and a heap full of those makes every garbage
+ * collection, and so every request, slower; immer copies a prototype-less object as one too.
+ */
+const bucket = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
 type Leaf<T> = Record<string, T>;
 type Mid<T> = Record<string, Leaf<T>>;
 
@@ -19,7 +27,7 @@ export interface Table<T> {
 }
 
 export function emptyTable<T>(): Table<T> {
-  return { size: 0, buckets: {} };
+  return { size: 0, buckets: bucket() };
 }
 
 export function tget<T>(t: Table<T>, id: number): T | undefined {
@@ -27,8 +35,8 @@ export function tget<T>(t: Table<T>, id: number): T | undefined {
 }
 
 export function tset<T>(t: Table<T>, id: number, rec: T): void {
-  const mid = (t.buckets[id >> (2 * BITS)] ??= {});
-  const leaf = (mid[(id >> BITS) & MASK] ??= {});
+  const mid = (t.buckets[id >> (2 * BITS)] ??= bucket());
+  const leaf = (mid[(id >> BITS) & MASK] ??= bucket());
   if (!(id in leaf)) t.size++;
   leaf[id] = rec;
 }
@@ -86,7 +94,7 @@ export interface Index<V = number> {
 }
 
 export function emptyIndex<V = number>(): Index<V> {
-  return { buckets: {} };
+  return { buckets: bucket() };
 }
 
 function hashKey(key: string): number {
@@ -105,8 +113,8 @@ export function iget<V>(ix: Index<V>, key: string): V | undefined {
 
 export function iset<V>(ix: Index<V>, key: string, id: V): void {
   const h = hashKey(key);
-  const mid = (ix.buckets[h >> (2 * BITS)] ??= {});
-  (mid[(h >> BITS) & MASK] ??= {})[key] = id;
+  const mid = (ix.buckets[h >> (2 * BITS)] ??= bucket());
+  (mid[(h >> BITS) & MASK] ??= bucket())[key] = id;
 }
 
 export function idelete<V>(ix: Index<V>, key: string): void {
@@ -132,7 +140,11 @@ export type MultiIndex = Index<Record<string, 1>>;
 export function madd(ix: MultiIndex, key: string, id: number): void {
   const set = iget(ix, key);
   if (set) set[id] = 1;
-  else iset(ix, key, { [id]: 1 });
+  else {
+    const fresh = bucket<1>();
+    fresh[id] = 1;
+    iset(ix, key, fresh);
+  }
 }
 
 export function mremove(ix: MultiIndex, key: string, id: number): void {
