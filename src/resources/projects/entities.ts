@@ -35,6 +35,25 @@ export type ProjectShape = 'basic' | 'full' | 'withAccess';
 export interface RenderSlot {
   readonly p: ProjectRecord;
   rendered?: unknown;
+  view?: unknown;
+}
+
+/**
+ * A list key's last rendering, with everything it was made from in one place: a page checks one small
+ * object per entry instead of the record, its cached JSON and its renderings (all cold in a large world).
+ */
+interface SlotView {
+  key: string;
+  base: string;
+  paid: boolean;
+  viewer: UserRecord | null;
+  projects: PlatformState['projects'];
+  members: PlatformState['members'];
+  shares: PlatformState['shares'];
+  groups: PlatformState['groups'];
+  users: PlatformState['users'];
+  settings: PlatformState['settings'];
+  json: Buffer<ArrayBuffer>;
 }
 
 export interface ProjectEntityOptions {
@@ -735,9 +754,42 @@ export class ProjectRenderer {
     const key = this.#viewKey(o);
     const chunks: Buffer<ArrayBuffer>[] = new Array<Buffer<ArrayBuffer>>(items.length * 2 + 1);
     let size = items.length + 1;
+    const viewer = this.viewer;
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
-      const v = this.#view(item.p as Project, st, o, key, item);
+      const sv = item.view as SlotView | undefined;
+      let v: Buffer<ArrayBuffer>;
+      if (
+        sv !== undefined &&
+        sv.key === key &&
+        sv.viewer === viewer &&
+        sv.projects === st.projects &&
+        sv.members === st.members &&
+        sv.shares === st.shares &&
+        sv.groups === st.groups &&
+        sv.users === st.users &&
+        sv.settings === st.settings &&
+        sv.paid === this.paid &&
+        sv.base === this.base
+      )
+        v = sv.json;
+      else {
+        v = this.#view(item.p as Project, st, o, key, item);
+        const made: SlotView = {
+          key,
+          base: this.base,
+          paid: this.paid,
+          viewer,
+          projects: st.projects,
+          members: st.members,
+          shares: st.shares,
+          groups: st.groups,
+          users: st.users,
+          settings: st.settings,
+          json: v,
+        };
+        item.view = made;
+      }
       chunks[i * 2] = i === 0 ? OPEN : COMMA;
       chunks[i * 2 + 1] = v;
       size += v.length;

@@ -26,6 +26,8 @@ export interface ProjectKey {
   desc: string;
   /** The renderer's cache of the record's JSON (see entities.ts). */
   rendered?: unknown;
+  /** The renderer's last list rendering of it (see entities.ts). */
+  view?: unknown;
 }
 
 export type ProjectOrder =
@@ -67,6 +69,7 @@ function keyOf(record: ProjectRecord): ProjectKey {
     name: p.name.toLowerCase(),
     desc: p.description.toLowerCase(),
     rendered: undefined,
+    view: undefined,
   };
 }
 

@@ -429,6 +429,27 @@ describe('per-viewer renderings', () => {
     }
   });
 
+  it('GET /projects: a repeated page follows a rename of the owner of a personal namespace', async () => {
+    const fx2 = projectsFx();
+    const page = async () =>
+      (await json(await call(fx2, 'GET', '/api/v4/projects?order_by=id&sort=asc', auth('root-api')))) as {
+        path_with_namespace: string;
+        namespace: { name: string };
+        owner?: { name: string };
+      }[];
+    const notes = (list: Awaited<ReturnType<typeof page>>) =>
+      list.find((p) => p.path_with_namespace === 'bob/notes')!;
+    expect(notes(await page()).owner!.name).toBe('Bob Builder');
+    const rename = await call(fx2, 'PUT', '/api/v4/users/3', {
+      ...auth('root-api'),
+      body: { name: 'Robert Builder' },
+    });
+    expect(rename.status).toBe(200);
+    const again = notes(await page());
+    expect(again.owner!.name).toBe('Robert Builder');
+    expect(again.namespace.name).toBe('Robert Builder');
+  });
+
   it('GET /projects/:id: a repeated read follows a share added in between (shared_with_groups)', async () => {
     const fx2 = projectsFx();
     expect(
