@@ -147,6 +147,14 @@ const soak = {
 const enc = encodeURIComponent;
 const pick = <T>(a: readonly T[], r: number) => a[Math.floor(r * a.length)]!;
 
+/** One read of the mix both modes make: the project, its issues, an issue's notes or its variables. */
+function readOnce(P: string, token: string, which: number): Promise<Reply> {
+  if (which < 0.25) return send('GET', P, token);
+  if (which < 0.5) return send('GET', `${P}/issues?per_page=20`, token);
+  if (which < 0.75) return send('GET', `${P}/issues/1/notes`, token);
+  return send('GET', `${P}/variables`, token);
+}
+
 /** A deterministic generator per worker, so that runs are comparable. */
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -174,15 +182,7 @@ async function worker(i: number, until: number): Promise<void> {
     const t0 = performance.now();
     if (op < 0.4) {
       counts.reads++;
-      const which = rand();
-      const r =
-        which < 0.25
-          ? await send('GET', P, token)
-          : which < 0.5
-            ? await send('GET', `${P}/issues?per_page=20`, token)
-            : which < 0.75
-              ? await send('GET', `${P}/issues/1/notes`, token)
-              : await send('GET', `${P}/variables`, token);
+      const r = await readOnce(P, token, rand());
       expect(r, [200, 404], `read ${project}`);
     } else {
       counts.writes++;
@@ -256,15 +256,7 @@ async function soakWorker(i: number, until: number): Promise<void> {
     const t0 = performance.now();
     if (op < 0.4) {
       counts.reads++;
-      const which = rand();
-      const r =
-        which < 0.25
-          ? await send('GET', P, token)
-          : which < 0.5
-            ? await send('GET', `${P}/issues?per_page=20`, token)
-            : which < 0.75
-              ? await send('GET', `${P}/issues/1/notes`, token)
-              : await send('GET', `${P}/variables`, token);
+      const r = await readOnce(P, token, rand());
       ok(r, 200, `read ${project}`);
     } else if (op < 0.55) {
       counts.writes += 2;

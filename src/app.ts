@@ -357,7 +357,14 @@ async function bodySizeMiddleware(c: C, next: () => Promise<void>): Promise<void
       controller.enqueue(value);
     },
   });
-  c.req.raw = new Request(raw, { body: counted, duplex: 'half' } as RequestInit);
+  // A fresh request rather than `new Request(raw, …)`: one made from another follows its abort signal
+  // through a listener and a finalizer, which pile up between macrotasks (in-process callers in a loop).
+  c.req.raw = new Request(raw.url, {
+    method: raw.method,
+    headers: raw.headers,
+    body: counted,
+    duplex: 'half',
+  } as RequestInit);
   return next();
 }
 
