@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Snapshot } from '../app.js';
-import { emptyState, type PlatformState } from '../core/state.js';
+import { completeState, type PlatformState } from '../core/state.js';
 
 const KIND = 'fauxlab-state';
 const VERSION = 1;
@@ -37,9 +37,7 @@ export function parseStateFile(text: string): Snapshot {
   if (typeof st !== 'object' || st === null || typeof st.seq !== 'object' || typeof st.idx !== 'object')
     throw new Error('"state" is not a fauxlab state');
   // A file saved by an earlier fauxlab lacks the areas added since: they start empty.
-  const empty = emptyState() as unknown as Record<string, unknown>;
-  const state = { ...empty, ...st, idx: { ...(empty.idx as object), ...(st.idx as object) } };
-  return { state: state as unknown as PlatformState, clock: d.clock };
+  return { state: completeState(st as unknown as PlatformState), clock: d.clock };
 }
 
 /** Reads a state file; undefined when it does not exist yet. Throws an Error naming the file. */

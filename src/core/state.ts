@@ -386,6 +386,24 @@ export function emptyState(tier: Tier = 'free'): PlatformState {
   };
 }
 
+/**
+ * A state saved by an earlier fauxlab (a state file, a snapshot kept as JSON) with the areas added since
+ * filled in empty; the same object when nothing is missing.
+ */
+export function completeState(st: PlatformState): PlatformState {
+  const empty = emptyState(st.tier) as unknown as Record<string, unknown>;
+  const given = st as unknown as Record<string, unknown>;
+  const missing = Object.keys(empty).filter((k) => given[k] === undefined);
+  const idx = (st.idx ?? {}) as unknown as Record<string, unknown>;
+  const missingIdx = Object.keys(empty.idx as object).filter((k) => idx[k] === undefined);
+  if (missing.length === 0 && missingIdx.length === 0) return st;
+  return {
+    ...empty,
+    ...given,
+    idx: { ...(empty.idx as object), ...idx },
+  } as unknown as PlatformState;
+}
+
 /** Hands out the next id of a global sequence (on a draft). */
 export function nextId(state: PlatformState, seq: string): number {
   const id = (state.seq[seq] ?? 0) + 1;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { produce, type Draft } from 'immer';
-import type { PlatformState } from './state.js';
+import { completeState, type PlatformState } from './state.js';
 
 /**
  * Holds the immer root of one instance. Every write is one `produce`: a write that throws leaves the
@@ -28,7 +28,7 @@ export class Store {
 
   /** Replaces the whole root (restore, reset, scenario load). */
   replace(state: PlatformState): void {
-    this.#state = produce(state, () => {});
+    this.#state = produce(completeState(state), () => {});
   }
 }
 

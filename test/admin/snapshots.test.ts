@@ -145,6 +145,14 @@ describe('state files', () => {
     expect(res.status).toBe(200);
   });
 
+  it('a snapshot kept from an earlier fauxlab restores with the missing areas empty', async () => {
+    const fx = world();
+    const { jobs: _jobs, ...older } = fx.snapshot().state;
+    fx.restore({ state: older as typeof fx.state, clock: fx.clock.ms() });
+    expect(fx.state.jobs).toEqual([]);
+    expect((await fx.app.request('/api/v4/users/1', { headers: ROOT })).status).toBe(200);
+  });
+
   it('are written atomically (no temporary file left behind)', () => {
     const file = join(dir, 'atomic.json');
     writeStateFile(file, createFauxlab({ scenario: smallWorld }).snapshot());
