@@ -113,11 +113,11 @@ const mrFound = (then: (c: Cell) => Expect) => (c: Cell) =>
 /** Single MR reads that first hide the MRs of a project the caller may not read them in. */
 const mrHidden = (c: Cell): Expect => (!c.visible ? PNF : readsMr(c) ? [200] : nf('Merge Request'));
 /**
- * Notes on an MR the caller may not read: 404. Its body is left open: `NotesFinder#target`'s `find_by!`
- * (`404 Not found`) or `find_noteable`'s `not_found!(noteable_type)` (`404 MergeRequest Not Found`).
+ * Notes on an MR the caller may not read: `NotesFinder#target` finds it through `MergeRequestsFinder` with
+ * `find_by!`, so the record's `404 Not found`.
  */
 const mrNote = (then: (c: Cell) => Expect) => (c: Cell) =>
-  c.anonymous ? U : !c.visible ? PNF : !readsMr(c) ? ([404] as Expect) : then(c);
+  c.anonymous ? U : !c.visible ? PNF : !readsMr(c) ? RNF : then(c);
 /** Awards on an MR: `authenticate!`, then `404 Award Emoji Not Found` when the MR is unreadable. */
 const mrAward = (ok: number) => (c: Cell) =>
   c.anonymous ? U : !c.visible ? PNF : readsMr(c) ? ([ok] as Expect) : nf('Award Emoji');

@@ -48,13 +48,6 @@ interface Noteable {
   shape?: SnippetRecord | EpicRecord;
 }
 
-const NOT_FOUND_NAME: Record<NoteableType, string> = {
-  Issue: 'Issue',
-  MergeRequest: 'MergeRequest',
-  Snippet: 'Snippet',
-  Epic: 'Epic',
-};
-
 /** Group abilities in the project-abilities shape: what notes on epics need. */
 function groupAbilities(st: PlatformState, c: Ctx, g: GroupRecord): ProjectAbilities {
   const user = c.get('viewer').user;
@@ -74,10 +67,14 @@ function groupAbilities(st: PlatformState, c: Ctx, g: GroupRecord): ProjectAbili
   };
 }
 
-/** `find_noteable`: missing or unreadable answers `404 <Type> Not Found`. */
+/**
+ * `find_noteable`: `NotesFinder#target` looks the noteable up through its finder with `find_by!`, so one
+ * that is missing or hidden from the viewer (a confidential issue, the merge requests of a project whose
+ * code the viewer may not read) is the record's `404 Not found`.
+ */
 function findNoteable(c: Ctx, type: NoteableType, rawId: number): Noteable {
   const st = state(c);
-  const missing = () => notFound(NOT_FOUND_NAME[type]);
+  const missing = () => recordNotFound(`no ${type} ${rawId} that this viewer may read`);
   if (type === 'Epic') {
     const group = findGroup(c, c.req.param('id') ?? '');
     const epic = tget(st.issuables.epics, rawId);

@@ -111,13 +111,13 @@ describe('issue notes', () => {
     expect((await get(fx, `${WEB}/issues/6/notes`)).body).toEqual({ message: '401 Unauthorized' });
     expect((await get(fx, `${WEB}/issues/6/notes?sort=sideways`)).status).toBe(401);
   });
-  it('GET /projects/:id/issues/:noteable_id/notes: an unknown or hidden issue is 404 Issue Not Found', async () => {
+  it('GET /projects/:id/issues/:noteable_id/notes: an unknown or hidden issue is 404 Not found (NotesFinder find_by!)', async () => {
     const fx = issuablesFx();
     expect((await get(fx, `${WEB}/issues/99/notes`, 'bob-api')).body).toEqual({
-      message: '404 Issue Not Found',
+      message: '404 Not found',
     });
     expect((await get(fx, `${WEB}/issues/5/notes`, 'bob-api')).body).toEqual({
-      message: '404 Issue Not Found',
+      message: '404 Not found',
     });
   });
   it('GET /projects/:id/issues/:noteable_id/notes/:note_id: one note; unknown is 404 Not found', async () => {
@@ -257,7 +257,7 @@ describe('merge request notes', () => {
     expect(bodies((await get(fx, `${WEB}/merge_requests/1/notes`, 'bob-api')).body)).toEqual(['LGTM']);
     expect((await get(fx, `${WEB}/merge_requests/1`, 'bob-api')).body.user_notes_count).toBe(1);
     expect((await get(fx, `${WEB}/merge_requests/9/notes`, 'bob-api')).body).toEqual({
-      message: '404 MergeRequest Not Found',
+      message: '404 Not found',
     });
   });
   it('PUT /projects/:id/merge_requests/:noteable_id/notes/:note_id: body is required there', async () => {
@@ -293,7 +293,7 @@ describe('snippet and epic notes', () => {
     const created = await send(fx, 'POST', `${WEB}/snippets/1/notes`, 'bob-api', { body: 'Thanks' });
     expect(created.body).toMatchObject({ body: 'Thanks', noteable_type: 'Snippet', noteable_iid: null });
     expect((await get(fx, `${WEB}/snippets/9/notes`, 'bob-api')).body).toEqual({
-      message: '404 Snippet Not Found',
+      message: '404 Not found',
     });
   });
   it('GET /groups/:id/epics/:noteable_id/notes: paid tiers, the epic shape with confidential', async () => {
