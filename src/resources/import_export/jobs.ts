@@ -57,6 +57,7 @@ export function importExportJobs(r: ApiRouter): void {
     };
     e.pending = null;
     e.step = 'finished';
+    e.regenerating = false;
     const files = fileStore(fx.clock);
     if (previous && previous.file_id !== e.file.file_id) files.delete(previous.file_id);
     const file = files.get(e.file.file_id);

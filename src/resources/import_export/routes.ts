@@ -140,7 +140,7 @@ export function importExportRoutes(r: ApiRouter): void {
     const user = requireUser(c);
     const fx = c.get('fx');
     const now = fx.clock.ms();
-    const { generation, abandoned, due } = write(c, (d) => {
+    const { generation, removed, abandoned, due } = write(c, (d) => {
       const old = tget(d.importExport.exports, pr.id);
       const rec: ExportRecord = {
         project_id: pr.id,
@@ -148,7 +148,9 @@ export function importExportRoutes(r: ApiRouter): void {
         step: 'queued',
         generation: (old?.generation ?? 0) + 1,
         description: prm.description ?? null,
-        file: old?.file ?? null,
+        // `remove_exports`: the previous file goes at once; the status still tells a regeneration.
+        file: null,
+        regenerating: !!old?.file,
         pending: null,
         upload: target,
       };
@@ -160,11 +162,13 @@ export function importExportRoutes(r: ApiRouter): void {
       });
       return {
         generation: rec.generation,
+        removed: old?.file?.file_id ?? null,
         abandoned: old?.pending?.file_id ?? null,
         due: now + delays.export_queued_ms + delays.export_started_ms,
       };
     });
-    // An export that had started and is now superseded never finishes: its file goes.
+    // The previous file, and that of an export that had started and is now superseded, go.
+    fileStore(fx.clock).delete(removed);
     fileStore(fx.clock).delete(abandoned);
     if (target)
       exportUploads(fx.clock).register(
@@ -179,8 +183,7 @@ export function importExportRoutes(r: ApiRouter): void {
     const pr = adminProject(c);
     const e = tget(state(c).importExport.exports, pr.id);
     const status = exportStatus(e);
-    // While a new export is under way, the previous file is what there is to download.
-    const ref = status === 'finished' || status === 'regeneration_in_progress' ? e!.file : null;
+    const ref = status === 'finished' ? e!.file : null;
     if (e && !ref && status !== 'none') throw apiError(404, 'The project export file is not available yet');
     const file = fileStore(c.get('fx').clock).get(ref?.file_id) as StoredFile | undefined;
     if (!ref || file?.kind !== 'export') throw apiError(404, '404 Not found or has expired');

@@ -38,8 +38,10 @@ export interface ExportRecord {
   generation: number;
   /** The `description` param of the request, which overrides the project's in the archive. */
   description: string | null;
-  /** The last finished export's file: downloadable, also while a new export is in progress. */
+  /** The last finished export's file; a new request removes it (the platform's `remove_exports`). */
   file: ExportFileRef | null;
+  /** The export in progress was asked for while a finished file existed: `regeneration_in_progress`. */
+  regenerating?: boolean;
   /** The file of the export in progress, once it has started. */
   pending: ExportFileRef | null;
   upload: { url: string; method: 'PUT' | 'POST' } | null;
@@ -105,7 +107,7 @@ export function emptyImportExport(): ImportExportState {
 export function exportStatus(e: ExportRecord | undefined): ExportStatus {
   if (!e) return 'none';
   if (e.step === 'finished') return e.file ? 'finished' : 'none';
-  return e.file ? 'regeneration_in_progress' : e.step;
+  return e.regenerating ? 'regeneration_in_progress' : e.step;
 }
 
 /** Job kinds of this area; payloads carry `project_id` (and exports their `generation`). */
