@@ -147,6 +147,14 @@ const soak = {
 const enc = encodeURIComponent;
 const pick = <T>(a: readonly T[], r: number) => a[Math.floor(r * a.length)]!;
 
+/** Whether a reply has one of the statuses expected; an unexpected one is counted and the first 20 kept. */
+function answered(r: Reply, ok: readonly number[], what: string): boolean {
+  if (ok.includes(r.status)) return true;
+  counts.errors++;
+  if (counts.unexpected.length < 20) counts.unexpected.push(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  return false;
+}
+
 /** One read of the mix both modes make: the project, its issues, an issue's notes or its variables. */
 function readOnce(P: string, token: string, which: number): Promise<Reply> {
   if (which < 0.25) return send('GET', P, token);
@@ -166,15 +174,7 @@ async function worker(i: number, until: number): Promise<void> {
   const user = `worker${i}`;
   const rand = rng(i + 1);
   let n = 0;
-  const expect = (r: Reply, ok: number[], what: string) => {
-    if (!ok.includes(r.status)) {
-      counts.errors++;
-      if (counts.unexpected.length < 20)
-        counts.unexpected.push(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
-      return false;
-    }
-    return true;
-  };
+  const expect = (r: Reply, ok: number[], what: string) => answered(r, ok, what);
   while (Date.now() < until) {
     const project = pick(PROJECTS, rand());
     const P = `/projects/${enc(project)}`;
@@ -243,11 +243,7 @@ async function soakWorker(i: number, until: number): Promise<void> {
   let n = 0;
   const ok = (r: Reply, want: number, what: string) => {
     counts.requests++;
-    if (r.status === want) return true;
-    counts.errors++;
-    if (counts.unexpected.length < 20)
-      counts.unexpected.push(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
-    return false;
+    return answered(r, [want], what);
   };
   while (Date.now() < until) {
     const project = pick(PROJECTS, rand());
