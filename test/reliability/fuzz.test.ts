@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { write } from '../../src/core/context.js';
 import { badRequest } from '../../src/core/errors.js';
 import { createFauxlab } from '../../src/index.js';
-import { requestArb, sendAndCheck, type FuzzKind } from './fuzz.js';
+import { isPlatformErrorBody, requestArb, sendAndCheck, type FuzzKind } from './fuzz.js';
 import { matrixFx, matrixScenario } from './matrix.js';
 import { reliabilityFx } from './world.js';
 
@@ -66,6 +66,15 @@ test(`fuzz: ${RUNS} generated requests over every route: no 5xx, platform error 
 }, 900_000);
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+test('fuzz: the platform error shapes, including Grape errors given an array (the projects limit)', () => {
+  expect(isPlatformErrorBody(403, { error: ['Personal project creation is not allowed.'] })).toBe(true);
+  expect(isPlatformErrorBody(400, { error: 'name is missing' })).toBe(true);
+  expect(isPlatformErrorBody(404, { message: '404 Not found' })).toBe(true);
+  expect(isPlatformErrorBody(400, { message: { name: ["can't be blank"] } })).toBe(true);
+  expect(isPlatformErrorBody(403, { error: [1] })).toBe(false);
+  expect(isPlatformErrorBody(422, { oops: true })).toBe(false);
+});
 
 test('fuzz: the invariants catch a failed request that wrote, a crash and an error of no platform shape', async () => {
   const crashes: unknown[] = [];

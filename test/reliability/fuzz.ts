@@ -562,7 +562,8 @@ export function isPlatformErrorBody(status: number, body: unknown): boolean {
   const keys = Object.keys(body).sort().join(',');
   const b = body as Record<string, unknown>;
   if (keys === 'message') return isStr(b.message) || (typeof b.message === 'object' && b.message !== null);
-  if (keys === 'error') return isStr(b.error);
+  // `error!(project.errors[:limit_reached], 403)` hands Grape an array: `{"error":["…"]}`.
+  if (keys === 'error') return isStr(b.error) || (Array.isArray(b.error) && b.error.every(isStr));
   if (keys === 'error,error_description') return isStr(b.error) && isStr(b.error_description);
   if (keys === 'error,error_description,scope')
     return isStr(b.error) && isStr(b.error_description) && isStr(b.scope);
