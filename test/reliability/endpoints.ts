@@ -80,6 +80,12 @@ const pUser = (ok: number) => (c: Cell) => (c.anonymous ? U : c.visible ? ([ok] 
 /** Writes (or `authenticate!` reads) that need a minimum level: `authorize!` after the project is found. */
 const pLevel = (min: number, ok: number) => (c: Cell) =>
   c.anonymous ? U : !c.visible ? PNF : c.level >= min ? ([ok] as Expect) : F;
+/** A project route that only `authorize!`s (no `authenticate!`): anonymous callers get the 403 too. */
+const pAuthorize = (min: number, ok: number) => (c: Cell) =>
+  !c.visible ? PNF : c.level >= min ? ([ok] as Expect) : F;
+/** A group route that only `authorize!`s (no `authenticate!`): anonymous callers get the 403 too. */
+const gAuthorize = (min: number, ok: number) => (c: Cell) =>
+  !c.visible ? GNF : c.level >= min ? ([ok] as Expect) : F;
 const gRead =
   (ok = 200) =>
   (c: Cell) =>
@@ -530,20 +536,16 @@ export const ENDPOINTS: Endpoint[] = [
     body: json({ access_level: 30 }),
   }),
   project('DELETE /projects/:id/members/:user_id', () => '/members/10', pLevel(40, 204)),
-  // ---- deploy tokens (no `authenticate!`: `authorize!` refuses an anonymous reader with 403; writes
-  // are 401 as the reference has them) and integrations (maintainers, after `authenticate!`)
-  project(
-    'GET /projects/:id/deploy_tokens',
-    () => '/deploy_tokens',
-    (c) => (!c.visible ? PNF : c.level >= 40 ? [200] : F),
-  ),
-  project('POST /projects/:id/deploy_tokens', () => '/deploy_tokens', pLevel(40, 201), {
+  // ---- deploy tokens (no `authenticate!` in deploy_tokens.rb, for reads or writes: `authorize!` refuses
+  // an anonymous caller with 403) and integrations (maintainers, after `authenticate!`)
+  project('GET /projects/:id/deploy_tokens', () => '/deploy_tokens', pAuthorize(40, 200)),
+  project('POST /projects/:id/deploy_tokens', () => '/deploy_tokens', pAuthorize(40, 201), {
     body: json({ name: 'new', scopes: ['read_repository'] }),
   }),
   project(
     'DELETE /projects/:id/deploy_tokens/:token_id',
     (v, ids) => `/deploy_tokens/${ids.projectDeployToken[v]}`,
-    pLevel(40, 204),
+    pAuthorize(40, 204),
   ),
   ...(['services', 'integrations'] as const).flatMap((base) => [
     project(`GET /projects/:id/${base}`, () => `/${base}`, pLevel(40, 200)),
@@ -620,13 +622,13 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/deploy_tokens',
     (c) => (!c.visible ? GNF : c.level >= 40 ? [200] : F),
   ),
-  group('POST /groups/:id/deploy_tokens', () => '/deploy_tokens', gLevel(50, 201), {
+  group('POST /groups/:id/deploy_tokens', () => '/deploy_tokens', gAuthorize(50, 201), {
     body: json({ name: 'new', scopes: ['read_repository'] }),
   }),
   group(
     'DELETE /groups/:id/deploy_tokens/:token_id',
     (v, ids) => `/deploy_tokens/${ids.groupDeployToken[v]}`,
-    gLevel(50, 204),
+    gAuthorize(50, 204),
   ),
   // Epic notes (paid tiers): anyone who reads the epic comments; the author or maintainers edit.
   group('GET /groups/:id/epics/:noteable_id/notes', (v, ids) => `/epics/${ids.epic[v]}/notes`, gAuthRead()),

@@ -81,7 +81,8 @@ export function deployTokensRoutes(r: ApiRouter): void {
       return paginate(c, ownedDeployTokens(state(c), kind, o.rec.id), deployTokenEntity);
     });
 
-    r.post(base, { params: createShape }, (c, prm) => {
+    // No `authenticate!` in deploy_tokens.rb: `authorize!` refuses an anonymous caller with 403 there too.
+    r.post(base, { auth: 'optional', params: createShape }, (c, prm) => {
       const o = loadOwner(c, kind, 'write');
       const scopes = [...new Set(prm.scopes)] as DeployTokenScope[];
       const problem = deployTokenProblem({ username: prm.username, scopes });
@@ -112,7 +113,7 @@ export function deployTokensRoutes(r: ApiRouter): void {
       return c.json({ ...deployTokenEntity(t), token: out.token }, 201);
     });
 
-    r.delete(`${base}/:token_id`, { params: tokenIdShape }, (c, prm) => {
+    r.delete(`${base}/:token_id`, { auth: 'optional', params: tokenIdShape }, (c, prm) => {
       const o = loadOwner(c, kind, 'write');
       const t = tget(state(c).deployTokens.records, prm.token_id);
       if (!t || t.owner !== kind || t.owner_id !== o.rec.id) {

@@ -123,11 +123,16 @@ describe('project deploy tokens', () => {
     });
   });
 
-  it('POST /projects/:id/deploy_tokens: 401 anonymous, 403 developers', async () => {
+  it('POST /projects/:id/deploy_tokens: no authenticate! (deploy_tokens.rb): params first, then 404 hidden project, 403 developers', async () => {
     const fx = world();
     const data = { name: 'n', scopes: ['read_registry'] };
-    expect((await send(fx, 'POST', APP, undefined, data)).status).toBe(401);
+    const before = fx.state;
+    expect((await send(fx, 'POST', APP, undefined, {})).body).toEqual({
+      error: 'name is missing, scopes is missing',
+    });
+    expect((await send(fx, 'POST', APP, undefined, data)).body).toEqual({ message: '404 Project Not Found' });
     expect((await send(fx, 'POST', APP, 'dev', data)).status).toBe(403);
+    expect(fx.state).toBe(before);
   });
 
   it('DELETE /projects/:id/deploy_tokens/:token_id: 204, then the token is gone', async () => {
