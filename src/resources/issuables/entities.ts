@@ -305,7 +305,7 @@ export class IssuableRenderer {
       ? { base_sha: diff.base_commit_sha, head_sha: diff.head_commit_sha, start_sha: diff.start_commit_sha }
       : null;
     out.merge_error = mr.merge_error;
-    if (o.rebaseInProgress) out.rebase_in_progress = false;
+    if (o.rebaseInProgress) out.rebase_in_progress = (mr.rebase_until_ms ?? 0) > this.nowMs;
     if (o.divergedCommits) out.diverged_commits_count = 0;
     if (o.firstContribution) out.first_contribution = this.firstContribution(mr, p);
     out.user = { can_merge: canMerge(this.st, this.viewer, p, mr.target_branch) };

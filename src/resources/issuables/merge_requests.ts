@@ -472,12 +472,20 @@ function todo(c: Ctx): Response {
   );
 }
 
+/** How long a rebase runs on the instance clock (the platform's `RebaseWorker`). */
+export const REBASE_MS = 1000;
+
+/** `rebase_async`: the rebase runs for REBASE_MS, during which `include_rebase_in_progress` says so. */
 function rebase(c: Ctx): Response {
   const prm = parse(c, { ...iidShape, skip_ci: p.bool() });
   const project = loadProject(c);
-  findMergeRequest(c, project, prm.merge_request_iid);
+  const mr = findMergeRequest(c, project, prm.merge_request_iid);
   if (!abilities(state(c), c.get('viewer').user, project).developer)
     throw forbidden('Cannot push to source branch');
+  const until = c.get('fx').clock.ms() + REBASE_MS;
+  write(c, (d) => {
+    tget(d.issuables.mergeRequests, mr.id)!.rebase_until_ms = until;
+  });
   return c.json({ rebase_in_progress: true }, 202);
 }
 

@@ -86,6 +86,8 @@ export interface MergeRequestRecord extends IssuableBase {
   should_remove_source_branch: boolean | null;
   allow_collaboration: boolean;
   merge_error: string | null;
+  /** Until when (instance-clock ms) an asked-for rebase is in progress (`rebase_in_progress`). */
+  rebase_until_ms?: number | null;
   /** The latest diff version. */
   diff_id: number;
   approvals_before_merge: number | null;

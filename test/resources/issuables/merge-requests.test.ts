@@ -568,6 +568,19 @@ describe('merge request actions', () => {
       message: '403 Forbidden - Cannot push to source branch',
     });
   });
+  it('PUT .../rebase: include_rebase_in_progress is true while the rebase runs on the clock, then false', async () => {
+    const f = issuablesFx();
+    const inProgress = async () =>
+      (await get(f, `${WEB}/merge_requests/1?include_rebase_in_progress=true`, 'dave-api')).body
+        .rebase_in_progress;
+    expect(await inProgress()).toBe(false);
+    await send(f, 'PUT', `${WEB}/merge_requests/1/rebase`, 'dave-api');
+    expect(await inProgress()).toBe(true);
+    f.clock.advance(999);
+    expect(await inProgress()).toBe(true);
+    f.clock.advance(1);
+    expect(await inProgress()).toBe(false);
+  });
   it('GET .../participants, .../commits, .../changes, .../closes_issues', async () => {
     expect(
       (await get(fx, `${WEB}/merge_requests/1/participants`, 'alice-api')).body.map(
