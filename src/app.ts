@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { Clock } from './core/clock.js';
 import type { Env, Fx, RequestProbe } from './core/context.js';
-import { plainHeaders } from './core/respond.js';
+import { chunksOf, materialize, plainHeaders } from './core/respond.js';
 import { ApiError, apiError, grapeError, internalError, noRoute, unauthorized } from './core/errors.js';
 import { patternMatcher, ApiRouter, tierHas, type RouteInfo } from './core/router.js';
 import type { PlatformState, Tier } from './core/state.js';
@@ -201,6 +201,52 @@ function requestHeaders(request: Request, env: object | undefined): Headers | re
   const headers = request.headers;
   const raw = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming?.rawHeaders;
   return Array.isArray(raw) && headers.constructor.name === 'RequestHeaders' ? (raw as string[]) : headers;
+}
+
+/**
+ * What the instance answers @hono/node-server when it has written the response itself: a native
+ * `Response` (the server's own lightweight one would be written again) marked as already sent.
+ */
+const ALREADY_SENT = (() => {
+  const proto = Object.getPrototypeOf(Response) as unknown;
+  const Native = (
+    typeof proto === 'function' && proto !== Function.prototype ? proto : Response
+  ) as typeof Response;
+  return new Native(null, { headers: { 'x-hono-already-sent': '1' } });
+})();
+
+/** Marks the env of a request that reached the instance through `app` mounted in another Hono app. */
+const MOUNTED = Symbol('fauxlab.mounted');
+
+interface NodeOutgoing {
+  headersSent: boolean;
+  writableEnded: boolean;
+  destroyed: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  cork(): void;
+  uncork(): void;
+  write(chunk: Uint8Array): boolean;
+  end(): unknown;
+}
+
+/**
+ * Writes a `jsonChunks` response straight to the Node server's response (one gathered write, no copy
+ * into a single buffer); undefined when the request did not come from a Node server that can take it.
+ */
+function writeChunks(res: Response, env: object | undefined): Response | undefined {
+  if (env && MOUNTED in env) return;
+  const out = (env as { outgoing?: Partial<NodeOutgoing> } | undefined)?.outgoing;
+  const c = chunksOf(res);
+  const headers = plainHeaders(res);
+  if (!c || !headers || !out || typeof out.cork !== 'function' || typeof out.writeHead !== 'function') return;
+  const o = out as NodeOutgoing;
+  if (o.headersSent || o.writableEnded || o.destroyed) return;
+  o.writeHead(res.status, { ...headers, 'content-length': String(c.size) });
+  o.cork();
+  for (const chunk of c.chunks) o.write(chunk);
+  o.end();
+  o.uncork();
+  return ALREADY_SENT;
 }
 
 /** What the lean table answers when no route matched: the request then goes the full way. */
@@ -539,7 +585,9 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     if (res === NO_MATCH) return fullFetch(request, env);
     const plain = plainHeaders(res);
     if (!plain) res = withSecurityHeaders(res);
-    if (!journal.enabled) return res;
+    // A body in pieces goes to a Node server's response as it is; anywhere else it is joined.
+    const out = chunksOf(res) ? (writeChunks(res, env) ?? materialize(res)) : res;
+    if (!journal.enabled) return out;
     const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
     const err = probe.error instanceof ApiError ? probe.error : undefined;
     const caughtAll = err?.status === 404 && (err.body as { error?: unknown })?.error === '404 Not Found';
@@ -564,23 +612,25 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
       );
     if (!journal.recordsBody(res.status)) {
       journal.addPending(pending());
-      return res;
+      return out;
     }
-    return captureResponse(answered, journal.bodyLimit).then(
+    // Written already: the journal reads a joined copy, and the server is told it was sent.
+    const sent = out === ALREADY_SENT;
+    return captureResponse(sent ? materialize(answered) : out, journal.bodyLimit).then(
       (captured) => {
         journal.addPending(pending(captured.body, captured.truncated));
-        return captured.response;
+        return sent ? out : captured.response;
       },
       (e: unknown) => {
         logger('fauxlab: could not record a response in the journal', e);
-        return answered;
+        return sent ? out : materialize(answered);
       },
     );
   }
 
   async function fullFetch(request: Request, env?: object): Promise<Response> {
     const probe: Probe = {};
-    const res = await table.app.fetch(request, { ...env, fauxlab: bound, probe });
+    const res = materialize(await table.app.fetch(request, { ...env, fauxlab: bound, probe }));
     if (probe.entry && !probe.drop) return record(probe.entry, res);
     if (!probe.drop) return res;
     if (probe.entry) journal.add(probe.entry);
@@ -621,7 +671,8 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   // The instance's own app: one catch-all route (for mounting in another Hono app), and `fetch` (which
   // `app.request()` calls) going straight to the instance, without a second dispatch.
   const app = new Hono<Env>({ getPath: () => '/' });
-  app.all('*', (c) => handle(c.req.raw, c.env as object));
+  // Mounted in another app, whose middleware may still change the response: never written directly.
+  app.all('*', (c) => handle(c.req.raw, { ...(c.env as object), [MOUNTED]: true }));
   app.fetch = (request, env) => handle(request, env as object);
 
   const instance: Fauxlab = {

@@ -34,3 +34,36 @@ export function jsonResponse(
 
 /** The plain headers a response was built from, when `jsonResponse` made it. */
 export const plainHeaders = (res: Response): Readonly<Record<string, string>> | undefined => made.get(res);
+
+/** The pieces of the responses `jsonChunks` made, until they are written or joined. */
+const chunked = new WeakMap<Response, { chunks: readonly Uint8Array<ArrayBuffer>[]; size: number }>();
+
+/**
+ * A JSON response whose body is `chunks` one after the other (`size` bytes in all). The instance's fetch
+ * hands them to a Node server's response as they are, without copying them into one buffer; anywhere
+ * else (`materialize`) they are joined first. Until then the response itself has no body: it must not
+ * leave the instance's fetch unmaterialized.
+ */
+export function jsonChunks(
+  chunks: readonly Uint8Array<ArrayBuffer>[],
+  size: number,
+  status = 200,
+  headers?: Record<string, string>,
+): Response {
+  const res = jsonResponse('', status, headers);
+  chunked.set(res, { chunks, size });
+  return res;
+}
+
+/** The pieces of a `jsonChunks` response. */
+export const chunksOf = (res: Response) => chunked.get(res);
+
+/** A `jsonChunks` response as an ordinary one (its pieces joined); any other response as it is. */
+export function materialize(res: Response): Response {
+  const c = chunked.get(res);
+  if (!c) return res;
+  const plain = made.get(res)!;
+  const out = new Response(Buffer.concat(c.chunks, c.size), { status: res.status, headers: plain });
+  made.set(out, plain);
+  return out;
+}

@@ -1,6 +1,7 @@
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fauxlab, FauxlabOptions } from '../../src/index.js';
 import type { JournalEntry } from '../../src/testing/journal.js';
@@ -151,5 +152,86 @@ describe('the lean path on the Node server', () => {
       'x-dup': 'a, b',
       'x-mixed-case': 'Yes',
     });
+  });
+});
+
+describe('project lists written in pieces', () => {
+  const servers: Server[] = [];
+  afterAll(() => {
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
+  const listen = (fetch: (r: Request, env?: object) => Response | Promise<Response>) =>
+    new Promise<string>((resolve) => {
+      const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+        resolve(`http://127.0.0.1:${info.port}`),
+      ) as Server;
+      servers.push(s);
+    });
+  /** Status, headers and body of a GET over HTTP. */
+  const fetchOver = (base: string, path: string) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${base}${path}`, { headers: { 'private-token': 'root-api' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const PATHS = [
+    '/api/v4/projects?per_page=2&page=2',
+    '/api/v4/projects?search=nothing-at-all',
+    '/api/v4/groups/8/projects',
+  ];
+
+  it('GET /projects on a Node server: the same status, headers and bytes as in process, served directly, mounted or the full way', async () => {
+    const direct = world();
+    const full = world({ faults: [NEVER] });
+    const mounted = world();
+    const outer = new Hono();
+    outer.use('*', async (c, next) => {
+      await next();
+      c.header('x-outer', 'yes');
+    });
+    outer.route('/', mounted.app);
+    const bases = [await listen(direct.app.fetch), await listen(direct.fetch), await listen(full.app.fetch)];
+    const outerBase = await listen(outer.fetch);
+    /** The same request in process, with the server's URL (the links in the body carry its host). */
+    const inProcess = async (base: string, path: string) => {
+      const res = await direct.app.request(`${base}${path}`, { headers: { 'PRIVATE-TOKEN': 'root-api' } });
+      return { status: res.status, total: res.headers.get('x-total') ?? undefined, body: await res.text() };
+    };
+    for (const path of PATHS)
+      for (const base of [...bases, outerBase]) {
+        const want = await inProcess(base, path);
+        const got = await fetchOver(base, path);
+        expect(got.status).toBe(want.status);
+        expect(got.body).toBe(want.body);
+        expect(got.headers['content-length']).toBe(String(Buffer.byteLength(got.body)));
+        expect(got.headers['x-total']).toBe(want.total);
+        expect(got.headers['x-content-type-options']).toBe('nosniff');
+        if (base === outerBase) expect(got.headers['x-outer']).toBe('yes');
+      }
+  });
+
+  it('GET /projects with every response body journaled: the journal has the page, the client gets it once', async () => {
+    const fx = world({ journal: { responseBodies: 'all' } });
+    const base = await listen(fx.app.fetch);
+    // One project: under the journal's 4 KB body limit, so the entry holds it whole.
+    const got = await fetchOver(base, '/api/v4/projects?per_page=1');
+    expect(got.status).toBe(200);
+    const [entry] = fx.requests();
+    expect(entry!.status).toBe(200);
+    expect(entry!.responseBody).toBe(got.body);
+    expect(JSON.parse(got.body)).toHaveLength(1);
   });
 });

@@ -749,7 +749,16 @@ export class ProjectRenderer {
 
   /** `listOf` as UTF-8 bytes: the cached renderings copied once into the page. */
   listBytes(items: readonly RenderSlot[], o: ProjectEntityOptions = {}): Buffer<ArrayBuffer> {
-    if (items.length === 0) return EMPTY_ARRAY;
+    const { chunks, size } = this.listChunks(items, o);
+    return Buffer.concat(chunks, size);
+  }
+
+  /** `listBytes` as its pieces (brackets, commas and the cached renderings), not yet joined. */
+  listChunks(
+    items: readonly RenderSlot[],
+    o: ProjectEntityOptions = {},
+  ): { chunks: Buffer<ArrayBuffer>[]; size: number } {
+    if (items.length === 0) return { chunks: [EMPTY_ARRAY], size: EMPTY_ARRAY.length };
     const st = this.st;
     const key = this.#viewKey(o);
     const chunks: Buffer<ArrayBuffer>[] = new Array<Buffer<ArrayBuffer>>(items.length * 2 + 1);
@@ -795,7 +804,7 @@ export class ProjectRenderer {
       size += v.length;
     }
     chunks[items.length * 2] = CLOSE;
-    return Buffer.concat(chunks, size);
+    return { chunks, size };
   }
 
   /** Appends the pieces of one entity's JSON to `parts`. */
