@@ -39,10 +39,12 @@ export interface RenderSlot {
 }
 
 /**
- * A list key's last rendering, with everything it was made from in one place: a page checks one small
- * object per entry instead of the record, its cached JSON and its renderings (all cold in a large world).
+ * A rendering of a record with everything it was made from besides the record: the viewer and options
+ * (`key`), the request's base URL, the tier and the tables it read. Records keep their last few; a list
+ * key keeps its last one, so that a page checks one small object per entry instead of the record, its
+ * cached JSON and its renderings (all cold in a large world).
  */
-interface SlotView {
+interface View {
   key: string;
   base: string;
   paid: boolean;
@@ -363,19 +365,8 @@ class RecordJson {
     readonly ownerId: number | null,
   ) {}
 
-  /** Its last renderings by viewer and options (`ProjectRenderer.#view`), with what each was made from. */
-  views?: RecordView[];
-}
-
-interface RecordView {
-  key: string;
-  viewer: UserRecord | null;
-  members: PlatformState['members'];
-  shares: PlatformState['shares'];
-  projects: PlatformState['projects'];
-  groups: PlatformState['groups'];
-  settings: PlatformState['settings'];
-  json: Buffer<ArrayBuffer>;
+  /** Its last renderings by viewer and options (`ProjectRenderer.#view`). */
+  views?: View[];
 }
 
 const OPEN = Buffer.from('[');
@@ -669,7 +660,7 @@ export class ProjectRenderer {
 
   /** The entity's JSON as UTF-8 bytes: what a response sends, encoded once per rendering. */
   bytes(record: ProjectRecord, o: ProjectEntityOptions = {}): Buffer<ArrayBuffer> {
-    return this.#view(record as Project, this.st, o, this.#viewKey(o));
+    return this.#view(record as Project, this.st, o, this.#viewKey(o)).json;
   }
 
   /** What a rendering depends on besides the record and tables: the viewer and the options. */
@@ -677,53 +668,55 @@ export class ProjectRenderer {
     return `${this.viewer?.id ?? 0}|${o.shape ?? 'full'}|${+!!o.statistics}${+!!o.license}${+!!o.customAttributes}${+!!o.canAdminProject}${+!!o.directGroupAccess}`;
   }
 
-  /**
-   * One entity's JSON for this viewer and these options. A record keeps its last few renderings with the
-   * viewer and tables each was made from, so that a client reading the same projects again gets the same
-   * bytes without a rebuild or an encoding; any write to those tables makes a fresh one. Kept as UTF-8
-   * (outside the JS heap, which the garbage collector then need not trace).
-   */
-  #view(
-    p: Project,
-    st: PlatformState,
-    o: ProjectEntityOptions,
-    key: string,
-    slot?: RenderSlot,
-  ): Buffer<ArrayBuffer> {
-    const r = this.#record(p, st, slot);
-    const viewer = this.viewer;
-    const views = r.views;
-    let v: RecordView | undefined;
-    if (views)
-      for (let i = 0; i < views.length && v === undefined; i++) if (views[i]!.key === key) v = views[i];
-    if (
+  /** Whether a kept rendering stands for this request: same key, viewer, base URL, tier and tables. */
+  #fresh(v: View | undefined, key: string, st: PlatformState): v is View {
+    return (
       v !== undefined &&
-      v.viewer === viewer &&
+      v.key === key &&
+      v.viewer === this.viewer &&
+      v.projects === st.projects &&
       v.members === st.members &&
       v.shares === st.shares &&
-      v.projects === st.projects &&
       v.groups === st.groups &&
-      v.settings === st.settings
-    )
-      return v.json;
+      v.users === st.users &&
+      v.settings === st.settings &&
+      v.paid === this.paid &&
+      v.base === this.base
+    );
+  }
+
+  /**
+   * One entity's rendering for this viewer and these options. A record keeps its last few, so that a
+   * client reading the same projects again gets the same bytes without a rebuild or an encoding; any
+   * write to the tables they were made from makes a fresh one. Kept as UTF-8 (outside the JS heap, which
+   * the garbage collector then need not trace).
+   */
+  #view(p: Project, st: PlatformState, o: ProjectEntityOptions, key: string, slot?: RenderSlot): View {
+    const r = this.#record(p, st, slot);
+    const views = r.views;
+    const i = views ? views.findIndex((x) => x.key === key) : -1;
+    const v = i >= 0 ? views![i] : undefined;
+    if (this.#fresh(v, key, st)) return v;
     const parts: string[] = [];
     this.#write(parts, p, o, slot);
-    const json = Buffer.from(parts.join(''), 'utf8');
-    const made: RecordView = {
+    const made: View = {
       key,
-      viewer,
+      base: this.base,
+      paid: this.paid,
+      viewer: this.viewer,
+      projects: st.projects,
       members: st.members,
       shares: st.shares,
-      projects: st.projects,
       groups: st.groups,
+      users: st.users,
       settings: st.settings,
-      json,
+      json: Buffer.from(parts.join(''), 'utf8'),
     };
     // One per key; a record read by many viewers starts over rather than growing.
     if (!views || views.length >= VIEWS_PER_RECORD) r.views = [made];
-    else if (v) views[views.indexOf(v)] = made;
+    else if (i >= 0) views[i] = made;
     else views.push(made);
-    return json;
+    return made;
   }
 
   /** The entity as an object. */
@@ -732,28 +725,9 @@ export class ProjectRenderer {
   }
 
   /**
-   * A JSON array of entities. The pieces of every entity are collected and joined once: the page is
-   * then made in one copy, not as a tree of concatenations that writing it would flatten.
+   * A JSON array of the entities of records that come with a slot for their cached JSON (the list keys),
+   * as its pieces (brackets, commas and the cached renderings): a response writes or joins them.
    */
-  list(records: readonly ProjectRecord[], o: ProjectEntityOptions = {}): string {
-    return this.listOf(
-      records.map((p) => ({ p })),
-      o,
-    );
-  }
-
-  /** `list` of records that come with a slot for their cached JSON (the list keys). */
-  listOf(items: readonly RenderSlot[], o: ProjectEntityOptions = {}): string {
-    return this.listBytes(items, o).toString('utf8');
-  }
-
-  /** `listOf` as UTF-8 bytes: the cached renderings copied once into the page. */
-  listBytes(items: readonly RenderSlot[], o: ProjectEntityOptions = {}): Buffer<ArrayBuffer> {
-    const { chunks, size } = this.listChunks(items, o);
-    return Buffer.concat(chunks, size);
-  }
-
-  /** `listBytes` as its pieces (brackets, commas and the cached renderings), not yet joined. */
   listChunks(
     items: readonly RenderSlot[],
     o: ProjectEntityOptions = {},
@@ -763,45 +737,13 @@ export class ProjectRenderer {
     const key = this.#viewKey(o);
     const chunks: Buffer<ArrayBuffer>[] = new Array<Buffer<ArrayBuffer>>(items.length * 2 + 1);
     let size = items.length + 1;
-    const viewer = this.viewer;
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
-      const sv = item.view as SlotView | undefined;
-      let v: Buffer<ArrayBuffer>;
-      if (
-        sv !== undefined &&
-        sv.key === key &&
-        sv.viewer === viewer &&
-        sv.projects === st.projects &&
-        sv.members === st.members &&
-        sv.shares === st.shares &&
-        sv.groups === st.groups &&
-        sv.users === st.users &&
-        sv.settings === st.settings &&
-        sv.paid === this.paid &&
-        sv.base === this.base
-      )
-        v = sv.json;
-      else {
-        v = this.#view(item.p as Project, st, o, key, item);
-        const made: SlotView = {
-          key,
-          base: this.base,
-          paid: this.paid,
-          viewer,
-          projects: st.projects,
-          members: st.members,
-          shares: st.shares,
-          groups: st.groups,
-          users: st.users,
-          settings: st.settings,
-          json: v,
-        };
-        item.view = made;
-      }
+      let v = item.view as View | undefined;
+      if (!this.#fresh(v, key, st)) item.view = v = this.#view(item.p as Project, st, o, key, item);
       chunks[i * 2] = i === 0 ? OPEN : COMMA;
-      chunks[i * 2 + 1] = v;
-      size += v.length;
+      chunks[i * 2 + 1] = v.json;
+      size += v.json.length;
     }
     chunks[items.length * 2] = CLOSE;
     return { chunks, size };
