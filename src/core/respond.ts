@@ -27,8 +27,17 @@ export function jsonResponse(
   if (headers) for (const k in headers) all[k] = headers[k]!;
   all['x-content-type-options'] = 'nosniff';
   all['x-frame-options'] = 'SAMEORIGIN';
-  const res = new Response(body, { status, headers: all });
-  made.set(res, all);
+  return plainResponse(body, status, all);
+}
+
+/** A response built from plain headers, which are remembered for `plainHeaders`. */
+function plainResponse(
+  body: string | Uint8Array<ArrayBuffer>,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+): Response {
+  const res = new Response(body, { status, headers });
+  made.set(res, headers);
   return res;
 }
 
@@ -62,8 +71,5 @@ export const chunksOf = (res: Response) => chunked.get(res);
 export function materialize(res: Response): Response {
   const c = chunked.get(res);
   if (!c) return res;
-  const plain = made.get(res)!;
-  const out = new Response(Buffer.concat(c.chunks, c.size), { status: res.status, headers: plain });
-  made.set(out, plain);
-  return out;
+  return plainResponse(Buffer.concat(c.chunks, c.size), res.status, made.get(res)!);
 }
