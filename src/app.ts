@@ -230,17 +230,25 @@ interface NodeOutgoing {
 }
 
 /**
- * Writes a `jsonChunks` response straight to the Node server's response (one gathered write, no copy
- * into a single buffer); undefined when the request did not come from a Node server that can take it.
+ * What to hand back for a response: a `jsonChunks` one is written straight to the Node server's
+ * response (one gathered write, no copy into one buffer) when the request came from a Node server that
+ * can take it, else joined (`materialize`); any other response as it is.
  */
-function writeChunks(res: Response, env: object | undefined): Response | undefined {
-  if (env && MOUNTED in env) return;
-  const out = (env as { outgoing?: Partial<NodeOutgoing> } | undefined)?.outgoing;
+function deliver(res: Response, env: object | undefined): Response {
   const c = chunksOf(res);
+  if (!c) return res;
+  const out = (env as { outgoing?: Partial<NodeOutgoing> } | undefined)?.outgoing;
   const headers = plainHeaders(res);
-  if (!c || !headers || !out || typeof out.cork !== 'function' || typeof out.writeHead !== 'function') return;
+  const direct =
+    !(env && MOUNTED in env) &&
+    headers !== undefined &&
+    typeof out?.cork === 'function' &&
+    typeof out.writeHead === 'function' &&
+    !out.headersSent &&
+    !out.writableEnded &&
+    !out.destroyed;
+  if (!direct) return materialize(res);
   const o = out as NodeOutgoing;
-  if (o.headersSent || o.writableEnded || o.destroyed) return;
   o.writeHead(res.status, { ...headers, 'content-length': String(c.size) });
   o.cork();
   for (const chunk of c.chunks) o.write(chunk);
@@ -586,7 +594,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     const plain = plainHeaders(res);
     if (!plain) res = withSecurityHeaders(res);
     // A body in pieces goes to a Node server's response as it is; anywhere else it is joined.
-    const out = chunksOf(res) ? (writeChunks(res, env) ?? materialize(res)) : res;
+    const out = deliver(res, env);
     if (!journal.enabled) return out;
     const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
     const err = probe.error instanceof ApiError ? probe.error : undefined;
