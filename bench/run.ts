@@ -256,6 +256,13 @@ interface Target {
   port: number;
   nextPath: () => string;
   headers?: Record<string, string>;
+  /**
+   * Requests sent before the measured slices, besides the unmeasured second: the number of distinct
+   * requests the target makes, so that the slices measure the steady state (each asked once before).
+   */
+  warm?: number;
+  /** A header that differs on every request (its name): no answer is ever asked for twice. */
+  unique?: string;
 }
 
 /** Slices each target of a set is measured in (FAUXLAB_BENCH_ROUNDS, default 5). */
@@ -269,15 +276,28 @@ const ROUNDS = Math.max(1, Number(process.env.FAUXLAB_BENCH_ROUNDS ?? 5));
  * over the measured time; p50 is the median of the slices', p99 the worst slice's.
  */
 async function loadSet(targets: Target[]): Promise<Load[]> {
-  const run = (t: Target, duration: number) =>
+  let n = 0;
+  const run = (t: Target, limit: { duration: number } | { amount: number }) =>
     autocannon({
       url: `http://127.0.0.1:${t.port}`,
       connections: CONNECTIONS,
-      duration,
+      ...limit,
       headers: t.headers ?? {},
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: t.nextPath() }) }],
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({
+            ...req,
+            path: t.nextPath(),
+            ...(t.unique && { headers: { ...req.headers, [t.unique]: String(++n) } }),
+          }),
+        },
+      ],
     });
-  for (const t of targets) await run(t, 1);
+  for (const t of targets) {
+    if (t.warm) await run(t, { amount: Math.max(t.warm, CONNECTIONS) });
+    await run(t, { duration: 1 });
+  }
   const slice = Math.max(1, Math.round(PHASE_SECONDS / ROUNDS));
   const acc = targets.map(() => ({
     requests: 0,
@@ -290,7 +310,7 @@ async function loadSet(targets: Target[]): Promise<Load[]> {
   }));
   for (let r = 0; r < ROUNDS; r++)
     for (const [i, t] of targets.entries()) {
-      const res = await run(t, slice);
+      const res = await run(t, { duration: slice });
       const a = acc[i]!;
       a.requests += res.requests.total;
       a.seconds += res.duration;
@@ -393,7 +413,8 @@ async function projectPhases(): Promise<{ lines: string[]; json: unknown }> {
   try {
     const { fauxlab, bare, floor } = pready.ports;
     // Pages within the 50,000-row offset ceiling; ids across the whole world.
-    const page = cycler(Math.min(Math.ceil(pready.projects / PER_PAGE), 50_000 / PER_PAGE));
+    const pages = Math.min(Math.ceil(pready.projects / PER_PAGE), 50_000 / PER_PAGE);
+    const page = cycler(pages);
     const id = cycler(pready.projects);
     let w = 0;
     ploads = [
@@ -403,6 +424,7 @@ async function projectPhases(): Promise<{ lines: string[]; json: unknown }> {
           port: fauxlab,
           nextPath: () => `/api/v4/projects?per_page=${PER_PAGE}&page=${page()}`,
           headers: AUTH,
+          warm: pages,
         },
         { name: 'bare Hono, pre-serialised project page', port: bare, nextPath: () => '/page' },
         {
@@ -418,6 +440,7 @@ async function projectPhases(): Promise<{ lines: string[]; json: unknown }> {
           port: fauxlab,
           nextPath: () => `/api/v4/projects/${id()}`,
           headers: AUTH,
+          warm: pready.projects,
         },
         { name: 'bare Hono, pre-serialised project', port: bare, nextPath: () => '/project' },
         {
@@ -433,21 +456,43 @@ async function projectPhases(): Promise<{ lines: string[]; json: unknown }> {
           port: fauxlab,
           nextPath: () => `/api/v4/projects?search=${SEARCH_WORDS[w++ % SEARCH_WORDS.length]}`,
           headers: AUTH,
+          warm: SEARCH_WORDS.length,
+        },
+      ])),
+      // Last, as it fills the response cache with answers nobody asks for again.
+      ...(await loadSet([
+        {
+          name: 'GET /api/v4/projects/:id, each request new',
+          port: fauxlab,
+          nextPath: () => `/api/v4/projects/${id()}`,
+          headers: AUTH,
+          unique: 'x-bench-request',
+        },
+        { name: 'bare Hono, pre-serialised project, again', port: bare, nextPath: () => '/project' },
+        {
+          name: 'GET /api/v4/projects?search=WORD, each request new',
+          port: fauxlab,
+          nextPath: () => `/api/v4/projects?search=${SEARCH_WORDS[w++ % SEARCH_WORDS.length]}`,
+          headers: AUTH,
+          unique: 'x-bench-request',
         },
       ])),
     ];
   } finally {
     await stopChild(pchild);
   }
-  const [plist, pbareList, pfloorList, psingle, pbareSingle, pfloorSingle, psearch] = ploads as [
-    Load,
-    Load,
-    Load,
-    Load,
-    Load,
-    Load,
-    Load,
-  ];
+  const [
+    plist,
+    pbareList,
+    pfloorList,
+    psingle,
+    pbareSingle,
+    pfloorSingle,
+    psearch,
+    pnew,
+    pbareAgain,
+    psearchNew,
+  ] = ploads as [Load, Load, Load, Load, Load, Load, Load, Load, Load, Load];
   const lw = [42, 9, 8, 8, 8, 7, 10];
   const out: string[] = [];
   out.push(
@@ -464,6 +509,7 @@ async function projectPhases(): Promise<{ lines: string[]; json: unknown }> {
   out.push(row(['  ratio project / bare project', fmt(psingle.rps / pbareSingle.rps, 3)], lw));
   out.push(row(['  ratio project list / fauxlab stack page', fmt(plist.rps / pfloorList.rps, 3)], lw));
   out.push(row(['  ratio project / fauxlab stack project', fmt(psingle.rps / pfloorSingle.rps, 3)], lw));
+  out.push(row(['  ratio project, each request new / bare project', fmt(pnew.rps / pbareAgain.rps, 3)], lw));
   return {
     lines: out,
     json: {
@@ -476,8 +522,10 @@ async function projectPhases(): Promise<{ lines: string[]; json: unknown }> {
         singleVsBare: psingle.rps / pbareSingle.rps,
         listVsStack: plist.rps / pfloorList.rps,
         singleVsStack: psingle.rps / pfloorSingle.rps,
+        singleEachNewVsBare: pnew.rps / pbareAgain.rps,
       },
       searchRps: psearch.rps,
+      searchEachNewRps: psearchNew.rps,
     },
   };
 }

@@ -69,6 +69,7 @@ interface ServeArgs {
   journalSize: number;
   maxBodySize?: string;
   maxUploadsTotal?: string;
+  responseCache: boolean;
 }
 
 /** Size units, 1024-based, for the size flags. */
@@ -140,6 +141,7 @@ async function serveCommand(args: ServeArgs): Promise<void> {
     faults: args.latency ? [{ latency: args.latency }] : [],
     ...(args.maxBodySize !== undefined && { maxBodySize: parseSize(args.maxBodySize) }),
     ...(args.maxUploadsTotal !== undefined && { maxUploadsTotal: parseSize(args.maxUploadsTotal) }),
+    ...(!args.responseCache && { responseCache: false as const }),
   });
   const stateFile = args.stateFile ? resolve(args.stateFile) : undefined;
   const stateFiles = stateFile ? await import('../src/admin/state-file.js') : undefined;
@@ -361,6 +363,11 @@ function serveOptions(y: Argv) {
     .option('max-body-size', {
       type: 'string',
       describe: 'refuse request bodies larger than SIZE with 413 (bytes, or 512k, 64MiB, 1GB; default 64MiB)',
+    })
+    .option('response-cache', {
+      type: 'boolean',
+      default: true,
+      describe: 'answer a repeated GET from memory while the world is unchanged (--no-response-cache: off)',
     })
     .option('max-uploads-total', {
       type: 'string',

@@ -8,7 +8,8 @@ import { Hono, type Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { Clock } from './core/clock.js';
 import type { Env, Fx, RequestProbe } from './core/context.js';
-import { chunksOf, materialize, plainHeaders } from './core/respond.js';
+import { chunkResponse, chunksOf, madeOf, materialize, plainHeaders, plainResponse } from './core/respond.js';
+import { ResponseMemo, type Kept, type MemoOptions } from './core/memo.js';
 import { ApiError, apiError, grapeError, internalError, noRoute, unauthorized } from './core/errors.js';
 import { patternMatcher, ApiRouter, tierHas, type RouteInfo } from './core/router.js';
 import type { PlatformState, Tier } from './core/state.js';
@@ -86,6 +87,11 @@ export interface FauxlabOptions {
   explain?: boolean;
   /** Faults in place from the start, and again after each `reset()`. */
   faults?: FaultSpec[];
+  /**
+   * Repeated GETs answered from memory while the world stands (src/core/memo.ts): on by default,
+   * `{ entries, bytes }` bounds it, `false` computes every answer.
+   */
+  responseCache?: false | MemoOptions;
 }
 
 export interface Snapshot {
@@ -198,9 +204,15 @@ function isApiUrl(url: string): boolean {
  * header list (what those headers are read from) is kept instead.
  */
 function requestHeaders(request: Request, env: object | undefined): Headers | readonly string[] {
-  const headers = request.headers;
+  return rawHeadersOf(request, env) ?? request.headers;
+}
+
+/** The raw header list of the Node request behind `request`, when it is the server's own request. */
+function rawHeadersOf(request: Request, env: object | undefined): readonly string[] | undefined {
   const raw = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming?.rawHeaders;
-  return Array.isArray(raw) && headers.constructor.name === 'RequestHeaders' ? (raw as string[]) : headers;
+  return Array.isArray(raw) && request.headers.constructor.name === 'RequestHeaders'
+    ? (raw as string[])
+    : undefined;
 }
 
 /**
@@ -555,6 +567,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   };
 
   const table = options.routes ? buildTable(options.routes) : sharedTable();
+  const memo = options.responseCache === false ? undefined : new ResponseMemo(options.responseCache);
 
   function fetch(request: Request, env?: object): Promise<Response> {
     try {
@@ -573,12 +586,70 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     // Background work that fell due since the last request happens before this one is answered.
     if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
     if (request.method !== 'GET' || faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);
-    const probe: Probe = {};
     const t0 = performance.now();
     const at = journal.enabled ? clock.ms() : 0;
+    const root = store.state;
+    let key: string | undefined;
+    if (memo) {
+      key = memo.key(request, rawHeadersOf(request, env));
+      const kept = memo.get(key, root, () => clock.ms());
+      if (kept && !journal.recordsBody(kept.status)) return replay(kept, request, env, t0, at);
+    }
+    const probe: Probe = {};
+    const reads = clock.reads;
     const res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
-    if (res instanceof Promise) return res.then((r) => leanDone(request, env, probe, r, t0, at));
-    return leanDone(request, env, probe, res, t0, at);
+    const done = (r: Response) => {
+      if (r !== NO_MATCH && key !== undefined && store.state === root) keep(key, root, r, probe, reads);
+      return leanDone(request, env, probe, r, t0, at);
+    };
+    return res instanceof Promise ? res.then(done) : done(res);
+  }
+
+  /** Keeps a lean answer that wrote nothing, when it is held as bytes. */
+  function keep(key: string, root: PlatformState, res: Response, probe: Probe, reads: number): void {
+    const made = madeOf(res);
+    if (!made || !memo) return;
+    const err = probe.error instanceof ApiError ? probe.error : undefined;
+    memo.set(key, root, {
+      key,
+      status: res.status,
+      headers: made.headers,
+      body: made.body,
+      size: made.size,
+      route: probe.route ?? null,
+      user: probe.viewer?.user?.username ?? null,
+      sudoFrom: probe.viewer?.sudoFrom?.username,
+      explain: err?.explain,
+      clockMs: clock.reads !== reads ? clock.ms() : undefined,
+    });
+  }
+
+  /** Sends a kept answer again, and journals it as the route would have. */
+  function replay(kept: Kept, request: Request, env: object | undefined, t0: number, at: number): Response {
+    const b = kept.body;
+    const res =
+      typeof b === 'string' || b instanceof Uint8Array
+        ? plainResponse(b, kept.status, kept.headers)
+        : chunkResponse(b, kept.size, kept.status, kept.headers);
+    const out = deliver(res, env);
+    if (journal.enabled)
+      journal.addPending(
+        // The request as its key, which the memo keeps anyway: nothing of this request outlives it.
+        new PendingEntry(
+          at,
+          request.method,
+          kept.key,
+          undefined,
+          kept.status,
+          kept.headers,
+          Math.round((performance.now() - t0) * 1000) / 1000,
+          kept.route,
+          kept.user,
+          kept.sudoFrom,
+          kept.explain,
+        ),
+      );
+    return out;
   }
 
   /** Completes a lean request: security headers, then the journal entry (made when the journal is read). */

@@ -7,6 +7,7 @@ export class Clock {
   #base: number;
   #wallAtBase: number;
   readonly #start: number;
+  #reads = 0;
 
   constructor(
     start: Date | string | number,
@@ -20,7 +21,16 @@ export class Clock {
 
   /** Milliseconds since the epoch on the instance clock. */
   ms(): number {
+    this.#reads++;
     return this.realtime ? this.#base + (Date.now() - this.#wallAtBase) : this.#base;
+  }
+
+  /**
+   * How many times the time has been read (every reading goes through `ms`): a change across a request
+   * says its answer depends on the instant.
+   */
+  get reads(): number {
+    return this.#reads;
   }
 
   now(): Date {

@@ -10,8 +10,18 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'x-frame-options': 'SAMEORIGIN',
 });
 
-/** The plain headers of the responses made here: the journal reads them without touching the response. */
-const made = new WeakMap<Response, Readonly<Record<string, string>>>();
+/** What a response made here was built from, kept on the response itself (cheaper than a WeakMap). */
+const MADE = Symbol('fauxlab.made');
+
+/** The parts of a response made here: its plain headers and its body, whole or in pieces. */
+export interface Made {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Uint8Array<ArrayBuffer> | readonly Uint8Array<ArrayBuffer>[];
+  /** Bytes of the body (UTF-16 units of a string body). */
+  readonly size: number;
+}
+
+type Marked = Response & { [MADE]?: Made };
 
 /**
  * A JSON response (a string, or its UTF-8 bytes) with the security headers and `headers` (lower-case
@@ -23,29 +33,34 @@ export function jsonResponse(
   status = 200,
   headers?: Record<string, string>,
 ): Response {
+  return plainResponse(body, status, jsonHeaders(headers));
+}
+
+function jsonHeaders(headers?: Record<string, string>): Record<string, string> {
   const all: Record<string, string> = { 'content-type': 'application/json' };
   if (headers) for (const k in headers) all[k] = headers[k]!;
   all['x-content-type-options'] = 'nosniff';
   all['x-frame-options'] = 'SAMEORIGIN';
-  return plainResponse(body, status, all);
+  return all;
 }
 
 /** A response built from plain headers, which are remembered for `plainHeaders`. */
-function plainResponse(
+export function plainResponse(
   body: string | Uint8Array<ArrayBuffer>,
   status: number,
   headers: Readonly<Record<string, string>>,
 ): Response {
-  const res = new Response(body, { status, headers });
-  made.set(res, headers);
+  const res = new Response(body, { status, headers }) as Marked;
+  res[MADE] = { headers, body, size: body.length };
   return res;
 }
 
-/** The plain headers a response was built from, when `jsonResponse` made it. */
-export const plainHeaders = (res: Response): Readonly<Record<string, string>> | undefined => made.get(res);
+/** What a response was built from, when `jsonResponse`, `plainResponse` or `jsonChunks` made it. */
+export const madeOf = (res: Response): Made | undefined => (res as Marked)[MADE];
 
-/** The pieces of the responses `jsonChunks` made, until they are written or joined. */
-const chunked = new WeakMap<Response, { chunks: readonly Uint8Array<ArrayBuffer>[]; size: number }>();
+/** The plain headers a response was built from, when made here. */
+export const plainHeaders = (res: Response): Readonly<Record<string, string>> | undefined =>
+  (res as Marked)[MADE]?.headers;
 
 /**
  * A JSON response whose body is `chunks` one after the other (`size` bytes in all). The instance's fetch
@@ -59,17 +74,32 @@ export function jsonChunks(
   status = 200,
   headers?: Record<string, string>,
 ): Response {
-  const res = jsonResponse('', status, headers);
-  chunked.set(res, { chunks, size });
+  return chunkResponse(chunks, size, status, jsonHeaders(headers));
+}
+
+/** A response in pieces from plain headers (see `jsonChunks`). */
+export function chunkResponse(
+  chunks: readonly Uint8Array<ArrayBuffer>[],
+  size: number,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+): Response {
+  const res = new Response('', { status, headers }) as Marked;
+  res[MADE] = { headers, body: chunks, size };
   return res;
 }
 
 /** The pieces of a `jsonChunks` response. */
-export const chunksOf = (res: Response) => chunked.get(res);
+export function chunksOf(
+  res: Response,
+): { chunks: readonly Uint8Array<ArrayBuffer>[]; size: number } | undefined {
+  const m = (res as Marked)[MADE];
+  return m && Array.isArray(m.body) ? { chunks: m.body, size: m.size } : undefined;
+}
 
 /** A `jsonChunks` response as an ordinary one (its pieces joined); any other response as it is. */
 export function materialize(res: Response): Response {
-  const c = chunked.get(res);
+  const c = chunksOf(res);
   if (!c) return res;
-  return plainResponse(Buffer.concat(c.chunks, c.size), res.status, made.get(res)!);
+  return plainResponse(Buffer.concat(c.chunks, c.size), res.status, plainHeaders(res)!);
 }

@@ -286,12 +286,16 @@ export class PendingEntry {
     /** Arrival, in ms on the instance clock. */
     readonly atMs: number,
     readonly method: string,
+    /**
+     * The URL; or, when `requestHeaders` is undefined, the request as one string: the URL, then each
+     * header's name and value, one per line (a response cache key, which is kept anyway).
+     */
     readonly url: string,
     /**
      * The request's headers (read when the entry is made): its `Headers`, or the raw name/value list of
      * the Node request they come from (what @hono/node-server's lazy headers are made of).
      */
-    readonly requestHeaders: Headers | readonly string[],
+    readonly requestHeaders: Headers | readonly string[] | undefined,
     readonly status: number,
     /** The response's headers: its `Headers`, or the plain object it was built from. */
     readonly responseHeaders: Headers | Readonly<Record<string, string>>,
@@ -309,15 +313,20 @@ export class PendingEntry {
   entry(id: number): JournalEntry {
     const headers =
       this.responseHeaders instanceof Headers ? this.responseHeaders : new Headers(this.responseHeaders);
+    let url = this.url;
+    let requestHeaders = this.requestHeaders;
+    if (requestHeaders === undefined) {
+      const lines = url.split('\n');
+      url = lines[0]!;
+      requestHeaders = lines.slice(1);
+    }
     return Object.freeze({
       id,
       at: new Date(this.atMs).toISOString(),
       method: this.method,
-      path: rawPathname(this.url),
-      query: journalQuery(this.url),
-      headers: journalHeaders(
-        this.requestHeaders instanceof Headers ? this.requestHeaders : fromRaw(this.requestHeaders),
-      ),
+      path: rawPathname(url),
+      query: journalQuery(url),
+      headers: journalHeaders(requestHeaders instanceof Headers ? requestHeaders : fromRaw(requestHeaders)),
       status: this.status,
       responseHeaders: journalHeaders(headers),
       durationMs: this.durationMs,
