@@ -10,7 +10,7 @@
  */
 
 export interface MemoOptions {
-  /** Answers kept (default 200,000); when full, the oldest quarter makes room. */
+  /** Answers kept (default 200,000); when full, the oldest eighth makes room. */
   entries?: number;
   /**
    * Characters of keys and of string bodies kept (default 256 MiB). Bodies held as bytes or pieces are
@@ -98,9 +98,12 @@ export class ResponseMemo {
     this.#size += held;
   }
 
-  /** Drops the oldest answers: a quarter of the entries at least, and until `room` more bytes fit. */
+  /**
+   * Drops the oldest answers: an eighth of the entries at least (a little at a time, so that no request
+   * waits long on it), and until `room` more bytes fit.
+   */
   #evict(room: number): void {
-    const keepEntries = Math.floor(this.#entries * 0.75);
+    const keepEntries = Math.floor((this.#entries * 7) / 8);
     const keepBytes = this.#bytes - room;
     for (const [k, v] of this.#map) {
       if (this.#map.size <= keepEntries && this.#size <= keepBytes) break;

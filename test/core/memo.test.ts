@@ -253,7 +253,7 @@ describe('ResponseMemo', () => {
     const r = {};
     const byCount = new ResponseMemo({ entries: 2 });
     for (const k of ['a', 'b', 'c']) byCount.set(k, r, kept(1));
-    // The oldest quarter (at least one) made room.
+    // The oldest eighth (at least one) made room.
     expect(byCount.size).toBe(2);
     expect(
       [byCount.get('a', r, now), byCount.get('b', r, now), byCount.get('c', r, now)].map(Boolean),
