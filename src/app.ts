@@ -207,9 +207,13 @@ function requestHeaders(request: Request, env: object | undefined): Headers | re
   return rawHeadersOf(request, env) ?? request.headers;
 }
 
-/** The raw header list of the Node request behind `request`, when it is the server's own request. */
+/**
+ * The raw header list of the Node request behind `request`, when it is the server's own request: not
+ * when the instance is mounted in another app, whose middleware may have changed the headers since.
+ */
 function rawHeadersOf(request: Request, env: object | undefined): readonly string[] | undefined {
-  const raw = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming?.rawHeaders;
+  if (env === undefined || MOUNTED in env) return undefined;
+  const raw = (env as { incoming?: { rawHeaders?: unknown } }).incoming?.rawHeaders;
   return Array.isArray(raw) && request.headers.constructor.name === 'RequestHeaders'
     ? (raw as string[])
     : undefined;

@@ -1,6 +1,7 @@
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ResponseMemo, type Kept } from '../../src/core/memo.js';
 import { jsonResponse } from '../../src/core/respond.js';
@@ -278,42 +279,60 @@ describe('repeated GETs on the Node server', () => {
       s.close();
     }
   });
-
-  it('GET /projects/:id over HTTP: each token gets its own answer, and a private project stays hidden', async () => {
-    const fx = world();
-    const base = await new Promise<string>((resolve) => {
-      const s = serve({ fetch: fx.app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+  const listen = (fetch: (r: Request, env?: object) => Response | Promise<Response>) =>
+    new Promise<string>((resolve) => {
+      const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
         resolve(`http://127.0.0.1:${info.port}`),
       ) as Server;
       servers.push(s);
     });
-    const get = (path: string, token?: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest(
-          `${base}${path}`,
-          { headers: token ? { 'private-token': token } : {} },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () =>
-              resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end();
-      });
+  const get = (base: string, path: string, token?: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${base}${path}`,
+        { headers: token ? { 'private-token': token } : {} },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('GET /projects/:id over HTTP: each token gets its own answer, and a private project stays hidden', async () => {
+    const fx = world();
+    const base = await listen(fx.app.fetch);
     // acme/secret/vault (id 2) is private: root sees it, alice (owner of acme) too, bob does not.
     const seen = [];
     for (let round = 0; round < 2; round++)
       for (const token of ['root-api', 'bob-api', undefined, 'alice-api'])
-        seen.push((await get('/api/v4/projects/2', token)).status);
+        seen.push((await get(base, '/api/v4/projects/2', token)).status);
     expect(seen).toEqual([200, 404, 404, 200, 200, 404, 404, 200]);
     const [rootView, aliceView] = [
-      await get('/api/v4/projects/2', 'root-api'),
-      await get('/api/v4/projects/2', 'alice-api'),
+      await get(base, '/api/v4/projects/2', 'root-api'),
+      await get(base, '/api/v4/projects/2', 'alice-api'),
     ];
     expect(JSON.parse(rootView.body).permissions).not.toEqual(JSON.parse(aliceView.body).permissions);
     expect(fx.requests()).toHaveLength(10);
+  });
+
+  it('GET /projects/:id mounted in another app: headers its middleware changed are part of the request', async () => {
+    const fx = world();
+    const outer = new Hono();
+    let n = 0;
+    // Two identical requests on the wire, made by the middleware into root's and then bob's.
+    outer.use('*', async (c, next) => {
+      c.req.raw.headers.set('private-token', n++ % 2 === 0 ? 'root-api' : 'bob-api');
+      await next();
+    });
+    outer.route('/', fx.app);
+    const base = await listen(outer.fetch);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await get(base, '/api/v4/projects/2')).status);
+    expect(statuses).toEqual([200, 404, 200, 404]);
   });
 });
