@@ -1,3 +1,7 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll } from 'vitest';
 import { createFauxlab, type FauxlabOptions } from '../src/index.js';
 import type { ScenarioFile } from '../src/scenario/schema.js';
 
@@ -48,4 +52,27 @@ export function world(options: FauxlabOptions = {}) {
 export async function json(res: Response): Promise<any> {
   const text = await res.text();
   return text === '' ? undefined : JSON.parse(text);
+}
+
+/**
+ * Local servers for one test file: `listen(fetch)` serves `fetch` on 127.0.0.1 at a free port and gives its
+ * base URL; every server is closed after the file's tests.
+ */
+export function localServers(): (
+  fetch: (r: Request, env?: object) => Response | Promise<Response>,
+) => Promise<string> {
+  const servers: Server[] = [];
+  afterAll(() => {
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
+  return (fetch) =>
+    new Promise<string>((resolve) => {
+      const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+        resolve(`http://127.0.0.1:${info.port}`),
+      ) as Server;
+      servers.push(s);
+    });
 }

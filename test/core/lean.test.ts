@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fauxlab, FauxlabOptions } from '../../src/index.js';
 import type { JournalEntry } from '../../src/testing/journal.js';
-import { world } from '../helpers.js';
+import { localServers, world } from '../helpers.js';
 
 /** A fault that never applies: with any fault set, every request takes the full middleware path. */
 const NEVER = { path: '/never/**', status: 500 };
@@ -156,20 +156,7 @@ describe('the lean path on the Node server', () => {
 });
 
 describe('project lists written in pieces', () => {
-  const servers: Server[] = [];
-  afterAll(() => {
-    for (const s of servers) {
-      s.closeAllConnections();
-      s.close();
-    }
-  });
-  const listen = (fetch: (r: Request, env?: object) => Response | Promise<Response>) =>
-    new Promise<string>((resolve) => {
-      const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-        resolve(`http://127.0.0.1:${info.port}`),
-      ) as Server;
-      servers.push(s);
-    });
+  const listen = localServers();
   /** Status, headers and body of a GET over HTTP. */
   const fetchOver = (base: string, path: string) =>
     new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {

@@ -1,13 +1,11 @@
-import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { request as httpRequest } from 'node:http';
 import { Hono } from 'hono';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ResponseMemo, type Kept } from '../../src/core/memo.js';
 import { jsonResponse } from '../../src/core/respond.js';
 import type { FauxlabOptions } from '../../src/index.js';
 import type { JournalEntry } from '../../src/testing/journal.js';
-import { smallWorld, world } from '../helpers.js';
+import { localServers, smallWorld, world } from '../helpers.js';
 
 const ROOT = { 'PRIVATE-TOKEN': 'root-api' };
 
@@ -272,20 +270,7 @@ describe('ResponseMemo', () => {
 });
 
 describe('repeated GETs on the Node server', () => {
-  const servers: Server[] = [];
-  afterAll(() => {
-    for (const s of servers) {
-      s.closeAllConnections();
-      s.close();
-    }
-  });
-  const listen = (fetch: (r: Request, env?: object) => Response | Promise<Response>) =>
-    new Promise<string>((resolve) => {
-      const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-        resolve(`http://127.0.0.1:${info.port}`),
-      ) as Server;
-      servers.push(s);
-    });
+  const listen = localServers();
   const get = (base: string, path: string, token?: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
