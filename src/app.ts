@@ -199,17 +199,10 @@ function isApiUrl(url: string): boolean {
 }
 
 /**
- * A request's headers for the journal to read later. @hono/node-server's lazy request headers hold on to
- * the whole Node request; when the request is the server's own for the Node request in `env`, its raw
- * header list (what those headers are read from) is kept instead.
- */
-function requestHeaders(request: Request, env: object | undefined): Headers | readonly string[] {
-  return rawHeadersOf(request, env) ?? request.headers;
-}
-
-/**
  * The raw header list of the Node request behind `request`, when it is the server's own request: not
  * when the instance is mounted in another app, whose middleware may have changed the headers since.
+ * The journal keeps it rather than @hono/node-server's lazy headers, which hold on to the whole Node
+ * request; the response cache builds its key from it.
  */
 function rawHeadersOf(request: Request, env: object | undefined): readonly string[] | undefined {
   if (env === undefined || MOUNTED in env) return undefined;
@@ -593,9 +586,10 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     const t0 = performance.now();
     const at = journal.enabled ? clock.ms() : 0;
     const root = store.state;
+    const raw = memo || journal.enabled ? rawHeadersOf(request, env) : undefined;
     let key: string | undefined;
     if (memo) {
-      key = memo.key(request, rawHeadersOf(request, env));
+      key = memo.key(request, raw);
       const kept = memo.get(key, root, () => clock.ms());
       if (kept && !journal.recordsBody(kept.status)) return replay(kept, request, env, t0, at);
     }
@@ -604,7 +598,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     const res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
     const done = (r: Response) => {
       if (r !== NO_MATCH && key !== undefined && store.state === root) keep(key, root, r, probe, reads);
-      return leanDone(request, env, probe, r, t0, at);
+      return leanDone(request, env, raw, probe, r, t0, at);
     };
     return res instanceof Promise ? res.then(done) : done(res);
   }
@@ -660,6 +654,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   function leanDone(
     request: Request,
     env: object | undefined,
+    raw: readonly string[] | undefined,
     probe: Probe,
     res: Response,
     t0: number,
@@ -676,7 +671,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     const caughtAll = err?.status === 404 && (err.body as { error?: unknown })?.error === '404 Not Found';
     const viewer = probe.viewer;
     const answered = res;
-    const headers = requestHeaders(request, env);
+    const headers = raw ?? request.headers;
     const pending = (body?: string, truncated?: boolean) =>
       new PendingEntry(
         at,

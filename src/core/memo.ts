@@ -72,6 +72,12 @@ export class ResponseMemo {
     return k;
   }
 
+  /** The request a key was made from: its URL and its headers' names and values, in turn. */
+  static request(key: string): { url: string; headers: string[] } {
+    const lines = key.split('\n');
+    return { url: lines[0]!, headers: lines.slice(1) };
+  }
+
   /** The answer kept for `key`, if it was computed from `root` and still holds at `nowMs`. */
   get(key: string, root: unknown, nowMs: () => number): Kept | undefined {
     if (root !== this.#root) {

@@ -99,7 +99,7 @@ export function chunksOf(
 
 /** A `jsonChunks` response as an ordinary one (its pieces joined); any other response as it is. */
 export function materialize(res: Response): Response {
-  const c = chunksOf(res);
-  if (!c) return res;
-  return plainResponse(Buffer.concat(c.chunks, c.size), res.status, plainHeaders(res)!);
+  const m = madeOf(res);
+  if (!m || !Array.isArray(m.body)) return res;
+  return plainResponse(Buffer.concat(m.body, m.size), res.status, m.headers);
 }

@@ -4,6 +4,7 @@
  * Secrets are never stored: credentials in headers, query params and bodies are replaced by
  * `[FILTERED]` before anything is kept, and bodies are capped.
  */
+import { ResponseMemo } from '../core/memo.js';
 import { parseQuery } from '../core/params.js';
 import { compilePath, normalisePath, type PathPattern } from './match.js';
 
@@ -288,7 +289,7 @@ export class PendingEntry {
     readonly method: string,
     /**
      * The URL; or, when `requestHeaders` is undefined, the request as one string: the URL, then each
-     * header's name and value, one per line (a response cache key, which is kept anyway).
+     * header's name and value, one per line (`ResponseMemo.key`, which the cache keeps anyway).
      */
     readonly url: string,
     /**
@@ -315,11 +316,7 @@ export class PendingEntry {
       this.responseHeaders instanceof Headers ? this.responseHeaders : new Headers(this.responseHeaders);
     let url = this.url;
     let requestHeaders = this.requestHeaders;
-    if (requestHeaders === undefined) {
-      const lines = url.split('\n');
-      url = lines[0]!;
-      requestHeaders = lines.slice(1);
-    }
+    if (requestHeaders === undefined) ({ url, headers: requestHeaders } = ResponseMemo.request(url));
     return Object.freeze({
       id,
       at: new Date(this.atMs).toISOString(),
