@@ -4,7 +4,7 @@
  * its instance in its env (see app.ts).
  */
 import { Hono } from 'hono';
-import type { Binding } from '../app.js';
+import type { Binding } from '../host/instance.js';
 import { parseDuration } from '../core/clock.js';
 import type { Env } from '../core/context.js';
 import { apiError, notFound } from '../core/errors.js';
