@@ -17,7 +17,8 @@ import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import { freeze, type Draft } from 'immer';
 import { setupServer } from 'msw/node';
-import { emptyState, type PlatformState } from '../src/core/state.js';
+import type { PlatformState } from '../src/core/state.js';
+import { emptyWorld } from '../src/resources/index.js';
 import { Store } from '../src/core/store.js';
 import { createFauxlab, type Fauxlab } from '../src/index.js';
 import { fauxlabHandlers } from '../src/msw/index.js';
@@ -81,7 +82,7 @@ function generatorPresent(): boolean {
 
 /** A plain, frozen state of `n` users, user 1 being an admin with ADMIN_TOKEN. */
 function plainWorld(n: number): PlatformState {
-  const st = emptyState() as Draft<PlatformState>;
+  const st = emptyWorld() as Draft<PlatformState>;
   createUser(st, { username: 'root', name: 'Administrator', email: 'root@example.com', admin: true }, NOW);
   addToken(st, { user_id: 1, token: ADMIN_TOKEN, scopes: ['api', 'sudo'] }, NOW);
   for (let i = 2; i <= n; i++)

@@ -12,6 +12,7 @@ import { ApiError } from './core/errors.js';
 import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
 import { settleJobs } from './core/jobs.js';
+import { AREAS } from './resources/index.js';
 import { buildWorld, loadScenario } from './scenario/index.js';
 import { Faults } from './testing/faults.js';
 import {
@@ -55,7 +56,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     buildWorld(scenario, { seed: options.seed, tier: options.tier, now: new Date(initialClock()) });
   const clock = new Clock(initialClock(), options.realtimeClock ?? false);
   let initial = world();
-  const store = new Store(initial);
+  const store = new Store(initial, AREAS);
   const logger = options.logger ?? ((msg, err) => console.error(msg, err));
   const journal = new Journal(journalOptions(options.journal));
   const faults = new Faults(options.seed ?? scenario.seed);

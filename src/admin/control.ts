@@ -8,8 +8,7 @@ import type { Binding } from '../host/instance.js';
 import { parseDuration } from '../core/clock.js';
 import type { Env } from '../core/context.js';
 import { apiError, notFound } from '../core/errors.js';
-import { importExportControl } from '../resources/import_export/control.js';
-import { integrationControl } from '../resources/integrations/control.js';
+import { AREAS } from '../resources/index.js';
 import { exportScenario } from '../scenario/export.js';
 import { ScenarioError } from '../scenario/index.js';
 import { checkFault, FaultError, type FaultSpec } from '../testing/faults.js';
@@ -152,8 +151,7 @@ export function controlPlane(): Hono<Env> {
     return c.body(null, 204);
   });
 
-  integrationControl(app, (c) => bound(c).fx);
-  importExportControl(app, (c) => bound(c).fx);
+  for (const area of AREAS) area.control?.(app, (c) => bound(c).fx);
 
   app.get('/snapshots', (c) => c.json(bound(c).instance.snapshots()));
 

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Snapshot } from '../app.js';
 import { completeState, type PlatformState } from '../core/state.js';
+import { AREAS } from '../resources/index.js';
 
 const KIND = 'fauxlab-state';
 const VERSION = 1;
@@ -37,7 +38,7 @@ export function parseStateFile(text: string): Snapshot {
   if (typeof st !== 'object' || st === null || typeof st.seq !== 'object' || typeof st.idx !== 'object')
     throw new Error('"state" is not a fauxlab state');
   // A file saved by an earlier fauxlab lacks the areas added since: they start empty.
-  return { state: completeState(st as unknown as PlatformState), clock: d.clock };
+  return { state: completeState(st as unknown as PlatformState, AREAS), clock: d.clock };
 }
 
 /** Reads a state file; undefined when it does not exist yet. Throws an Error naming the file. */

@@ -6,17 +6,9 @@
  */
 import type { Draft } from 'immer';
 import type { Fx } from './context.js';
-import type { PlatformState } from './state.js';
+import type { JobRecord, PlatformState } from './state.js';
 
-export interface JobRecord {
-  id: number;
-  /** Which runner handles it (registered with `ApiRouter.job`). */
-  kind: string;
-  /** Instance-clock milliseconds at which it runs. */
-  due_ms: number;
-  /** Plain JSON data for the runner. */
-  payload: Record<string, unknown>;
-}
+export type { JobRecord } from './state.js';
 
 /**
  * Does a job's work on the draft. `job.due_ms` is the moment it happens (use it for timestamps, not the

@@ -3,16 +3,7 @@
  * what clients see is built from them by entity functions, per viewer. Sequences and indexes live in the
  * state too, so that reset, snapshot and restore are exact.
  */
-import type { JobRecord } from './jobs.js';
 import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from './table.js';
-import { emptyIssuables, type IssuablesState } from '../resources/issuables/store.js';
-import { emptyIdentity, type IdentityState } from '../resources/oauth/store.js';
-import { emptyIntegrations, type IntegrationsState } from '../resources/integrations/store.js';
-import { emptyImportExport, type ImportExportState } from '../resources/import_export/store.js';
-import { emptyTopics, type TopicsState } from '../resources/topics/store.js';
-import { emptyDeployTokens, type DeployTokensState } from '../resources/deploy_tokens/store.js';
-import { emptyCiVariables, type CiVariablesState } from '../resources/admin_variables/store.js';
-import { emptyProfile, type ProfileState } from '../resources/user_profile/store.js';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 export type Visibility = 'private' | 'internal' | 'public';
@@ -255,7 +246,32 @@ export interface RefsRecord {
   tags: Record<string, string>;
 }
 
-export interface PlatformState {
+/** A background job (src/core/jobs.ts), kept in the state so that a snapshot carries pending work. */
+export interface JobRecord {
+  id: number;
+  /** Which runner handles it (registered with `ApiRouter.job`). */
+  kind: string;
+  /** Instance-clock milliseconds at which it runs. */
+  due_ms: number;
+  /** Plain JSON data for the runner. */
+  payload: Record<string, unknown>;
+}
+
+/**
+ * The slices the API areas add to the root, one key per area that keeps records of its own. Each area
+ * adds its key where it defines its store (`declare module '../../core/state.js' { interface AreaStates
+ * { topics: TopicsState } }`), so that the core names no area; the area list (src/resources/index.ts)
+ * builds the empty slices.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
+export interface AreaStates {}
+
+/** What an area descriptor gives the core to build its slice of an empty state. */
+export interface AreaSlice {
+  readonly state?: { readonly key: keyof AreaStates; readonly empty: () => unknown };
+}
+
+export interface PlatformState extends AreaStates {
   tier: Tier;
   /** Application settings: the stored overrides; defaults live with the settings area. */
   settings: Record<string, unknown>;
@@ -270,26 +286,10 @@ export interface PlatformState {
   stars: Table<StarRecord>;
   shares: Table<ShareRecord>;
   uploads: Table<UploadRecord>;
-  /** Issues, merge requests, notes, milestones and their satellites (src/resources/issuables). */
-  issuables: IssuablesState;
-  /** OAuth applications, grants and sessions; group SAML and SCIM identities (src/resources/oauth). */
-  identity: IdentityState;
   variables: Table<VariableRecord>;
   pipelines: Table<PipelineRecord>;
   /** Keyed by project id. */
   refs: Table<RefsRecord>;
-  /** Per-project integrations (src/resources/integrations). */
-  integrations: IntegrationsState;
-  /** Project exports and imports, keyed by project id (src/resources/import_export). */
-  importExport: ImportExportState;
-  /** Project topics (src/resources/topics). */
-  topics: TopicsState;
-  /** Project and group deploy tokens (src/resources/deploy_tokens). */
-  deployTokens: DeployTokensState;
-  /** Instance and group CI/CD variables (src/resources/admin_variables). */
-  ciVariables: CiVariablesState;
-  /** Users' e-mails, SSH and GPG keys, status (src/resources/user_profile). */
-  profile: ProfileState;
   /** Background work due on the instance clock, in due order (src/core/jobs.ts). */
   jobs: JobRecord[];
   idx: {
@@ -335,8 +335,12 @@ export interface PlatformState {
   };
 }
 
-export function emptyState(tier: Tier = 'free'): PlatformState {
-  return {
+/**
+ * An empty state with the slices of `areas`. Every root is built the same way, key by key in the same
+ * order, so that every root has the same hidden class (the area list is fixed per process).
+ */
+export function emptyState(areas: readonly AreaSlice[], tier: Tier = 'free'): PlatformState {
+  const st = {
     tier,
     settings: {},
     features: {},
@@ -349,49 +353,43 @@ export function emptyState(tier: Tier = 'free'): PlatformState {
     stars: emptyTable(),
     shares: emptyTable(),
     uploads: emptyTable(),
-    issuables: emptyIssuables(),
-    identity: emptyIdentity(),
     variables: emptyTable(),
     pipelines: emptyTable(),
     refs: emptyTable(),
-    integrations: emptyIntegrations(),
-    importExport: emptyImportExport(),
-    topics: emptyTopics(),
-    deployTokens: emptyDeployTokens(),
-    ciVariables: emptyCiVariables(),
-    profile: emptyProfile(),
-    jobs: [],
-    idx: {
-      usernames: emptyIndex(),
-      emails: emptyIndex(),
-      tokens: emptyIndex(),
-      tokensByUser: emptyIndex(),
-      namespaces: emptyIndex(),
-      projects: emptyIndex(),
-      members: emptyIndex(),
-      membersBySource: emptyIndex(),
-      membersByUser: emptyIndex(),
-      projectsByNamespace: emptyIndex(),
-      subgroups: emptyIndex(),
-      stars: emptyIndex(),
-      starsBy: emptyIndex(),
-      shares: emptyIndex(),
-      sharesBy: emptyIndex(),
-      projectsMarked: emptyIndex(),
-      uploads: emptyIndex(),
-      uploadsBy: emptyIndex(),
-      variablesBy: emptyIndex(),
-      pipelinesBy: emptyIndex(),
-    },
+  } as Record<string, unknown>;
+  for (const a of areas) if (a.state) st[a.state.key] = a.state.empty();
+  st.jobs = [];
+  st.idx = {
+    usernames: emptyIndex(),
+    emails: emptyIndex(),
+    tokens: emptyIndex(),
+    tokensByUser: emptyIndex(),
+    namespaces: emptyIndex(),
+    projects: emptyIndex(),
+    members: emptyIndex(),
+    membersBySource: emptyIndex(),
+    membersByUser: emptyIndex(),
+    projectsByNamespace: emptyIndex(),
+    subgroups: emptyIndex(),
+    stars: emptyIndex(),
+    starsBy: emptyIndex(),
+    shares: emptyIndex(),
+    sharesBy: emptyIndex(),
+    projectsMarked: emptyIndex(),
+    uploads: emptyIndex(),
+    uploadsBy: emptyIndex(),
+    variablesBy: emptyIndex(),
+    pipelinesBy: emptyIndex(),
   };
+  return st as unknown as PlatformState;
 }
 
 /**
  * A state saved by an earlier fauxlab (a state file, a snapshot kept as JSON) with the areas added since
  * filled in empty; the same object when nothing is missing.
  */
-export function completeState(st: PlatformState): PlatformState {
-  const empty = emptyState(st.tier) as unknown as Record<string, unknown>;
+export function completeState(st: PlatformState, areas: readonly AreaSlice[]): PlatformState {
+  const empty = emptyState(areas, st.tier) as unknown as Record<string, unknown>;
   const given = st as unknown as Record<string, unknown>;
   const missing = Object.keys(empty).filter((k) => given[k] === undefined);
   const idx = (st.idx ?? {}) as unknown as Record<string, unknown>;

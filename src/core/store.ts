@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { produce, type Draft } from 'immer';
-import { completeState, type PlatformState } from './state.js';
+import { completeState, type AreaSlice, type PlatformState } from './state.js';
 
 /**
  * Holds the immer root of one instance. Every write is one `produce`: a write that throws leaves the
@@ -8,8 +8,11 @@ import { completeState, type PlatformState } from './state.js';
  */
 export class Store {
   #state: PlatformState;
+  /** The areas whose slices a replaced root must have (an older saved state may lack some). */
+  readonly #areas: readonly AreaSlice[];
 
-  constructor(initial: PlatformState) {
+  constructor(initial: PlatformState, areas: readonly AreaSlice[] = []) {
+    this.#areas = areas;
     this.#state = produce(initial, () => {});
   }
 
@@ -28,7 +31,7 @@ export class Store {
 
   /** Replaces the whole root (restore, reset, scenario load). */
   replace(state: PlatformState): void {
-    this.#state = produce(completeState(state), () => {});
+    this.#state = produce(completeState(state, this.#areas), () => {});
   }
 }
 

@@ -1,25 +1,64 @@
+/**
+ * The one list of API areas. The route table, the empty state, the saved-state completion and the
+ * control plane iterate it; nothing else names an area. The order is the routes' registration order
+ * (an earlier route wins a path both match).
+ */
+import type { Area } from '../core/area.js';
+import { emptyState, type PlatformState, type Tier } from '../core/state.js';
 import type { ApiRouter } from '../core/router.js';
-import { ciRoutes } from './ci/routes.js';
-import { featureRoutes } from './features/routes.js';
-import { groupsRoutes } from './groups/routes.js';
-import { identityRoutes } from './oauth/index.js';
-import { importExportRoutes } from './import_export/routes.js';
-import { issuablesRoutes } from './issuables/routes.js';
-import { setupAreaRoutes } from './metadata/areas.js';
-import { projectsRoutes } from './projects/routes.js';
-import { instanceContentRoutes } from './settings/areas.js';
-import { usersRoutes } from './users/routes.js';
+import { usersArea } from './users/area.js';
+import { groupsArea } from './groups/area.js';
+import { projectsArea } from './projects/area.js';
+import { ciArea } from './ci/area.js';
+import { featuresArea } from './features/area.js';
+import { oauthArea } from './oauth/area.js';
+import { applicationsArea } from './applications/area.js';
+import { tokensArea } from './tokens/area.js';
+import { scimArea } from './scim/area.js';
+import { issuablesArea } from './issuables/area.js';
+import { settingsArea } from './settings/area.js';
+import { snippetsArea } from './snippets/area.js';
+import { templatesArea } from './templates/area.js';
+import { markdownArea } from './markdown/area.js';
+import { integrationsArea } from './integrations/area.js';
+import { importExportArea } from './import_export/area.js';
+import { metadataArea } from './metadata/area.js';
+import { topicsArea } from './topics/area.js';
+import { deployTokensArea } from './deploy_tokens/area.js';
+import { adminVariablesArea } from './admin_variables/area.js';
+import { userProfileArea } from './user_profile/area.js';
 
-/** Every API area, registered on one router (mounted at `/api/v4`). */
+export const AREAS: readonly Area[] = [
+  usersArea,
+  groupsArea,
+  projectsArea,
+  ciArea,
+  featuresArea,
+  oauthArea,
+  applicationsArea,
+  tokensArea,
+  scimArea,
+  issuablesArea,
+  settingsArea,
+  snippetsArea,
+  templatesArea,
+  markdownArea,
+  integrationsArea,
+  importExportArea,
+  metadataArea,
+  topicsArea,
+  deployTokensArea,
+  adminVariablesArea,
+  userProfileArea,
+];
+
+/** Every area's routes and job runners, registered on one router (mounted at `/api/v4`). */
 export function registerApi(r: ApiRouter): void {
-  usersRoutes(r);
-  groupsRoutes(r);
-  projectsRoutes(r);
-  ciRoutes(r);
-  featureRoutes(r);
-  identityRoutes(r);
-  issuablesRoutes(r);
-  instanceContentRoutes(r);
-  importExportRoutes(r);
-  setupAreaRoutes(r);
+  for (const a of AREAS) {
+    a.routes?.(r);
+    a.jobs?.(r);
+  }
 }
+
+/** An empty world: the core tables and every area's slice. */
+export const emptyWorld = (tier: Tier = 'free'): PlatformState => emptyState(AREAS, tier);

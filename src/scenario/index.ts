@@ -8,7 +8,8 @@ import type { Draft } from 'immer';
 import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import { emptyFeature } from '../core/features.js';
-import { emptyState, type PlatformState, type Tier } from '../core/state.js';
+import type { PlatformState, Tier } from '../core/state.js';
+import { emptyWorld } from '../resources/index.js';
 import { digest } from '../core/store.js';
 import { iget, tget, tvalues } from '../core/table.js';
 import { buildProjectCi, ciScenarioProblems } from '../resources/ci/scenario.js';
@@ -307,7 +308,7 @@ export interface BuildOptions {
 /** Builds a frozen initial state from a validated scenario. */
 export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
   // Built by plain mutation, then frozen once: much cheaper than drafting a large world.
-  const st = emptyState(opts.tier ?? s.tier) as Draft<PlatformState>;
+  const st = emptyWorld(opts.tier ?? s.tier) as Draft<PlatformState>;
   const now = opts.now.toISOString();
   st.settings = { ...s.settings };
 

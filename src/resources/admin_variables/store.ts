@@ -40,3 +40,9 @@ export const emptyCiVariables = (): CiVariablesState => ({
   group: emptyTable(),
   idx: { instanceKeys: emptyIndex(), groupBy: emptyIndex() },
 });
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    ciVariables: CiVariablesState;
+  }
+}

@@ -40,3 +40,9 @@ export const emptyDeployTokens = (): DeployTokensState => ({
   records: emptyTable(),
   idx: { by: emptyIndex() },
 });
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    deployTokens: DeployTokensState;
+  }
+}

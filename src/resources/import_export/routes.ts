@@ -27,7 +27,6 @@ import {
 } from '../projects/validation.js';
 import { setting, visibilityRestricted } from '../settings/model.js';
 import { ArchiveError, unpackArchive } from './archive.js';
-import { importExportJobs } from './jobs.js';
 import {
   exportStatus,
   fileStore,
@@ -120,8 +119,6 @@ const contentDisposition = (name: string) =>
   `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, '\\$&')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 export function importExportRoutes(r: ApiRouter): void {
-  importExportJobs(r);
-
   r.get('/projects/:id/export', { auth: 'required' }, (c) => json(c, exportStatusJson(c, adminProject(c))));
 
   r.post('/projects/:id/export', (c) => {

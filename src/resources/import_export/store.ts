@@ -196,3 +196,9 @@ export function fileStore(clock: Clock): FileStore {
   if (!s) stores.set(clock, (s = new FileStore()));
   return s;
 }
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    importExport: ImportExportState;
+  }
+}

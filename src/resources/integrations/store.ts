@@ -136,3 +136,9 @@ export function deleteProjectIntegrations(st: S, projectId: number): void {
   idelete(st.integrations.idx.byProject, `p${projectId}`);
   idelete(st.integrations.idx.byProject, `a${projectId}`);
 }
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    integrations: IntegrationsState;
+  }
+}

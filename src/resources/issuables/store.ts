@@ -353,3 +353,9 @@ export function chunkIds(ix: MultiIndex, kind: Kind, projectId: number, maxIid: 
 
 export const iidKey = (kind: Kind, projectId: number, iid: number) =>
   kind === 'i' ? `${projectId}:${iid}` : `m${projectId}:${iid}`;
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    issuables: IssuablesState;
+  }
+}

@@ -140,3 +140,9 @@ export function emptyIdentity(): IdentityState {
     },
   };
 }
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    identity: IdentityState;
+  }
+}

@@ -30,3 +30,9 @@ export const emptyTopics = (): TopicsState => ({
   records: emptyTable(),
   idx: { names: emptyIndex(), projects: emptyIndex() },
 });
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    topics: TopicsState;
+  }
+}

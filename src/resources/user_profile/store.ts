@@ -66,3 +66,9 @@ export const emptyProfile = (): ProfileState => ({
   statuses: emptyTable(),
   idx: { emails: emptyIndex(), fingerprints: emptyIndex(), gpgKeys: emptyIndex(), by: emptyIndex() },
 });
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    profile: ProfileState;
+  }
+}

@@ -1,0 +1,9 @@
+import { defineArea } from '../../core/area.js';
+import { deployTokensRoutes } from './routes.js';
+import { emptyDeployTokens } from './store.js';
+
+export const deployTokensArea = defineArea({
+  name: 'deploy_tokens',
+  state: { key: 'deployTokens', empty: emptyDeployTokens },
+  routes: deployTokensRoutes,
+});

@@ -1,0 +1,13 @@
+import { defineArea } from '../../core/area.js';
+import { importExportControl } from './control.js';
+import { importExportJobs } from './jobs.js';
+import { importExportRoutes } from './routes.js';
+import { emptyImportExport } from './store.js';
+
+export const importExportArea = defineArea({
+  name: 'import_export',
+  state: { key: 'importExport', empty: emptyImportExport },
+  routes: importExportRoutes,
+  jobs: importExportJobs,
+  control: importExportControl,
+});

@@ -1,0 +1,7 @@
+import { defineArea } from '../../core/area.js';
+import { snippetsRoutes } from './routes.js';
+
+export const snippetsArea = defineArea({
+  name: 'snippets',
+  routes: snippetsRoutes,
+});
