@@ -9,7 +9,7 @@
 import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
-import type { Project } from '../projects/model.js';
+import type { Project } from '../projects/record.js';
 import {
   chunkAdd,
   chunkIds,

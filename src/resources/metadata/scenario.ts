@@ -5,7 +5,6 @@
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { PlatformState } from '../../core/state.js';
-import type { Scenario } from '../../scenario/schema.js';
 import {
   buildGroupVariables,
   buildInstanceVariables,
@@ -37,7 +36,13 @@ export const projectSetupFields = {
   deploy_tokens: z.array(deployTokenScenario).optional(),
 };
 
-export function setupScenarioProblems(s: Scenario): string[] {
+type Fields<T extends z.ZodRawShape> = z.output<z.ZodObject<T>>;
+type GroupSetup = Fields<typeof groupSetupFields>;
+type ProjectSetup = Fields<typeof projectSetupFields>;
+/** What these areas read of a scenario: the shared schema is built from their fields, not the reverse. */
+type SetupScenario = Fields<typeof setupScenarioFields> & { groups: GroupSetup[]; projects: ProjectSetup[] };
+
+export function setupScenarioProblems(s: SetupScenario): string[] {
   return [
     ...topicProblems(s.topics),
     ...variableScenarioProblems(s.variables, ''),
@@ -52,14 +57,14 @@ export function setupScenarioProblems(s: Scenario): string[] {
 type S = Draft<PlatformState>;
 
 /** Before the projects, so that listed topics come first. */
-export const buildSetupTopics = (st: S, s: Scenario, now: string) => buildTopics(st, s.topics, now);
+export const buildSetupTopics = (st: S, s: SetupScenario, now: string) => buildTopics(st, s.topics, now);
 
-export function buildGroupSetup(st: S, id: number, g: Scenario['groups'][number], now: string): void {
+export function buildGroupSetup(st: S, id: number, g: GroupSetup, now: string): void {
   buildGroupVariables(st, id, g.variables, now);
   buildDeployTokens(st, 'group', id, g.deploy_tokens, now);
 }
 
-export const buildProjectSetup = (st: S, id: number, p: Scenario['projects'][number], now: string) =>
+export const buildProjectSetup = (st: S, id: number, p: ProjectSetup, now: string) =>
   buildDeployTokens(st, 'project', id, p.deploy_tokens, now);
 
-export const buildInstanceSetup = (st: S, s: Scenario) => buildInstanceVariables(st, s.variables);
+export const buildInstanceSetup = (st: S, s: SetupScenario) => buildInstanceVariables(st, s.variables);
