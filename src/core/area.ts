@@ -6,7 +6,7 @@
 import type { Context, Hono } from 'hono';
 import type { Env, Fx } from './context.js';
 import type { ApiRouter } from './router.js';
-import type { AreaStates } from './state.js';
+import type { AreaStates, PlatformState } from './state.js';
 
 export interface Area {
   /** The folder name under src/resources/. */
@@ -19,6 +19,31 @@ export interface Area {
   readonly jobs?: (r: ApiRouter) => void;
   /** Registers the area's control-plane routes (under `/__fauxlab/`). */
   readonly control?: (app: Hono<Env>, fxOf: (c: Context<Env>) => Fx) => void;
+  /** The area's part of the scenario file format. */
+  readonly scenario?: {
+    /**
+     * Writes the area's records into an exported scenario (src/scenario/export.ts), as the fields its
+     * builder reads back: loading the export gives the same records again.
+     */
+    readonly export?: (st: PlatformState, out: ScenarioOut) => void;
+  };
+}
+
+type Entry = Record<string, unknown>;
+
+/** Where an area's exporter writes: the file's top level and the entries of the exported records. */
+export interface ScenarioOut {
+  /** The file's `now` (the instance clock when exporting). */
+  readonly now: string;
+  /** The scenario file's top-level object. */
+  readonly file: Entry;
+  /** The entry of a group or project by id, or undefined when it is not exported. */
+  group(id: number): Entry | undefined;
+  project(id: number): Entry | undefined;
+  /** The entry of a user by id, or undefined. */
+  user(id: number): Entry | undefined;
+  /** The username of a user id, or undefined for a user that is gone. */
+  username(id: number | null): string | undefined;
 }
 
 /** An area's descriptor; the state slice's type is checked against the key the area declares. */

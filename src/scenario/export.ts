@@ -15,7 +15,9 @@ import {
   type ProjectRecord,
   type UserRecord,
 } from '../core/state.js';
+import type { ScenarioOut } from '../core/area.js';
 import { mget, tget, tvalues, type Table } from '../core/table.js';
+import { AREAS } from '../resources/index.js';
 import { buildWorld } from './index.js';
 import { scenarioSchema, type ScenarioFile } from './schema.js';
 
@@ -148,9 +150,18 @@ export function exportScenario(st: PlatformState, opts: ExportOptions): Scenario
     return e;
   });
 
-  // Parents before children, whatever order transfers left the ids in.
-  const depth = (g: GroupRecord) => g.full_path.split('/').length;
-  const groups = tvalues(st.groups).sort((a, b) => depth(a) - depth(b) || a.id - b.id);
+  // Creation order, so that a load numbers them the same way; but parents before children, whatever
+  // order transfers left the ids in.
+  const groups: GroupRecord[] = [];
+  const placed = new Set<number>();
+  const place = (g: GroupRecord) => {
+    if (placed.has(g.id)) return;
+    placed.add(g.id);
+    const parent = g.parent_id === null ? undefined : tget(st.groups, g.parent_id);
+    if (parent) place(parent);
+    groups.push(g);
+  };
+  for (const g of tvalues(st.groups)) place(g);
   out.groups = groups.map((g) => {
     const e: Out = { path: g.full_path };
     if (g.name !== g.path) e.name = g.name;
@@ -182,6 +193,21 @@ export function exportScenario(st: PlatformState, opts: ExportOptions): Scenario
     if (starred.length) e.starred_by = starred;
     return e;
   });
+
+  const entries = <T extends { id: number }>(records: readonly T[], list: unknown) =>
+    new Map(records.map((r, i) => [r.id, (list as Out[])[i]!]));
+  const userEntries = entries(users, out.users);
+  const groupEntries = entries(groups, out.groups);
+  const projectEntries = entries(projects, out.projects);
+  const target: ScenarioOut = {
+    now,
+    file: out,
+    user: (id) => userEntries.get(id),
+    group: (id) => groupEntries.get(id),
+    project: (id) => projectEntries.get(id),
+    username: (id) => (id === null ? undefined : tget(st.users, id)?.username),
+  };
+  for (const area of AREAS) area.scenario?.export?.(st, target);
 
   // Second pass: what a fresh import of the first pass gives, record by record.
   const rebuilt = buildWorld(scenarioSchema.parse(out), { now: new Date(now) });

@@ -33,6 +33,7 @@ import {
   setupScenarioProblems,
 } from '../resources/metadata/scenario.js';
 import { addToken, createUser } from '../resources/users/model.js';
+import { buildUserProfile, userProfileProblems } from '../resources/user_profile/scenario.js';
 import { generate } from './generate.js';
 import { scenarioSchema, type Scenario, type ScenarioFile } from './schema.js';
 
@@ -295,6 +296,7 @@ function crossReferenceProblems(s: Scenario): string[] {
   problems.push(...identityScenarioProblems(s, users));
   problems.push(...issuableProblems(s.projects, s.epics, users, groups));
   problems.push(...setupScenarioProblems(s));
+  problems.push(...userProfileProblems(s.users));
   return problems;
 }
 
@@ -331,7 +333,8 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
 
   const userIds = new Map<string, number>();
   for (const u of s.users) {
-    const { tokens, password_digest: passwordDigest, ...fields } = u;
+    const { tokens, password_digest: passwordDigest, ...rest } = u;
+    const { emails, ssh_keys, gpg_keys, status, ...fields } = rest;
     const id = createUser(
       st,
       {
@@ -345,6 +348,7 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
     userIds.set(u.username.toLowerCase(), id);
     // An exported scenario carries the digest the state keeps instead of the password.
     if (passwordDigest) tget(st.users, id)!.password_digest = passwordDigest;
+    buildUserProfile(st, id, { emails, ssh_keys, gpg_keys, status }, now);
     for (const t of tokens)
       addToken(
         st,
@@ -365,7 +369,7 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
 
   for (const g of s.groups) {
     const { members, path, saml: _saml, scim_token: _scimToken, scim_identities: _scim, ...rest } = g;
-    const { variables: _gv, deploy_tokens: _gdt, ...fields } = rest;
+    const { variables: _gv, deploy_tokens: _gdt, scim_token_digest: _scimDigest, ...fields } = rest;
     const slash = path.lastIndexOf('/');
     const parentId = slash < 0 ? null : iget(st.idx.namespaces, path.slice(0, slash).toLowerCase())!;
     const id = createGroup(st, { ...fields, path: path.slice(slash + 1), parent_id: parentId }, now);

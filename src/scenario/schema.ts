@@ -8,6 +8,7 @@ import { PIPELINE_STATUSES } from '../resources/ci/model.js';
 import { epicScenario, projectIssuablesFields } from '../resources/issuables/scenario.js';
 import { integrationScenario, personalSnippetScenario } from '../resources/integrations/scenario.js';
 import { groupSetupFields, projectSetupFields, setupScenarioFields } from '../resources/metadata/scenario.js';
+import { userProfileFields } from '../resources/user_profile/scenario.js';
 
 const visibility = z.enum(['private', 'internal', 'public']);
 
@@ -92,6 +93,7 @@ export const userSchema = z
       .optional(),
     created_at: isoTime.optional(),
     tokens: z.array(tokenSchema).default([]),
+    ...userProfileFields,
   })
   .describe('A user; any other field of the admin user shape may be given too.');
 
@@ -118,6 +120,9 @@ export const groupSchema = z.looseObject({
     .optional()
     .describe('paid tiers: group SAML SSO (`true`, or its settings); the SCIM API needs it'),
   scim_token: z.string().min(1).optional().describe('paid tiers: the token SCIM clients send as Bearer'),
+  scim_token_digest: digestHex
+    .optional()
+    .describe('SHA-256 of the SCIM token, as `fauxlab scenario export` writes it; instead of scim_token'),
   scim_identities: z
     .array(
       z.strictObject({

@@ -1,9 +1,12 @@
 /** Scenario files' instance variables (top-level `variables`) and group `variables`. */
 import type { Draft } from 'immer';
 import { z } from 'zod';
+import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
+import { tvalues } from '../../core/table.js';
 import { variableErrors } from '../ci/model.js';
 import { createGroupVariable, createInstanceVariable, INSTANCE_VALUE_MAX } from './model.js';
+import type { GroupVariableRecord, InstanceVariableRecord } from './store.js';
 
 const common = {
   key: z.string(),
@@ -57,4 +60,26 @@ export function buildGroupVariables(
   now: string,
 ): void {
   for (const v of list ?? []) createGroupVariable(st, groupId, v, now);
+}
+
+type Variable = InstanceVariableRecord | GroupVariableRecord;
+
+/** A variable's scenario entry: the fields that differ from the schema's defaults. */
+function variableEntry(v: Variable): Record<string, unknown> {
+  const e: Record<string, unknown> = { key: v.key, value: v.value };
+  if (v.variable_type !== 'env_var') e.variable_type = v.variable_type;
+  if (v.protected) e.protected = true;
+  if (v.masked) e.masked = true;
+  if ('environment_scope' in v && v.environment_scope !== '*') e.environment_scope = v.environment_scope;
+  return e;
+}
+
+/** Instance variables as the top-level `variables`, group ones as their group's `variables`. */
+export function exportCiVariables(st: PlatformState, out: ScenarioOut): void {
+  const instance = tvalues(st.ciVariables.instance).map(variableEntry);
+  if (instance.length) out.file.variables = instance;
+  for (const v of tvalues(st.ciVariables.group)) {
+    const g = out.group(v.group_id);
+    if (g) ((g.variables ??= []) as unknown[]).push(variableEntry(v));
+  }
 }

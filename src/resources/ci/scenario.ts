@@ -1,18 +1,21 @@
 /** Scenario files' CI parts of a project: branches, tags, variables and pipelines. */
 import type { Draft } from 'immer';
+import type { ScenarioOut } from '../../core/area.js';
 import { parseDuration } from '../../core/clock.js';
 import type { PipelineStatus, PlatformState, ProjectRecord } from '../../core/state.js';
 import type { Scenario } from '../../scenario/schema.js';
+import { tget, tvalues } from '../../core/table.js';
 import {
   BLANK_SHA,
   DEFAULT_RUN_SECONDS,
   createPipeline,
   createVariable,
   iso,
+  livePipeline,
   variableErrors,
   type NewPipeline,
 } from './model.js';
-import { addRef } from './refs.js';
+import { addRef, findRef } from './refs.js';
 
 type ScenarioProject = Scenario['projects'][number];
 type ScenarioPipeline = NonNullable<ScenarioProject['pipelines']>[number];
@@ -104,5 +107,54 @@ export function buildProjectCi(
     const sha = addRef(st, project.id, pl.tag ? 'tag' : 'branch', ref);
     const user = pl.user ? userId(pl.user) : project.creator_id;
     createPipeline(st, pipelineRecord(pl, project, pl.sha ?? sha, user || null, now));
+  }
+}
+
+/**
+ * A project's branches and tags (with their shas), variables and pipelines. A pipeline is exported as it
+ * stands at the file's `now`: a running one from when it started, so that a load at that time finds it
+ * running still. Not kept: the pipeline's `before_sha`, and the triggering user when it has none.
+ */
+export function exportProjectCi(st: PlatformState, out: ScenarioOut): void {
+  for (const refs of tvalues(st.refs)) {
+    const e = out.project(refs.project_id);
+    if (!e) continue;
+    const list = (r: Record<string, string>) => Object.entries(r).map(([name, sha]) => ({ name, sha }));
+    if (Object.keys(refs.branches).length) e.branches = list(refs.branches);
+    if (Object.keys(refs.tags).length) e.tags = list(refs.tags);
+  }
+  for (const v of tvalues(st.variables)) {
+    const e = out.project(v.project_id);
+    if (!e) continue;
+    const entry: Record<string, unknown> = { key: v.key, value: v.value };
+    if (v.variable_type !== 'env_var') entry.variable_type = v.variable_type;
+    if (v.protected) entry.protected = true;
+    if (v.masked) entry.masked = true;
+    if (v.environment_scope !== '*') entry.environment_scope = v.environment_scope;
+    ((e.variables ??= []) as unknown[]).push(entry);
+  }
+  const nowMs = Date.parse(out.now);
+  for (const p of tvalues(st.pipelines)) {
+    const e = out.project(p.project_id);
+    const project = tget(st.projects, p.project_id);
+    if (!e || !project) continue;
+    const live = livePipeline(p, nowMs);
+    const entry: Record<string, unknown> = {};
+    if (p.tag || p.ref !== project.default_branch) entry.ref = p.ref;
+    if (p.tag) entry.tag = true;
+    if (p.sha !== findRef(st, project, p.tag ? 'tag' : 'branch', p.ref)) entry.sha = p.sha;
+    entry.status = live.status;
+    if (p.outcome !== (live.status === 'failed' ? 'failed' : 'success')) entry.outcome = p.outcome;
+    const seconds = FINISHED_TIMES.has(live.status) ? (live.duration ?? p.run_seconds) : p.run_seconds;
+    if (seconds !== DEFAULT_RUN_SECONDS) entry.duration = seconds;
+    const user = p.user_id === project.creator_id ? undefined : out.username(p.user_id);
+    if (user !== undefined) entry.user = user;
+    const created = live.status === 'running' ? live.started_at! : p.created_at;
+    entry.created_at = created;
+    if (p.coverage !== null) entry.coverage = p.coverage;
+    if (p.yaml_errors !== null) entry.yaml_errors = p.yaml_errors;
+    if (p.variables.length) entry.variables = p.variables;
+    if (p.test_suites !== null) entry.test_report = { test_suites: p.test_suites };
+    ((e.pipelines ??= []) as unknown[]).push(entry);
   }
 }

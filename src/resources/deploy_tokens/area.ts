@@ -1,4 +1,5 @@
 import { defineArea } from '../../core/area.js';
+import { exportDeployTokens } from './scenario.js';
 import { deployTokensRoutes } from './routes.js';
 import { emptyDeployTokens } from './store.js';
 
@@ -6,4 +7,5 @@ export const deployTokensArea = defineArea({
   name: 'deploy_tokens',
   state: { key: 'deployTokens', empty: emptyDeployTokens },
   routes: deployTokensRoutes,
+  scenario: { export: exportDeployTokens },
 });

@@ -1,8 +1,10 @@
 /** Scenario files' `deploy_tokens` of projects and groups. */
 import type { Draft } from 'immer';
 import { z } from 'zod';
+import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
-import { createDeployToken, deployTokenProblem } from './model.js';
+import { tvalues } from '../../core/table.js';
+import { createDeployToken, deployTokenProblem, deployTokenUsername } from './model.js';
 import { DEPLOY_TOKEN_SCOPES } from './store.js';
 
 export const deployTokenScenario = z
@@ -63,4 +65,22 @@ export function buildDeployTokens(
       },
       now,
     );
+}
+
+/**
+ * Each project's and group's deploy tokens, the secret as its digest. Not kept: who created a token
+ * (the API's creator; a scenario's tokens have none) and when (the file's `now`).
+ */
+export function exportDeployTokens(st: PlatformState, out: ScenarioOut): void {
+  for (const t of tvalues(st.deployTokens.records)) {
+    const owner = t.owner === 'project' ? out.project(t.owner_id) : out.group(t.owner_id);
+    if (!owner) continue;
+    const e: Record<string, unknown> = { name: t.name, token_digest: t.digest };
+    // The default name follows the id, which a load hands out again: kept as the name clients saw.
+    e.username = deployTokenUsername(t);
+    e.scopes = t.scopes;
+    if (t.expires_at !== null) e.expires_at = t.expires_at;
+    if (t.revoked) e.revoked = true;
+    ((owner.deploy_tokens ??= []) as unknown[]).push(e);
+  }
 }

@@ -1,4 +1,5 @@
 import { defineArea } from '../../core/area.js';
+import { exportIntegrations } from './scenario.js';
 import { integrationControl } from './control.js';
 import { integrationsRoutes } from './routes.js';
 import { emptyIntegrations } from './store.js';
@@ -8,4 +9,5 @@ export const integrationsArea = defineArea({
   state: { key: 'integrations', empty: emptyIntegrations },
   routes: integrationsRoutes,
   control: integrationControl,
+  scenario: { export: exportIntegrations },
 });

@@ -4,11 +4,12 @@
  */
 import type { Draft } from 'immer';
 import { z } from 'zod';
+import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
-import { tget } from '../../core/table.js';
+import { tget, tvalues } from '../../core/table.js';
 import { createPersonalSnippet } from '../snippets/model.js';
 import { EVENT_FLAG, INTEGRATIONS } from './catalog.js';
-import { ensureIntegration, setActive, type EventFlag } from './store.js';
+import { ensureIntegration, EVENT_FLAGS, setActive, type EventFlag } from './store.js';
 
 export const integrationScenario = z
   .looseObject({
@@ -84,4 +85,24 @@ export function buildPersonalSnippets(
       },
       now,
     );
+}
+
+/**
+ * Each project's integrations: slug, whether active, the stored settings and the event flags that differ
+ * from a new record's. Not kept: `comment_on_event_enabled` (no scenario field; a new record's `true`).
+ */
+export function exportIntegrations(st: PlatformState, out: ScenarioOut): void {
+  for (const rec of tvalues(st.integrations.records)) {
+    const e = out.project(rec.project_id);
+    const spec = INTEGRATIONS.get(rec.slug);
+    if (!e || !spec) continue;
+    const entry: Record<string, unknown> = { slug: rec.slug };
+    if (!rec.active) entry.active = false;
+    for (const [k, v] of Object.entries(rec.properties)) if (v !== null && v !== undefined) entry[k] = v;
+    for (const ev of spec.events) {
+      const flag: EventFlag = EVENT_FLAG[ev]!;
+      if (rec[flag] !== EVENT_FLAGS[flag]) entry[flag] = rec[flag];
+    }
+    ((e.integrations ??= []) as unknown[]).push(entry);
+  }
 }

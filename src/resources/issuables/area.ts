@@ -1,4 +1,5 @@
 import { defineArea } from '../../core/area.js';
+import { exportIssuables } from './export.js';
 import { issuablesRoutes } from './routes.js';
 import { emptyIssuables } from './store.js';
 
@@ -6,4 +7,5 @@ export const issuablesArea = defineArea({
   name: 'issuables',
   state: { key: 'issuables', empty: emptyIssuables },
   routes: issuablesRoutes,
+  scenario: { export: exportIssuables },
 });

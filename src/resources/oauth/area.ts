@@ -1,4 +1,5 @@
 import { defineArea } from '../../core/area.js';
+import { exportIdentity } from './scenario.js';
 import { oauthRoutes } from './routes.js';
 import { emptyIdentity } from './store.js';
 
@@ -6,4 +7,5 @@ export const oauthArea = defineArea({
   name: 'oauth',
   state: { key: 'identity', empty: emptyIdentity },
   routes: oauthRoutes,
+  scenario: { export: exportIdentity },
 });

@@ -4,9 +4,10 @@
  */
 import type { Draft } from 'immer';
 import { memberKey } from '../../core/access.js';
+import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { digest } from '../../core/store.js';
-import { iget, tget } from '../../core/table.js';
+import { iget, iset, tget, tvalues } from '../../core/table.js';
 import type { Scenario } from '../../scenario/schema.js';
 import { setMember } from '../projects/model.js';
 import { addScimIdentity, GROUP_SAML_PROVIDER, linkSamlIdentity, setSamlProvider } from '../scim/model.js';
@@ -16,7 +17,10 @@ type S = Draft<PlatformState>;
 type Group = Scenario['groups'][number];
 
 /** The group fields this area reads; buildWorld keeps them off the group record. */
-export const IDENTITY_GROUP_FIELDS = ['saml', 'scim_token', 'scim_identities'] as const;
+export const IDENTITY_GROUP_FIELDS = ['saml', 'scim_token', 'scim_token_digest', 'scim_identities'] as const;
+
+/** What `saml: true` sets up. */
+const SAML_DEFAULTS = { enabled: true, sso_url: 'https://idp.example.com/sso', default_membership_role: 10 };
 
 /** Cross-reference problems: unknown owners, duplicate uids, SCIM identities without users or SAML. */
 export function identityScenarioProblems(s: Scenario, users: ReadonlySet<string>): string[] {
@@ -30,6 +34,10 @@ export function identityScenarioProblems(s: Scenario, users: ReadonlySet<string>
   });
   const tokens = new Set<string>();
   s.groups.forEach((g, i) => {
+    if (g.scim_token !== undefined && g.scim_token_digest !== undefined)
+      problems.push(`groups[${i}].scim_token_digest: give scim_token or scim_token_digest, not both`);
+    if (g.scim_token_digest !== undefined && !g.saml)
+      problems.push(`groups[${i}].scim_token_digest: SCIM needs the group's saml`);
     if (g.scim_token !== undefined) {
       if (!g.saml) problems.push(`groups[${i}].scim_token: SCIM needs the group's saml`);
       if (tokens.has(g.scim_token)) problems.push(`groups[${i}].scim_token: the same token is given twice`);
@@ -83,12 +91,14 @@ export function buildGroupIdentity(
   now: string,
 ): void {
   if (!g.saml) return;
-  const cfg =
-    g.saml === true
-      ? { enabled: true, sso_url: 'https://idp.example.com/sso', default_membership_role: 10 }
-      : g.saml;
+  const cfg = g.saml === true ? SAML_DEFAULTS : g.saml;
   const providerId = setSamlProvider(st, groupId, cfg, g.scim_token ?? null);
   const provider = tget(st.identity.samlProviders, providerId)!;
+  // An exported scenario carries the digest the state keeps instead of the token.
+  if (g.scim_token_digest !== undefined) {
+    provider.scim_token_digest = g.scim_token_digest;
+    iset(st.identity.idx.scimTokens, g.scim_token_digest, groupId);
+  }
   for (const si of g.scim_identities ?? []) {
     const userId = uid(si.username);
     addScimIdentity(st, groupId, userId, si.extern_uid, si.active, now);
@@ -100,3 +110,43 @@ export function buildGroupIdentity(
       linkSamlIdentity(st, userId, provider, si.extern_uid);
   }
 }
+
+/**
+ * OAuth applications (the secret as its digest) and each group's SAML provider, SCIM token digest and
+ * SCIM identities. Not kept: grants, OAuth tokens and web sessions, which a scenario cannot describe
+ * (clients sign in again).
+ */
+export function exportIdentity(st: PlatformState, out: ScenarioOut): void {
+  const apps = tvalues(st.identity.applications).map((a) => {
+    const e: Record<string, unknown> = { name: a.name, uid: a.uid, secret_digest: a.secret_digest };
+    e.redirect_uri = a.redirect_uri.includes('\n') ? a.redirect_uri.split('\n') : a.redirect_uri;
+    e.scopes = a.scopes;
+    if (!a.confidential) e.confidential = false;
+    if (a.trusted) e.trusted = true;
+    const owner = out.username(a.owner_id);
+    if (owner !== undefined) e.owner = owner;
+    return e;
+  });
+  if (apps.length) out.file.oauth_applications = apps;
+  for (const p of tvalues(st.identity.samlProviders)) {
+    const g = out.group(p.group_id);
+    if (!g) continue;
+    const cfg = {
+      enabled: p.enabled,
+      sso_url: p.sso_url,
+      default_membership_role: p.default_membership_role,
+    };
+    g.saml = same(cfg, SAML_DEFAULTS) ? true : cfg;
+    if (p.scim_token_digest !== null) g.scim_token_digest = p.scim_token_digest;
+  }
+  for (const si of tvalues(st.identity.scimIdentities)) {
+    const g = out.group(si.group_id);
+    const username = out.username(si.user_id);
+    if (!g || username === undefined) continue;
+    const e: Record<string, unknown> = { username, extern_uid: si.extern_uid };
+    if (!si.active) e.active = false;
+    ((g.scim_identities ??= []) as unknown[]).push(e);
+  }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

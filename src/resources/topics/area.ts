@@ -1,4 +1,5 @@
 import { defineArea } from '../../core/area.js';
+import { exportTopics } from './scenario.js';
 import { topicsRoutes } from './routes.js';
 import { emptyTopics } from './store.js';
 
@@ -6,4 +7,5 @@ export const topicsArea = defineArea({
   name: 'topics',
   state: { key: 'topics', empty: emptyTopics },
   routes: topicsRoutes,
+  scenario: { export: exportTopics },
 });

@@ -2,7 +2,8 @@
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { PlatformState } from '../../core/state.js';
-import { tget } from '../../core/table.js';
+import type { ScenarioOut } from '../../core/area.js';
+import { tget, tvalues } from '../../core/table.js';
 import { createTopic, topicIdByName } from './model.js';
 
 export const topicScenario = z.strictObject({
@@ -31,4 +32,15 @@ export function buildTopics(st: Draft<PlatformState>, topics: readonly TopicScen
     if (id === undefined) createTopic(st, { name: t.name, description: t.description ?? null }, now);
     else tget(st.topics.records, id)!.description = t.description ?? null;
   }
+}
+
+/**
+ * Every topic, in creation order, so that a load numbers them the same way; projects' `tag_list` links
+ * them again. Not kept: avatars (uploads are not part of a scenario).
+ */
+export function exportTopics(st: PlatformState, out: ScenarioOut): void {
+  const topics = tvalues(st.topics.records).map((t) =>
+    t.description === null ? { name: t.name } : { name: t.name, description: t.description },
+  );
+  if (topics.length) out.file.topics = topics;
 }

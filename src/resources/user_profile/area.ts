@@ -1,4 +1,5 @@
 import { defineArea } from '../../core/area.js';
+import { exportUserProfile } from './scenario.js';
 import { userProfileRoutes } from './routes.js';
 import { emptyProfile } from './store.js';
 
@@ -6,4 +7,5 @@ export const userProfileArea = defineArea({
   name: 'user_profile',
   state: { key: 'profile', empty: emptyProfile },
   routes: userProfileRoutes,
+  scenario: { export: exportUserProfile },
 });

@@ -1,0 +1,154 @@
+/**
+ * The issuables in an exported scenario: each project's labels, milestones, issues, merge requests and
+ * snippets with their notes and award emoji, and the top-level epics, as the fields the builder
+ * (scenario.ts) reads back. Not kept, for want of a scenario field: group labels and milestones, award
+ * emoji on notes and snippets, todos, subscriptions, resource events, time tracking, the extra diff
+ * versions of a pushed-to merge request, and merge requests from a fork (their source project).
+ */
+import type { ScenarioOut } from '../../core/area.js';
+import type { PlatformState } from '../../core/state.js';
+import { tget, tvalues } from '../../core/table.js';
+import type { AwardableType, NoteableType } from './store.js';
+
+type Entry = Record<string, unknown>;
+
+const push = (e: Entry, key: string, v: Entry) => ((e[key] ??= []) as Entry[]).push(v);
+
+export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
+  const iss = st.issuables;
+  const notesOf = group(tvalues(iss.notes), (n) => `${n.noteable_type}:${n.noteable_id}`);
+  const awardsOf = group(tvalues(iss.awards), (a) => `${a.awardable_type}:${a.awardable_id}`);
+  const notes = (type: NoteableType, id: number): Entry[] =>
+    (notesOf.get(`${type}:${id}`) ?? []).flatMap((n) => {
+      const author = out.username(n.author_id);
+      if (author === undefined) return [];
+      const e: Entry = { body: n.body, author };
+      if (n.system) e.system = true;
+      if (n.confidential) e.confidential = true;
+      e.created_at = n.created_at;
+      return [e];
+    });
+  const awards = (type: AwardableType, id: number): Entry[] =>
+    (awardsOf.get(`${type}:${id}`) ?? []).flatMap((a) => {
+      const user = out.username(a.user_id);
+      return user === undefined ? [] : [{ name: a.name, user }];
+    });
+  const usernames = (ids: readonly number[]) => ids.flatMap((id) => out.username(id) ?? []);
+  const labelTitles = (ids: readonly number[]) => ids.flatMap((id) => tget(iss.labels, id)?.title ?? []);
+  const milestone = (id: number | null, projectId: number) => {
+    const m = id === null ? undefined : tget(iss.milestones, id);
+    return m && m.project_id === projectId ? m.title : undefined;
+  };
+
+  for (const l of tvalues(iss.labels)) {
+    const p = l.project_id === null ? undefined : out.project(l.project_id);
+    if (!p) continue;
+    const e: Entry = { name: l.title, color: l.color };
+    if (l.description !== null) e.description = l.description;
+    if (l.priority !== null) e.priority = l.priority;
+    push(p, 'labels', e);
+  }
+  for (const m of tvalues(iss.milestones)) {
+    const p = m.project_id === null ? undefined : out.project(m.project_id);
+    if (!p) continue;
+    const e: Entry = { title: m.title };
+    if (m.description !== null) e.description = m.description;
+    if (m.state !== 'active') e.state = m.state;
+    if (m.due_date !== null) e.due_date = m.due_date;
+    if (m.start_date !== null) e.start_date = m.start_date;
+    e.created_at = m.created_at;
+    push(p, 'milestones', e);
+  }
+  for (const i of tvalues(iss.issues)) {
+    const p = out.project(i.project_id);
+    const author = out.username(i.author_id);
+    if (!p || author === undefined) continue;
+    const e: Entry = { iid: i.iid, title: i.title };
+    if (i.description !== null) e.description = i.description;
+    e.author = author;
+    e.assignees = usernames(i.assignee_ids);
+    e.labels = labelTitles(i.label_ids);
+    const ms = milestone(i.milestone_id, i.project_id);
+    if (ms !== undefined) e.milestone = ms;
+    e.created_at = i.created_at;
+    e.updated_at = i.updated_at;
+    e.award_emoji = awards('Issue', i.id);
+    e.notes = notes('Issue', i.id);
+    if (i.state !== 'opened') e.state = i.state;
+    if (i.confidential) e.confidential = true;
+    if (i.discussion_locked !== null) e.discussion_locked = i.discussion_locked;
+    if (i.due_date !== null) e.due_date = i.due_date;
+    if (i.weight !== null) e.weight = i.weight;
+    if (i.closed_at !== null) e.closed_at = i.closed_at;
+    const closedBy = out.username(i.closed_by_id);
+    if (closedBy !== undefined) e.closed_by = closedBy;
+    push(p, 'issues', e);
+  }
+  for (const m of tvalues(iss.mergeRequests)) {
+    const p = out.project(m.project_id);
+    const author = out.username(m.author_id);
+    if (!p || author === undefined || m.source_project_id !== m.project_id) continue;
+    const e: Entry = { iid: m.iid, title: m.title };
+    if (m.description !== null) e.description = m.description;
+    e.author = author;
+    e.assignees = usernames(m.assignee_ids);
+    e.labels = labelTitles(m.label_ids);
+    const ms = milestone(m.milestone_id, m.project_id);
+    if (ms !== undefined) e.milestone = ms;
+    e.created_at = m.created_at;
+    e.updated_at = m.updated_at;
+    e.award_emoji = awards('MergeRequest', m.id);
+    e.notes = notes('MergeRequest', m.id);
+    e.source_branch = m.source_branch;
+    e.target_branch = m.target_branch;
+    e.reviewers = usernames(m.reviewer_ids);
+    if (m.state !== 'opened') e.state = m.state;
+    e.merge_status = m.merge_status;
+    if (m.conflicts) e.conflicts = true;
+    if (m.squash) e.squash = true;
+    const changes = tget(iss.diffs, m.diff_id)?.files.length;
+    if (changes !== undefined && changes > 0) e.changes = changes;
+    const mergedBy = out.username(m.merged_by_id);
+    if (mergedBy !== undefined) e.merged_by = mergedBy;
+    if (m.merged_at !== null) e.merged_at = m.merged_at;
+    push(p, 'merge_requests', e);
+  }
+  for (const s of tvalues(iss.snippets)) {
+    const p = s.project_id === null ? undefined : out.project(s.project_id);
+    const author = out.username(s.author_id);
+    if (!p || author === undefined) continue;
+    const e: Entry = { title: s.title };
+    if (s.file_name !== 'snippet.txt') e.file_name = s.file_name;
+    e.content = s.content;
+    if (s.description !== null) e.description = s.description;
+    e.author = author;
+    if (s.visibility !== 'private') e.visibility = s.visibility;
+    e.notes = notes('Snippet', s.id);
+    push(p, 'snippets', e);
+  }
+  const epics: Entry[] = [];
+  for (const ep of tvalues(iss.epics)) {
+    const g = tget(st.groups, ep.group_id);
+    const author = out.username(ep.author_id);
+    if (!g || !out.group(ep.group_id) || author === undefined) continue;
+    const e: Entry = { group: g.full_path, title: ep.title };
+    if (ep.description !== null) e.description = ep.description;
+    e.author = author;
+    if (ep.confidential) e.confidential = true;
+    e.created_at = ep.created_at;
+    e.notes = notes('Epic', ep.id);
+    epics.push(e);
+  }
+  if (epics.length) out.file.epics = epics;
+}
+
+function group<T>(list: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of list) {
+    const k = key(x);
+    const l = out.get(k);
+    if (l) l.push(x);
+    else out.set(k, [x]);
+  }
+  return out;
+}
