@@ -1,0 +1,84 @@
+/** Label writes, and the labels a project may use. */
+import { type Draft } from 'immer';
+import { nextId, type PlatformState } from '../../../core/state.js';
+import { madd, mget, tget, tset } from '../../../core/table.js';
+import { type Project } from '../../projects/record.js';
+import { type LabelRecord } from '../store.js';
+
+type S = Draft<PlatformState>;
+
+// ---------------------------------------------------------------------------------------------------
+// Labels
+
+export interface LabelInput {
+  title: string;
+  color?: string;
+  description?: string | null;
+  priority?: number | null;
+}
+
+/** `Label::DEFAULT_COLOR` of 13.x. */
+export const DEFAULT_LABEL_COLOR = '#428BCA';
+
+export function createLabel(
+  st: S,
+  owner: { project_id: number } | { group_id: number },
+  input: LabelInput,
+  now: string,
+): number {
+  const id = nextId(st, 'labels');
+  const rec: LabelRecord = {
+    id,
+    project_id: 'project_id' in owner ? owner.project_id : null,
+    group_id: 'group_id' in owner ? owner.group_id : null,
+    title: input.title,
+    color: input.color ?? DEFAULT_LABEL_COLOR,
+    description: input.description ?? null,
+    priority: input.priority ?? null,
+    created_at: now,
+  };
+  tset(st.issuables.labels, id, rec);
+  madd(st.issuables.idx.owned, 'project_id' in owner ? `lp${owner.project_id}` : `lg${owner.group_id}`, id);
+  return id;
+}
+
+/** Labels available in a project: its own, then its groups' (nearest first). */
+export function availableLabels(st: PlatformState, project: Project): LabelRecord[] {
+  const out: LabelRecord[] = [];
+  for (const id of mget(st.issuables.idx.owned, `lp${project.id}`)) out.push(tget(st.issuables.labels, id)!);
+  if (project.namespace_kind === 'group')
+    for (
+      let g = tget(st.groups, project.namespace_id);
+      g;
+      g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
+    )
+      for (const id of mget(st.issuables.idx.owned, `lg${g.id}`)) out.push(tget(st.issuables.labels, id)!);
+  return out;
+}
+
+/**
+ * `Labels::FindOrCreateService` for a list of titles: existing labels by exact title, else (when the
+ * caller may create labels) new project labels. Titles that can be neither are dropped.
+ */
+export function labelIdsFor(
+  st: S,
+  project: Project,
+  titles: readonly string[],
+  canCreate: boolean,
+  now: string,
+): number[] {
+  const out: number[] = [];
+  const available = availableLabels(st, project);
+  for (const raw of titles) {
+    const title = raw.trim();
+    if (title === '') continue;
+    let label = available.find((l) => l.title === title);
+    if (!label && canCreate) {
+      const id = createLabel(st, { project_id: project.id }, { title }, now);
+      label = tget(st.issuables.labels, id)!;
+      available.push(label);
+    }
+    if (label && !out.includes(label.id)) out.push(label.id);
+  }
+  return out;
+}

@@ -1,0 +1,140 @@
+/** Notes, and the system notes and resource events that changes record. */
+import { type Draft } from 'immer';
+import { nextId, type PlatformState } from '../../../core/state.js';
+import { madd, mget, mremove, tdelete, tget, tset } from '../../../core/table.js';
+import { type NoteableType, type NoteRecord } from '../store.js';
+import { toSentence } from '../text.js';
+import { removeAward } from './awards.js';
+import { projectMeta } from './meta.js';
+import { issuableDraft } from './drafts.js';
+
+type S = Draft<PlatformState>;
+
+// ---------------------------------------------------------------------------------------------------
+// Notes, system notes and resource events
+
+export interface NewNote {
+  noteable_type: NoteableType;
+  noteable_id: number;
+  project_id: number | null;
+  group_id?: number | null;
+  author_id: number;
+  body: string;
+  system?: boolean;
+  confidential?: boolean;
+  created_at?: string;
+  updated_at?: string;
+}
+
+export function createNote(st: S, input: NewNote, now: string): number {
+  const id = nextId(st, 'notes');
+  const created = input.created_at ?? now;
+  const rec: NoteRecord = {
+    id,
+    noteable_type: input.noteable_type,
+    noteable_id: input.noteable_id,
+    project_id: input.project_id,
+    group_id: input.group_id ?? null,
+    author_id: input.author_id,
+    body: input.body,
+    system: input.system ?? false,
+    confidential: input.confidential ?? false,
+    created_at: created,
+    updated_at: input.updated_at ?? created,
+  };
+  tset(st.issuables.notes, id, rec);
+  madd(st.issuables.idx.notes, `${input.noteable_type}:${input.noteable_id}`, id);
+  const target = issuableDraft(st, input.noteable_type, input.noteable_id);
+  if (target) {
+    if (!rec.system) {
+      target.user_notes_count++;
+      // A comment touches its noteable (`touch_noteable`).
+      if (now > target.updated_at) target.updated_at = now;
+    }
+    projectMeta(st, target.project_id);
+  }
+  return id;
+}
+
+export function deleteNote(st: S, noteId: number): void {
+  const n = tget(st.issuables.notes, noteId);
+  if (!n) return;
+  mremove(st.issuables.idx.notes, `${n.noteable_type}:${n.noteable_id}`, noteId);
+  for (const id of mget(st.issuables.idx.awards, `Note:${noteId}`)) removeAward(st, id);
+  const target = issuableDraft(st, n.noteable_type, n.noteable_id);
+  if (target) {
+    if (!n.system && target.user_notes_count > 0) target.user_notes_count--;
+    projectMeta(st, target.project_id);
+  }
+  tdelete(st.issuables.notes, noteId);
+}
+
+export type Target = { type: 'Issue' | 'MergeRequest'; id: number; project_id: number };
+
+export function systemNote(st: S, t: Target, userId: number, body: string, now: string): void {
+  createNote(
+    st,
+    {
+      noteable_type: t.type,
+      noteable_id: t.id,
+      project_id: t.project_id,
+      author_id: userId,
+      body,
+      system: true,
+    },
+    now,
+  );
+}
+
+export function resourceEvent(
+  st: S,
+  t: Target,
+  userId: number,
+  now: string,
+  e: {
+    kind: 'state' | 'milestone' | 'weight';
+    state?: string;
+    milestone_id?: number;
+    action?: 'add' | 'remove';
+    weight?: number | null;
+  },
+): void {
+  const id = nextId(st, 'resource_events');
+  tset(st.issuables.events, id, {
+    id,
+    kind: e.kind,
+    target_type: t.type,
+    target_id: t.id,
+    user_id: userId,
+    created_at: now,
+    state: e.state ?? null,
+    milestone_id: e.milestone_id ?? null,
+    action: e.action ?? null,
+    weight: e.weight ?? null,
+  });
+  madd(st.issuables.idx.byTarget, `e${t.type}:${t.id}`, id);
+}
+
+export const userRef = (st: PlatformState, id: number) => `@${tget(st.users, id)?.username ?? 'ghost'}`;
+
+/** `SystemNoteService.change_issuable_assignees`. */
+export function assigneesNote(st: S, before: readonly number[], after: readonly number[]): string | null {
+  const added = after.filter((id) => !before.includes(id));
+  const removed = before.filter((id) => !after.includes(id));
+  const parts: string[] = [];
+  if (added.length) parts.push(`assigned to ${toSentence(added.map((id) => userRef(st, id)))}`);
+  if (removed.length) parts.push(`unassigned ${toSentence(removed.map((id) => userRef(st, id)))}`);
+  return parts.length ? parts.join(' and ') : null;
+}
+
+/** `SystemNoteService.change_label`: `added ~1 ~2 labels and removed ~3 label`. */
+export function labelsNote(before: readonly number[], after: readonly number[]): string | null {
+  const added = after.filter((id) => !before.includes(id));
+  const removed = before.filter((id) => !after.includes(id));
+  const part = (verb: string, ids: number[]) =>
+    `${verb} ${ids.map((id) => `~${id}`).join(' ')} ${ids.length === 1 ? 'label' : 'labels'}`;
+  const parts: string[] = [];
+  if (added.length) parts.push(part('added', added));
+  if (removed.length) parts.push(part('removed', removed));
+  return parts.length ? parts.join(' and ') : null;
+}

@@ -1,0 +1,36 @@
+/** A deleted project's issuables. */
+import { type Draft } from 'immer';
+import { type PlatformState } from '../../../core/state.js';
+import { idelete, mget, mremove, tdelete, tget } from '../../../core/table.js';
+import { chunkIds } from '../store.js';
+
+import { deleteMergeRequest } from './merge-requests.js';
+import { deleteIssue } from './issues.js';
+
+type S = Draft<PlatformState>;
+
+// ---------------------------------------------------------------------------------------------------
+// Project deletion
+
+/** Everything of a project's: called by `deleteProject`. */
+export function deleteProjectIssuables(st: S, projectId: number): void {
+  const meta = tget(st.issuables.projectMeta, projectId);
+  if (meta) {
+    for (const id of chunkIds(st.issuables.idx.byProject, 'm', projectId, meta.mr_iid))
+      deleteMergeRequest(st, id);
+    for (const id of chunkIds(st.issuables.idx.byProject, 'i', projectId, meta.issue_iid))
+      deleteIssue(st, id);
+  }
+  for (const id of mget(st.issuables.idx.owned, `p${projectId}`)) tdelete(st.issuables.milestones, id);
+  idelete(st.issuables.idx.owned, `p${projectId}`);
+  for (const id of mget(st.issuables.idx.owned, `lp${projectId}`)) tdelete(st.issuables.labels, id);
+  idelete(st.issuables.idx.owned, `lp${projectId}`);
+  for (const id of mget(st.issuables.idx.owned, `sp${projectId}`)) {
+    for (const n of mget(st.issuables.idx.notes, `Snippet:${id}`)) tdelete(st.issuables.notes, n);
+    idelete(st.issuables.idx.notes, `Snippet:${id}`);
+    mremove(st.issuables.idx.owned, `su${tget(st.issuables.snippets, id)!.author_id}`, id);
+    tdelete(st.issuables.snippets, id);
+  }
+  idelete(st.issuables.idx.owned, `sp${projectId}`);
+  tdelete(st.issuables.projectMeta, projectId);
+}
