@@ -14,9 +14,14 @@
  * own text, so a world of 100,000 projects caches in about 100 MB.
  */
 import { ACCESS, canReadProject, projectAccess } from '../../core/access.js';
-import type { Ctx, Fx } from '../../core/context.js';
+import { type Ctx, type Fx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import type { GroupRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
+import {
+  type GroupRecord,
+  type PlatformState,
+  type ProjectRecord,
+  type UserRecord,
+} from '../../core/state.js';
 import { iget, mget, tget } from '../../core/table.js';
 import { setting } from '../settings/model.js';
 import { userRenderer, type UserRenderer } from '../users/entities.js';
@@ -28,430 +33,43 @@ import {
   isPersonalOwner,
 } from './access.js';
 import { PROJECT_DEFAULTS, type Project } from './model.js';
+import {
+  CLOSE,
+  COMMA,
+  EMPTY_ARRAY,
+  FEATURE_FLAGS,
+  LICENSE,
+  NO_CUSTOM,
+  NO_PERMISSIONS,
+  NamespaceJson,
+  OPEN,
+  RecordJson,
+  SHARED_BUILDERS,
+  SHARED_FIELDS,
+  Shared,
+  SharedPiece,
+  VIEWS_PER_RECORD,
+  accessJson,
+  disabledFeatures,
+  flat,
+  groupAvatar,
+  hostOf,
+  intern,
+  isDefault,
+  linkTemplates,
+  namespaceCache,
+  records,
+  sameChain,
+  sharedCache,
+  withoutBranch,
+} from './render-parts.js';
+import type { ProjectEntityOptions, ProjectShape, RenderSlot, View } from './render-types.js';
+import { DAY, isoTime, projectStatistics } from './statistics.js';
 
-export type ProjectShape = 'basic' | 'full' | 'withAccess';
-
-/** A record with a place where the renderer may keep what it made of it (the list keys have one). */
-export interface RenderSlot {
-  readonly p: ProjectRecord;
-  rendered?: unknown;
-  view?: unknown;
-}
-
-/**
- * A rendering of a record with everything it was made from besides the record: the viewer and options
- * (`key`), the request's base URL, the tier and the tables it read. Records keep their last few; a list
- * key keeps its last one, so that a page checks one small object per entry instead of the record, its
- * cached JSON and its renderings (all cold in a large world).
- */
-interface View {
-  key: string;
-  base: string;
-  paid: boolean;
-  viewer: UserRecord | null;
-  projects: PlatformState['projects'];
-  members: PlatformState['members'];
-  shares: PlatformState['shares'];
-  groups: PlatformState['groups'];
-  users: PlatformState['users'];
-  settings: PlatformState['settings'];
-  json: Buffer<ArrayBuffer>;
-}
-
-export interface ProjectEntityOptions {
-  shape?: ProjectShape;
-  /** `statistics=true` (shown to reporters and up, and admins). */
-  statistics?: boolean;
-  /** `license=true`: `license_url` and `license` (both null: fauxlab models no repository content). */
-  license?: boolean;
-  /** `with_custom_attributes=true` from an admin. */
-  customAttributes?: boolean;
-  /** The endpoint's `user_can_admin_project` option (single-project endpoints only): import_error, runners_token, build_git_strategy. */
-  canAdminProject?: boolean;
-  /**
-   * `permissions.group_access` from the direct membership on the project's own group, as lists preload
-   * it; single-project endpoints look at the ancestors too (`highest_group_member`).
-   */
-  directGroupAccess?: boolean;
-}
+export type { ProjectEntityOptions, ProjectShape, RenderSlot } from './render-types.js';
+export { isoTime, projectLanguages, projectStatistics, type ProjectStatistics } from './statistics.js';
 
 const q = JSON.stringify;
-
-/** Times as the platform renders them: ISO 8601 with milliseconds, UTC. */
-export function isoTime(s: string | null): string | null {
-  if (s === null || /\.\d{3}Z$/.test(s)) return s;
-  const t = Date.parse(s);
-  return Number.isNaN(t) ? s : new Date(t).toISOString();
-}
-
-const DAY = 86_400_000;
-
-/** Deterministic repository statistics: a project always reports the same sizes. */
-export interface ProjectStatistics {
-  commit_count: number;
-  storage_size: number;
-  repository_size: number;
-  wiki_size: number;
-  lfs_objects_size: number;
-  job_artifacts_size: number;
-  packages_size: number;
-  snippets_size: number;
-}
-
-function mix(n: number): number {
-  let z = Math.imul(n ^ (n >>> 16), 0x85ebca6b);
-  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-  return (z ^ (z >>> 16)) >>> 0;
-}
-
-export function projectStatistics(id: number): ProjectStatistics {
-  const h1 = mix(id * 4 + 1);
-  const h2 = mix(id * 4 + 2);
-  const h3 = mix(id * 4 + 3);
-  const repository_size = 20_480 + (h1 % 52_428_800);
-  const wiki_size = h2 % 4 === 0 ? 0 : (h2 >>> 3) % 1_048_576;
-  const lfs_objects_size = h3 % 5 === 0 ? (h3 >>> 4) % 104_857_600 : 0;
-  const job_artifacts_size = (h1 >>> 5) % 3 === 0 ? 0 : (h2 >>> 7) % 20_971_520;
-  const packages_size = (h3 >>> 9) % 7 === 0 ? (h1 >>> 11) % 10_485_760 : 0;
-  const snippets_size = 0;
-  return {
-    commit_count: 1 + ((h2 >>> 11) % 2_500),
-    storage_size:
-      repository_size + wiki_size + lfs_objects_size + job_artifacts_size + packages_size + snippets_size,
-    repository_size,
-    wiki_size,
-    lfs_objects_size,
-    job_artifacts_size,
-    packages_size,
-    snippets_size,
-  };
-}
-
-const LANGUAGES = [
-  'Ruby',
-  'JavaScript',
-  'TypeScript',
-  'Go',
-  'Python',
-  'Java',
-  'Shell',
-  'HTML',
-  'CSS',
-  'Vue',
-  'Dockerfile',
-  'Makefile',
-  'C',
-  'Rust',
-];
-
-/** `GET /projects/:id/languages`: a deterministic mix of up to five languages, percentages summing to 100. */
-export function projectLanguages(id: number): Record<string, number> {
-  const h = mix(id * 7 + 5);
-  const count = 1 + (h % 5);
-  const picked: string[] = [];
-  for (let i = 0; picked.length < count; i++) {
-    const lang = LANGUAGES[mix(id * 31 + i) % LANGUAGES.length]!;
-    if (!picked.includes(lang)) picked.push(lang);
-  }
-  const weights = picked.map((_, i) => 1 + (mix(id * 13 + i) % 1000));
-  const total = weights.reduce((a, b) => a + b, 0);
-  // Hundredths, largest first; the first takes the rounding remainder so the sum is exactly 100.
-  const shares = weights.map((w) => Math.floor((w / total) * 10_000)).sort((a, b) => b - a);
-  shares[0]! += 10_000 - shares.reduce((a, b) => a + b, 0);
-  const out: Record<string, number> = {};
-  picked.forEach((lang, i) => (out[lang] = shares[i]! / 100));
-  return out;
-}
-
-/** A flat copy of a concatenation: the cache then holds one string, not the tree of its pieces. */
-function flat(s: string): string {
-  // Reading a character makes V8 flatten a cons string in place.
-  s.charCodeAt(0);
-  return s;
-}
-
-/**
- * Short JSON fragments that many records share (flag combinations, the default container policy): one
- * copy each. Bounded, so that a world of unusual values cannot grow it without end.
- */
-const interned = new Map<string, string>();
-function intern(s: string): string {
-  const hit = interned.get(s);
-  if (hit !== undefined) return hit;
-  if (interned.size < 4096) interned.set(s, s);
-  return s;
-}
-
-const groupAvatar = (base: string, g: GroupRecord) => {
-  const a = g.avatar_url;
-  return typeof a === 'string' && a !== '' ? (a.startsWith('/') ? base + a : a) : null;
-};
-
-/** Whether a group and its ancestors are still the records `deps` lists. */
-function sameChain(st: PlatformState, group: GroupRecord, deps: readonly object[]): boolean {
-  let i = 0;
-  for (
-    let g: GroupRecord | undefined = group;
-    g;
-    g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id), i++
-  )
-    if (deps[i] !== g) return false;
-  return i === deps.length;
-}
-
-/** Per namespace record (group or user), base URL and settings: its `namespace` JSON and full name. */
-interface NamespaceJson {
-  base: string;
-  settings: object;
-  /** What the JSON was made from: the group chain (nearest first) or the owning user. */
-  deps: readonly object[];
-  /**
-   * The groups or users table it was last found valid in: while the table is the same object, no record
-   * in it changed, so the chain needs no walk.
-   */
-  table: object;
-  json: string;
-  fullName: string;
-  owner: string;
-}
-const namespaceCache = new WeakMap<object, NamespaceJson>();
-
-/** Pieces whose JSON most projects share: built once for the default values. */
-const SHARED_FIELDS = {
-  b: ['service_desk_enabled'],
-  c: [
-    'issues_access_level',
-    'repository_access_level',
-    'merge_requests_access_level',
-    'forking_access_level',
-    'wiki_access_level',
-    'builds_access_level',
-    'snippets_access_level',
-    'pages_access_level',
-    'operations_access_level',
-    'analytics_access_level',
-    'emails_disabled',
-    'shared_runners_enabled',
-    'lfs_enabled',
-  ],
-  d: ['import_status'],
-  importError: ['import_error'],
-  openIssues: ['open_issues_count'],
-  e: ['ci_default_git_depth', 'public_jobs'],
-  gitStrategy: ['build_git_strategy'],
-  f: ['build_timeout', 'auto_cancel_pending_pipelines', 'build_coverage_regex'],
-  ciConfig: ['ci_config_path'],
-  g: [
-    'only_allow_merge_if_pipeline_succeeds',
-    'allow_merge_on_skipped_pipeline',
-    'request_access_enabled',
-    'only_allow_merge_if_all_discussions_are_resolved',
-    'remove_source_branch_after_merge',
-    'printing_merge_request_link_enabled',
-    'merge_method',
-    'suggestion_commit_message',
-  ],
-  h: ['auto_devops_enabled', 'auto_devops_deploy_strategy', 'autoclose_referenced_issues'],
-  storage: ['repository_storage'],
-  ee: [
-    'approvals_before_merge',
-    'mirror',
-    'mirror_user_id',
-    'mirror_trigger_builds',
-    'only_mirror_protected_branches',
-    'mirror_overwrites_diverged_branches',
-    'external_authorization_classification_label',
-    'marked_for_deletion_on',
-  ],
-} satisfies Record<string, readonly (keyof typeof PROJECT_DEFAULTS)[]>;
-
-type SharedPiece = keyof typeof SHARED_FIELDS;
-
-function isDefault(p: Project, fields: readonly string[]): boolean {
-  const d = PROJECT_DEFAULTS as Record<string, unknown>;
-  for (let i = 0; i < fields.length; i++)
-    if ((p as Record<string, unknown>)[fields[i]!] !== d[fields[i]!]) return false;
-  return true;
-}
-
-const SHARED_BUILDERS: Record<SharedPiece, (p: Project, r: ProjectRenderer) => string> = {
-  b: (p) => `,"service_desk_enabled":${p.service_desk_enabled},"service_desk_address":null`,
-  c: (p) =>
-    `,"issues_access_level":"${p.issues_access_level}","repository_access_level":"${p.repository_access_level}","merge_requests_access_level":"${p.merge_requests_access_level}","forking_access_level":"${p.forking_access_level}","wiki_access_level":"${p.wiki_access_level}","builds_access_level":"${p.builds_access_level}","snippets_access_level":"${p.snippets_access_level}","pages_access_level":"${p.pages_access_level}","operations_access_level":"${p.operations_access_level}","analytics_access_level":"${p.analytics_access_level}"` +
-    `,"emails_disabled":${p.emails_disabled},"shared_runners_enabled":${p.shared_runners_enabled},"lfs_enabled":${p.lfs_enabled}`,
-  d: (p) => `,"import_status":${q(p.import_status)}`,
-  importError: (p) => `,"import_error":${q(p.import_error)}`,
-  openIssues: (p) => `,"open_issues_count":${p.open_issues_count}`,
-  e: (p) => `,"ci_default_git_depth":${p.ci_default_git_depth},"public_jobs":${p.public_jobs}`,
-  gitStrategy: (p) => `,"build_git_strategy":"${p.build_git_strategy}"`,
-  f: (p) =>
-    `,"build_timeout":${p.build_timeout},"auto_cancel_pending_pipelines":"${p.auto_cancel_pending_pipelines}","build_coverage_regex":${q(p.build_coverage_regex)}`,
-  ciConfig: (p) => `,"ci_config_path":${q(p.ci_config_path)}`,
-  g: (p) =>
-    `,"only_allow_merge_if_pipeline_succeeds":${p.only_allow_merge_if_pipeline_succeeds},"allow_merge_on_skipped_pipeline":${p.allow_merge_on_skipped_pipeline},"request_access_enabled":${p.request_access_enabled},"only_allow_merge_if_all_discussions_are_resolved":${p.only_allow_merge_if_all_discussions_are_resolved},"remove_source_branch_after_merge":${p.remove_source_branch_after_merge},"printing_merge_request_link_enabled":${p.printing_merge_request_link_enabled},"merge_method":"${p.merge_method}","suggestion_commit_message":${q(p.suggestion_commit_message)}`,
-  h: (p, r) =>
-    `,"auto_devops_enabled":${r.autoDevops(p)},"auto_devops_deploy_strategy":"${p.auto_devops_deploy_strategy}","autoclose_referenced_issues":${p.autoclose_referenced_issues}`,
-  storage: (p) => `,"repository_storage":${q(p.repository_storage)}`,
-  ee: (p, r) => {
-    if (!r.paid) return '';
-    const mirror = p.mirror === true;
-    const marked = q(p.marked_for_deletion_on ?? null);
-    return (
-      `,"approvals_before_merge":${p.approvals_before_merge},"mirror":${mirror}` +
-      (mirror
-        ? `,"mirror_user_id":${p.mirror_user_id},"mirror_trigger_builds":${p.mirror_trigger_builds},"only_mirror_protected_branches":${p.only_mirror_protected_branches},"mirror_overwrites_diverged_branches":${p.mirror_overwrites_diverged_branches}`
-        : '') +
-      `,"external_authorization_classification_label":${q(p.external_authorization_classification_label)},"marked_for_deletion_at":${marked},"marked_for_deletion_on":${marked}`
-    );
-  },
-};
-
-/**
- * The shared pieces for one settings object and tier, and the runs of them that a default-valued record
- * renders between its own values, joined once per variant of the viewer-dependent flags in them.
- */
-interface Shared {
-  pieces: Record<SharedPiece, string>;
-  /** `}` closing the container policy .. `,"creator_id":`, by feature bits | canMr << 5. */
-  afterPolicy: (string | undefined)[];
-  /** import_status .. (before runners_token), by canAdmin | issues << 1. */
-  beforeRunners: (string | undefined)[];
-  /** (after runners_token) .. `,"shared_with_groups":`, by canAdmin | download << 1. */
-  afterRunners: (string | undefined)[];
-  /** only_allow_merge_if_pipeline_succeeds .. the EE fields, by admin (no statistics between). */
-  afterShares: (string | undefined)[];
-}
-const sharedCache = new WeakMap<object, { free?: Shared; paid?: Shared }>();
-
-const NO_CUSTOM: Partial<Record<SharedPiece, string>> = {};
-
-/**
- * What one record's JSON needs beyond the shared pieces, for one namespace JSON (so one base URL and
- * settings) and tier. Kept small: a record's own text once, everything shared by reference.
- */
-class RecordJson {
-  constructor(
-    readonly record: ProjectRecord,
-    readonly ns: NamespaceJson,
-    readonly paid: boolean,
-    /** BasicProjectDetails up to `"namespace":` (default_branch included). */
-    readonly text: string,
-    /** Where `,"default_branch":…` lies in `text`. */
-    readonly branchStart: number,
-    readonly branchEnd: number,
-    /** Where `license_url` and `license` go in `text`. */
-    readonly licenseAt: number,
-    /** `,"packages_enabled":…,"visibility":…` */
-    readonly flags: string,
-    /** `,"resolve_outdated_diff_discussions":…,"container_registry_enabled":…` */
-    readonly registry: string,
-    /** `,"container_expiration_policy":{…,"next_run_at":` and the quoted time that follows. */
-    readonly policyHead: string,
-    readonly nextRun: string,
-    /** The pieces in which this record differs from the defaults. */
-    readonly custom: Partial<Record<SharedPiece, string>>,
-    /**
-     * Copies of the record's fields a rendering reads, so that rendering for an admin touches this object
-     * and not the (much larger) record: its namespace kind, which features are disabled (issues 1,
-     * merge requests 2, wiki 4, builds 8, snippets 16, repository 32), archived, creator and fork parent.
-     */
-    readonly userNamespace: boolean,
-    readonly disabled: number,
-    readonly archived: boolean,
-    readonly creatorId: number | null,
-    readonly forkedFrom: number | null,
-    readonly id: number,
-    readonly namespaceId: number,
-    readonly ownerId: number | null,
-  ) {}
-
-  /** Its last renderings by viewer and options (`ProjectRenderer.#view`). */
-  views?: View[];
-}
-
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
-const EMPTY_ARRAY = Buffer.from('[]');
-
-/** Renderings a record keeps: a list's and a single project's, for a couple of viewers. */
-const VIEWS_PER_RECORD = 4;
-
-/** Which of a project's features are disabled, as `RecordJson.disabled` has them. */
-const disabledFeatures = (p: Project) =>
-  +(p.issues_access_level === 'disabled') |
-  (+(p.merge_requests_access_level === 'disabled') << 1) |
-  (+(p.wiki_access_level === 'disabled') << 2) |
-  (+(p.builds_access_level === 'disabled') << 3) |
-  (+(p.snippets_access_level === 'disabled') << 4) |
-  (+(p.repository_access_level === 'disabled') << 5);
-
-/** Record JSON by record (gone with the record). Lists keep it on their keys as well (`RenderSlot`). */
-const records = new WeakMap<ProjectRecord, RecordJson>();
-
-const FEATURE_FLAGS: string[] = [];
-for (let bits = 0; bits < 32; bits++) {
-  const b = (i: number) => (bits & (1 << i)) !== 0;
-  FEATURE_FLAGS.push(
-    `,"issues_enabled":${b(0)},"merge_requests_enabled":${b(1)},"wiki_enabled":${b(2)},"jobs_enabled":${b(3)},"snippets_enabled":${b(4)}`,
-  );
-}
-
-const LICENSE = ',"license_url":null,"license":null';
-
-const NO_PERMISSIONS = '{"project_access":null,"group_access":null}';
-const accessJson = (level: number) =>
-  level > 0 ? `{"access_level":${level},"notification_level":3}` : 'null';
-
-/** The text of a record without its `default_branch` (a viewer who may not download code). */
-const withoutBranch = (r: RecordJson, s: string) => s.slice(0, r.branchStart) + s.slice(r.branchEnd);
-
-/**
- * `_links` of a project as the parts around its id (joined with the id, they are the JSON): per base URL,
- * by whether the issues (1) and merge requests (2) links are in.
- */
-const linkCache = new Map<string, string[][]>();
-function linkTemplates(base: string): string[][] {
-  let byFlags = linkCache.get(base);
-  if (!byFlags) {
-    if (linkCache.size >= 64) linkCache.clear();
-    const api = `${base}/api/v4/projects/`;
-    byFlags = [];
-    for (let k = 0; k < 4; k++) {
-      const parts = [`,"_links":{"self":"${api}`];
-      let close = '"';
-      if (k & 1) {
-        parts.push(`${close},"issues":"${api}`);
-        close = '/issues"';
-      }
-      if (k & 2) {
-        parts.push(`${close},"merge_requests":"${api}`);
-        close = '/merge_requests"';
-      }
-      parts.push(
-        `${close},"repo_branches":"${api}`,
-        `/repository/branches","labels":"${api}`,
-        `/labels","events":"${api}`,
-        `/events","members":"${api}`,
-        '/members"}',
-      );
-      byFlags.push(parts);
-    }
-    linkCache.set(base, byFlags);
-  }
-  return byFlags;
-}
-
-/** Hosts of base URLs (`new URL` per request is a noticeable cost of a small response). */
-const hosts = new Map<string, string>();
-function hostOf(base: string): string {
-  let h = hosts.get(base);
-  if (h === undefined) {
-    if (hosts.size >= 64) hosts.clear();
-    hosts.set(base, (h = new URL(base).hostname));
-  }
-  return h;
-}
 
 interface Memberships {
   projects: Map<number, number>;
