@@ -28,7 +28,7 @@ import { deployTokensArea } from './deploy_tokens/area.js';
 import { adminVariablesArea } from './admin_variables/area.js';
 import { userProfileArea } from './user_profile/area.js';
 
-export const AREAS: readonly Area[] = [
+const LIST = [
   usersArea,
   groupsArea,
   projectsArea,
@@ -50,7 +50,12 @@ export const AREAS: readonly Area[] = [
   deployTokensArea,
   adminVariablesArea,
   userProfileArea,
-];
+] as const;
+
+/** The list with each descriptor's own type: the scenario schema's type is built from their fields. */
+export type AreaList = typeof LIST;
+
+export const AREAS: readonly Area[] = LIST;
 
 /** Every area's routes and job runners, registered on one router (mounted at `/api/v4`). */
 export function registerApi(r: ApiRouter): void {

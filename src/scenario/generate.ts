@@ -10,7 +10,7 @@ import type { Draft } from 'immer';
 import { VISIBILITY_LEVEL } from '../core/access.js';
 import type { GroupRecord, PlatformState, Visibility } from '../core/state.js';
 import { tget, tvalues } from '../core/table.js';
-import { generateIssuables } from '../resources/issuables/generate.js';
+import { AREAS } from '../resources/index.js';
 import { createGroup, createProject, setMember } from '../resources/projects/model.js';
 import { createUser } from '../resources/users/model.js';
 
@@ -21,9 +21,13 @@ export interface GenerateSpec {
   users: number;
   groups: number;
   projects: number;
-  /** Issues and merge requests in every project, explicit and generated. */
-  issues_per_project?: number;
-  merge_requests_per_project?: number;
+  /** The areas' counts (`issues_per_project`, ...). */
+  [count: string]: number | undefined;
+}
+
+/** The areas' generators, in the area list's order, after the users, groups and projects. */
+function generateAreas(st: S, spec: GenerateSpec, seed: number, now: Date): void {
+  for (const a of AREAS) a.scenario?.generate?.(st, spec, seed, now);
 }
 
 type FakerModule = { faker: Faker };
@@ -90,7 +94,7 @@ const title = (path: string) =>
  * Deterministic: the same state, spec and seed give the same records, byte for byte.
  */
 export function generate(st: S, spec: GenerateSpec, seed: number, now: Date): void {
-  if (spec.users + spec.groups + spec.projects === 0) return generateIssuables(st, spec, seed, now);
+  if (spec.users + spec.groups + spec.projects === 0) return generateAreas(st, spec, seed, now);
   const f = seededFaker(seed);
   // Picks from faker's word lists go through a plain PRNG: faker's own helpers cost several times more per
   // call, which shows at 100k records. faker itself makes the rarer, pattern-built fields.
@@ -257,7 +261,7 @@ export function generate(st: S, spec: GenerateSpec, seed: number, now: Date): vo
     );
     if (userIds.length > 0) addMembers('project', id, below(3), createdAt, ownerId);
   }
-  generateIssuables(st, spec, seed, now);
+  generateAreas(st, spec, seed, now);
 }
 
 /** A word list of the locale (some are untyped in faker's definitions); never empty. */

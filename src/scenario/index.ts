@@ -9,31 +9,12 @@ import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import { emptyFeature } from '../core/features.js';
 import type { PlatformState, Tier } from '../core/state.js';
-import { emptyWorld } from '../resources/index.js';
 import { digest } from '../core/store.js';
 import { iget, tget, tvalues } from '../core/table.js';
-import { buildProjectCi, ciScenarioProblems } from '../resources/ci/scenario.js';
-import {
-  buildApplications,
-  buildGroupIdentity,
-  identityScenarioProblems,
-} from '../resources/oauth/scenario.js';
-import { buildEpics, buildProjectIssuables, issuableProblems } from '../resources/issuables/scenario.js';
-import {
-  buildPersonalSnippets,
-  buildProjectIntegrations,
-  integrationProblems,
-} from '../resources/integrations/scenario.js';
+import type { AreaScenario, ScenarioBuild, ScenarioRefs } from '../core/area.js';
+import { AREAS, emptyWorld } from '../resources/index.js';
 import { addShare, addStar, createGroup, createProject, setMember } from '../resources/projects/model.js';
-import {
-  buildGroupSetup,
-  buildInstanceSetup,
-  buildProjectSetup,
-  buildSetupTopics,
-  setupScenarioProblems,
-} from '../resources/metadata/scenario.js';
 import { addToken, createUser } from '../resources/users/model.js';
-import { buildUserProfile, userProfileProblems } from '../resources/user_profile/scenario.js';
 import { generate } from './generate.js';
 import { scenarioSchema, type Scenario, type ScenarioFile } from './schema.js';
 
@@ -256,6 +237,7 @@ function crossReferenceProblems(s: Scenario): string[] {
     });
   };
   const groups = new Set<string>();
+  const refs: ScenarioRefs = { users, groups };
   s.groups.forEach((g, i) => {
     const k = g.path.toLowerCase();
     const parent = k.includes('/') ? k.slice(0, k.lastIndexOf('/')) : null;
@@ -284,20 +266,31 @@ function crossReferenceProblems(s: Scenario): string[] {
     });
     if (p.forked_from && !projects.has(p.forked_from.toLowerCase()))
       problems.push(`projects[${i}].forked_from: no project "${p.forked_from}" listed before`);
-    problems.push(...ciScenarioProblems(p, i, users));
-    problems.push(...integrationProblems(p.integrations, `projects[${i}]`));
-  });
-  s.snippets.forEach((sn, i) => {
-    if (!users.has(sn.author.toLowerCase())) problems.push(`snippets[${i}].author: no user "${sn.author}"`);
+    for (const a of SCENARIO_PARTS) problems.push(...(a.projectProblems?.(p, `projects[${i}]`, refs) ?? []));
   });
   const gen = s.generate;
   if (gen && gen.projects > 0 && gen.users + s.users.length + gen.groups + s.groups.length === 0)
     problems.push('generate.projects: projects need an owner: give users or groups (or generate.users)');
-  problems.push(...identityScenarioProblems(s, users));
-  problems.push(...issuableProblems(s.projects, s.epics, users, groups));
-  problems.push(...setupScenarioProblems(s));
-  problems.push(...userProfileProblems(s.users));
+  for (const a of SCENARIO_PARTS) problems.push(...(a.problems?.(s, refs) ?? []));
   return problems;
+}
+
+/** The areas' parts of the scenario format, in the area list's order. */
+const SCENARIO_PARTS: readonly AreaScenario[] = AREAS.flatMap((a) => (a.scenario ? [a.scenario] : []));
+
+type Part = 'userFields' | 'groupFields' | 'projectFields';
+
+/** The field names the areas add to each kind of entry: the areas build from them, not the record. */
+const AREA_KEYS: Record<Part, ReadonlySet<string>> = {
+  userFields: new Set(SCENARIO_PARTS.flatMap((a) => Object.keys(a.userFields ?? {}))),
+  groupFields: new Set(SCENARIO_PARTS.flatMap((a) => Object.keys(a.groupFields ?? {}))),
+  projectFields: new Set(SCENARIO_PARTS.flatMap((a) => Object.keys(a.projectFields ?? {}))),
+};
+
+/** An entry's own fields (what becomes the record), without those the areas read. */
+function withoutAreaFields<T extends object>(entry: T, part: Part): T {
+  const keys = AREA_KEYS[part];
+  return Object.fromEntries(Object.entries(entry).filter(([k]) => !keys.has(k))) as T;
 }
 
 export interface BuildOptions {
@@ -329,12 +322,14 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
     st.features[f.name] = rec;
   }
 
-  buildSetupTopics(st, s, now);
-
   const userIds = new Map<string, number>();
+  const uid = (name: string) => userIds.get(name.toLowerCase())!;
+  const build: ScenarioBuild = { now, uid };
+  for (const a of SCENARIO_PARTS) a.buildFirst?.(st, s, build);
+
   for (const u of s.users) {
     const { tokens, password_digest: passwordDigest, ...rest } = u;
-    const { emails, ssh_keys, gpg_keys, status, ...fields } = rest;
+    const fields = withoutAreaFields(rest, 'userFields');
     const id = createUser(
       st,
       {
@@ -348,7 +343,7 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
     userIds.set(u.username.toLowerCase(), id);
     // An exported scenario carries the digest the state keeps instead of the password.
     if (passwordDigest) tget(st.users, id)!.password_digest = passwordDigest;
-    buildUserProfile(st, id, { emails, ssh_keys, gpg_keys, status }, now);
+    for (const a of SCENARIO_PARTS) a.buildUser?.(st, id, u, build);
     for (const t of tokens)
       addToken(
         st,
@@ -365,25 +360,21 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
         now,
       );
   }
-  const uid = (name: string) => userIds.get(name.toLowerCase())!;
 
   for (const g of s.groups) {
-    const { members, path, saml: _saml, scim_token: _scimToken, scim_identities: _scim, ...rest } = g;
-    const { variables: _gv, deploy_tokens: _gdt, scim_token_digest: _scimDigest, ...fields } = rest;
+    const { members, path, ...rest } = g;
+    const fields = withoutAreaFields(rest, 'groupFields');
     const slash = path.lastIndexOf('/');
     const parentId = slash < 0 ? null : iget(st.idx.namespaces, path.slice(0, slash).toLowerCase())!;
     const id = createGroup(st, { ...fields, path: path.slice(slash + 1), parent_id: parentId }, now);
     for (const m of members)
       setMember(st, 'group', id, uid(m.username), m.access_level, now, m.expires_at ?? null);
-    buildGroupIdentity(st, id, g, uid, now);
-    buildGroupSetup(st, id, g, now);
+    for (const a of SCENARIO_PARTS) a.buildGroup?.(st, id, g, build);
   }
 
   for (const p of s.projects) {
-    const { members, starred_by, shared_with, forked_from, path, creator, created_at, ...rest0 } = p;
-    const { labels, milestones, issues, merge_requests, snippets, ...rest } = rest0;
-    const { branches: _b, tags: _t, variables: _v, pipelines: _p, integrations, ...rest1 } = rest;
-    const { deploy_tokens: _dt, ...fields } = rest1;
+    const { members, starred_by, shared_with, forked_from, path, creator, created_at, ...rest } = p;
+    const fields = withoutAreaFields(rest, 'projectFields');
     const slash = path.lastIndexOf('/');
     const nsPath = path.slice(0, slash).toLowerCase();
     const nsId = iget(st.idx.namespaces, nsPath)!;
@@ -410,16 +401,10 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
     for (const u of starred_by) addStar(st, id, uid(u), now);
     for (const sh of shared_with)
       addShare(st, id, iget(st.idx.namespaces, sh.group.toLowerCase())!, sh.group_access, now, sh.expires_at);
-    buildProjectCi(st, tget(st.projects, id)!, p, uid, now);
-    buildProjectIssuables(st, id, { labels, milestones, issues, merge_requests, snippets }, uid, now);
-    buildProjectIntegrations(st, id, integrations, now);
-    buildProjectSetup(st, id, p, now);
+    for (const a of SCENARIO_PARTS) a.buildProject?.(st, id, p, build);
   }
 
-  buildApplications(st, s, uid, now);
-  buildEpics(st, s.epics, uid, now);
-  buildPersonalSnippets(st, s.snippets, uid, now);
-  buildInstanceSetup(st, s);
+  for (const a of SCENARIO_PARTS) a.build?.(st, s, build);
 
   if (s.generate) generate(st, s.generate, opts.seed ?? s.seed, opts.now);
 

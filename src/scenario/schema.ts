@@ -3,30 +3,23 @@
  * exported as a JSON Schema (scenarios/schema.json) for editors.
  */
 import { z } from 'zod';
-import { parseDuration } from '../core/clock.js';
-import { PIPELINE_STATUSES } from '../resources/ci/model.js';
-import { epicScenario, projectIssuablesFields } from '../resources/issuables/scenario.js';
-import { integrationScenario, personalSnippetScenario } from '../resources/integrations/scenario.js';
-import { groupSetupFields, projectSetupFields, setupScenarioFields } from '../resources/metadata/scenario.js';
-import { userProfileFields } from '../resources/user_profile/scenario.js';
+import { accessLevel, digestHex, isoDate, isoTime } from '../core/fields.js';
+import { AREAS, type AreaList } from '../resources/index.js';
+
+type Part = 'fields' | 'userFields' | 'groupFields' | 'projectFields' | 'generateFields';
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
+type PartOf<A, P extends Part> = A extends { readonly scenario: { readonly [K in P]: infer F } } ? F : never;
+type Shape<T> = [T] extends [never] ? object : T;
+/** The fields every area adds to one part of the file, with their types. */
+type AreaFields<P extends Part> = Shape<UnionToIntersection<PartOf<AreaList[number], P>>>;
+
+/** The fields the areas add to a part of the file, in the area list's order. */
+const areaFields = <P extends Part>(part: P) =>
+  Object.assign({}, ...AREAS.map((a) => a.scenario?.[part] ?? {})) as AreaFields<P>;
 
 const visibility = z.enum(['private', 'internal', 'public']);
-
-const ACCESS_NAMES = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
-
-/** An access level as a number (10-50) or a role name. */
-export const accessLevel = z.union(
-  [
-    z.union([z.literal(10), z.literal(20), z.literal(30), z.literal(40), z.literal(50)]),
-    z.enum(['guest', 'reporter', 'developer', 'maintainer', 'owner']).transform((n) => ACCESS_NAMES[n]),
-  ],
-  { error: 'must be 10, 20, 30, 40, 50, guest, reporter, developer, maintainer or owner' },
-);
-
-const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time');
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a YYYY-MM-DD date');
-
-const digestHex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest (64 hex digits)');
 
 export const tokenSchema = z
   .strictObject({
@@ -93,7 +86,7 @@ export const userSchema = z
       .optional(),
     created_at: isoTime.optional(),
     tokens: z.array(tokenSchema).default([]),
-    ...userProfileFields,
+    ...areaFields('userFields'),
   })
   .describe('A user; any other field of the admin user shape may be given too.');
 
@@ -108,153 +101,7 @@ export const groupSchema = z.looseObject({
   visibility: visibility.default('private'),
   description: z.string().default(''),
   members: z.array(memberSchema).default([]),
-  saml: z
-    .union([
-      z.boolean(),
-      z.strictObject({
-        enabled: z.boolean().default(true),
-        sso_url: z.string().default('https://idp.example.com/sso'),
-        default_membership_role: accessLevel.default(10),
-      }),
-    ])
-    .optional()
-    .describe('paid tiers: group SAML SSO (`true`, or its settings); the SCIM API needs it'),
-  scim_token: z.string().min(1).optional().describe('paid tiers: the token SCIM clients send as Bearer'),
-  scim_token_digest: digestHex
-    .optional()
-    .describe('SHA-256 of the SCIM token, as `fauxlab scenario export` writes it; instead of scim_token'),
-  scim_identities: z
-    .array(
-      z.strictObject({
-        username: z.string().min(1),
-        extern_uid: z.string().min(1),
-        active: z.boolean().default(true),
-      }),
-    )
-    .optional()
-    .describe("users provisioned into the group by SCIM (they need the group's `saml`)"),
-  ...groupSetupFields,
-});
-
-/** The OAuth scopes an application may be registered with. */
-const OAUTH_SCOPES = [
-  'api',
-  'read_user',
-  'read_api',
-  'read_repository',
-  'write_repository',
-  'read_registry',
-  'write_registry',
-  'sudo',
-  'openid',
-  'profile',
-  'email',
-];
-
-export const oauthApplicationSchema = z
-  .strictObject({
-    name: z.string().min(1),
-    uid: z.string().min(1).describe('the Application ID clients send as client_id'),
-    secret: z.string().min(1).optional().describe('the client secret; or give secret_digest'),
-    secret_digest: digestHex.optional().describe('SHA-256 of the client secret; instead of secret'),
-    redirect_uri: z
-      .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
-      .describe('one redirect URI, or several'),
-    scopes: z
-      .union([z.string(), z.array(z.string())])
-      .default(['api'])
-      .transform((v) => (Array.isArray(v) ? v : v.split(/\s+/).filter(Boolean)))
-      .refine((v) => v.every((s) => OAUTH_SCOPES.includes(s)), `may contain only ${OAUTH_SCOPES.join(', ')}`)
-      .describe('space-separated or a list (default api)'),
-    confidential: z.boolean().default(true),
-    trusted: z.boolean().default(false).describe('trusted applications skip the consent page'),
-    owner: z
-      .string()
-      .optional()
-      .describe('username of the user who registered it; GET /applications lists only those without one'),
-  })
-  .refine((a) => !a.secret !== !a.secret_digest, { message: 'give secret or secret_digest (exactly one)' });
-
-const shaHex = z.string().regex(/^[0-9a-f]{40}$/, 'must be a commit sha (40 hex digits)');
-
-const refEntry = z
-  .union([z.string().min(1), z.strictObject({ name: z.string().min(1), sha: shaHex.optional() })])
-  .describe('a name, or {name, sha}; a sha is made up when none is given');
-
-const seconds = z
-  .union([
-    z.number().min(0),
-    z.string().refine(
-      (v) => {
-        try {
-          return parseDuration(v) >= 0;
-        } catch {
-          return false;
-        }
-      },
-      { message: 'must be seconds or a duration such as 90s, 5m, 1h30m' },
-    ),
-  ])
-  .describe('seconds, or a duration such as 90s, 5m, 1h30m');
-
-export const variableSchema = z.strictObject({
-  key: z.string(),
-  value: z.string(),
-  variable_type: z.enum(['env_var', 'file']).default('env_var'),
-  protected: z.boolean().default(false),
-  masked: z.boolean().default(false),
-  environment_scope: z.string().default('*'),
-});
-
-const testCaseSchema = z.strictObject({
-  name: z.string(),
-  classname: z.string().default(''),
-  status: z.enum(['success', 'failed', 'skipped', 'error']),
-  execution_time: z.number().min(0).default(0).describe('seconds'),
-  system_output: z.string().nullable().default(null),
-  stack_trace: z.string().nullable().default(null),
-});
-
-export const pipelineSchema = z.strictObject({
-  ref: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      'a branch (or a tag, with tag: true), added to the project if missing; default the default branch',
-    ),
-  tag: z.boolean().default(false),
-  sha: shaHex.optional().describe("default the ref's sha"),
-  status: z
-    .enum(PIPELINE_STATUSES)
-    .default('pending')
-    .describe(
-      'the status at the start of the clock; pending and running pipelines then move on the clock ' +
-        '(running right after `now`, `outcome` after `duration`), the others stay',
-    ),
-  outcome: z.enum(['success', 'failed']).optional().describe('how a run ends (default success)'),
-  duration: seconds.optional().describe('how long a run takes (default 60 seconds)'),
-  user: z.string().optional().describe('username of the triggering user; default the project creator'),
-  created_at: isoTime.optional(),
-  coverage: z.union([z.number(), z.string()]).nullable().optional(),
-  yaml_errors: z.string().nullable().optional(),
-  variables: z
-    .array(
-      z.strictObject({
-        key: z.string(),
-        value: z.string(),
-        variable_type: z.enum(['env_var', 'file']).optional(),
-      }),
-    )
-    .default([]),
-  test_report: z
-    .strictObject({
-      test_suites: z.array(
-        z.strictObject({ name: z.string(), test_cases: z.array(testCaseSchema).default([]) }),
-      ),
-    })
-    .optional()
-    .describe('served by the test report endpoint while the junit_pipeline_view flag is on'),
+  ...areaFields('groupFields'),
 });
 
 export const projectSchema = z.looseObject({
@@ -290,13 +137,7 @@ export const projectSchema = z.looseObject({
     .nullable()
     .optional()
     .describe('paid tiers: the day an adjourned deletion was requested'),
-  branches: z.array(refEntry).optional().describe('branches besides the default branch, which always exists'),
-  tags: z.array(refEntry).optional(),
-  variables: z.array(variableSchema).optional().describe('CI/CD variables'),
-  pipelines: z.array(pipelineSchema).optional().describe('pipelines, oldest first'),
-  integrations: z.array(integrationScenario).optional().describe('integrations (services), set up as by PUT'),
-  ...projectIssuablesFields,
-  ...projectSetupFields,
+  ...areaFields('projectFields'),
 });
 
 export const featureSchema = z.strictObject({
@@ -327,18 +168,7 @@ export const generateSchema = z
       .min(0)
       .default(0)
       .describe('projects spread over groups and personal namespaces, with mixed visibility and members'),
-    issues_per_project: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .describe('issues in every project (explicit and generated), with labels, milestones and assignees'),
-    merge_requests_per_project: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .describe('merge requests in every project'),
+    ...areaFields('generateFields'),
   })
   .describe('Records generated after the explicit ones, reproducible from `seed`.');
 
@@ -362,13 +192,7 @@ export const scenarioSchema = z.strictObject({
   users: z.array(userSchema).default([]),
   groups: z.array(groupSchema).default([]),
   projects: z.array(projectSchema).default([]),
-  oauth_applications: z.array(oauthApplicationSchema).default([]),
-  epics: z
-    .array(epicScenario)
-    .default([])
-    .describe('paid tiers: group epics (as far as their notes need them)'),
-  snippets: z.array(personalSnippetScenario).default([]).describe('personal snippets'),
-  ...setupScenarioFields,
+  ...areaFields('fields'),
   generate: generateSchema.optional(),
 });
 

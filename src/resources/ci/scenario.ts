@@ -2,11 +2,13 @@
 import type { Draft } from 'immer';
 import type { ScenarioOut } from '../../core/area.js';
 import { parseDuration } from '../../core/clock.js';
+import { isoTime } from '../../core/fields.js';
+import { z } from 'zod';
 import type { PipelineStatus, PlatformState, ProjectRecord } from '../../core/state.js';
-import type { Scenario } from '../../scenario/schema.js';
 import { tget, tvalues } from '../../core/table.js';
 import {
   BLANK_SHA,
+  PIPELINE_STATUSES,
   DEFAULT_RUN_SECONDS,
   createPipeline,
   createVariable,
@@ -17,15 +19,106 @@ import {
 } from './model.js';
 import { addRef, findRef } from './refs.js';
 
-type ScenarioProject = Scenario['projects'][number];
-type ScenarioPipeline = NonNullable<ScenarioProject['pipelines']>[number];
+const shaHex = z.string().regex(/^[0-9a-f]{40}$/, 'must be a commit sha (40 hex digits)');
+
+const refEntry = z
+  .union([z.string().min(1), z.strictObject({ name: z.string().min(1), sha: shaHex.optional() })])
+  .describe('a name, or {name, sha}; a sha is made up when none is given');
+
+const secondsField = z
+  .union([
+    z.number().min(0),
+    z.string().refine(
+      (v) => {
+        try {
+          return parseDuration(v) >= 0;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be seconds or a duration such as 90s, 5m, 1h30m' },
+    ),
+  ])
+  .describe('seconds, or a duration such as 90s, 5m, 1h30m');
+
+const variableSchema = z.strictObject({
+  key: z.string(),
+  value: z.string(),
+  variable_type: z.enum(['env_var', 'file']).default('env_var'),
+  protected: z.boolean().default(false),
+  masked: z.boolean().default(false),
+  environment_scope: z.string().default('*'),
+});
+
+const testCaseSchema = z.strictObject({
+  name: z.string(),
+  classname: z.string().default(''),
+  status: z.enum(['success', 'failed', 'skipped', 'error']),
+  execution_time: z.number().min(0).default(0).describe('seconds'),
+  system_output: z.string().nullable().default(null),
+  stack_trace: z.string().nullable().default(null),
+});
+
+const pipelineSchema = z.strictObject({
+  ref: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'a branch (or a tag, with tag: true), added to the project if missing; default the default branch',
+    ),
+  tag: z.boolean().default(false),
+  sha: shaHex.optional().describe("default the ref's sha"),
+  status: z
+    .enum(PIPELINE_STATUSES)
+    .default('pending')
+    .describe(
+      'the status at the start of the clock; pending and running pipelines then move on the clock ' +
+        '(running right after `now`, `outcome` after `duration`), the others stay',
+    ),
+  outcome: z.enum(['success', 'failed']).optional().describe('how a run ends (default success)'),
+  duration: secondsField.optional().describe('how long a run takes (default 60 seconds)'),
+  user: z.string().optional().describe('username of the triggering user; default the project creator'),
+  created_at: isoTime.optional(),
+  coverage: z.union([z.number(), z.string()]).nullable().optional(),
+  yaml_errors: z.string().nullable().optional(),
+  variables: z
+    .array(
+      z.strictObject({
+        key: z.string(),
+        value: z.string(),
+        variable_type: z.enum(['env_var', 'file']).optional(),
+      }),
+    )
+    .default([]),
+  test_report: z
+    .strictObject({
+      test_suites: z.array(
+        z.strictObject({ name: z.string(), test_cases: z.array(testCaseSchema).default([]) }),
+      ),
+    })
+    .optional()
+    .describe('served by the test report endpoint while the junit_pipeline_view flag is on'),
+});
+
+/** Fields a project entry of a scenario may carry for this area. */
+export const ciProjectFields = {
+  branches: z.array(refEntry).optional().describe('branches besides the default branch, which always exists'),
+  tags: z.array(refEntry).optional(),
+  variables: z.array(variableSchema).optional().describe('CI/CD variables'),
+  pipelines: z.array(pipelineSchema).optional().describe('pipelines, oldest first'),
+};
+
+export type ScenarioProject = z.output<z.ZodObject<typeof ciProjectFields>> & {
+  default_branch: string | null;
+};
+type ScenarioPipeline = z.output<typeof pipelineSchema>;
 
 const refName = (r: string | { name: string }) => (typeof r === 'string' ? r : r.name);
 
 /** What a scenario's CI parts get wrong, as `projects[i]...: message` lines. */
-export function ciScenarioProblems(p: ScenarioProject, i: number, users: ReadonlySet<string>): string[] {
+export function ciScenarioProblems(p: ScenarioProject, at: string, users: ReadonlySet<string>): string[] {
   const problems: string[] = [];
-  const at = `projects[${i}]`;
   const seen: { id: number; key: string; environment_scope: string }[] = [];
   (p.variables ?? []).forEach((v, j) => {
     const errors = variableErrors({ ...v, key: v.key.trim() }, seen);

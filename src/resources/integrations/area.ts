@@ -1,5 +1,11 @@
 import { defineArea } from '../../core/area.js';
-import { exportIntegrations } from './scenario.js';
+import {
+  buildProjectIntegrations,
+  exportIntegrations,
+  integrationFields,
+  integrationProblems,
+  type IntegrationsProject,
+} from './scenario.js';
 import { integrationControl } from './control.js';
 import { integrationsRoutes } from './routes.js';
 import { emptyIntegrations } from './store.js';
@@ -9,5 +15,11 @@ export const integrationsArea = defineArea({
   state: { key: 'integrations', empty: emptyIntegrations },
   routes: integrationsRoutes,
   control: integrationControl,
-  scenario: { export: exportIntegrations },
+  scenario: {
+    projectFields: integrationFields,
+    projectProblems: (p: IntegrationsProject, at) => integrationProblems(p.integrations, at),
+    buildProject: (st, id, p: IntegrationsProject, b) =>
+      buildProjectIntegrations(st, id, p.integrations, b.now),
+    export: exportIntegrations,
+  },
 });

@@ -1,13 +1,11 @@
 /**
- * Scenario files: a project's `integrations` (set up and active, as after a `PUT`) and the top-level
- * personal `snippets`.
+ * Scenario files: a project's `integrations` (set up and active, as after a `PUT`).
  */
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
-import { createPersonalSnippet } from '../snippets/model.js';
 import { EVENT_FLAG, INTEGRATIONS } from './catalog.js';
 import { ensureIntegration, EVENT_FLAGS, setActive, type EventFlag } from './store.js';
 
@@ -20,16 +18,15 @@ export const integrationScenario = z
   })
   .describe('an integration: its slug, and the params `PUT /projects/:id/services/:slug` takes');
 
-export const personalSnippetScenario = z.strictObject({
-  author: z.string().min(1).describe('username'),
-  title: z.string().min(1),
-  file_name: z.string().default('snippet.txt'),
-  content: z.string().min(1),
-  description: z.string().optional(),
-  visibility: z.enum(['private', 'internal', 'public']).default('private'),
-});
+/** Fields a project entry may carry for this area. */
+export const integrationFields = {
+  integrations: z.array(integrationScenario).optional().describe('integrations (services), set up as by PUT'),
+};
 
 type IntegrationEntry = z.output<typeof integrationScenario>;
+
+/** What this area reads of a project entry. */
+export type IntegrationsProject = z.output<z.ZodObject<typeof integrationFields>>;
 
 /** Problems the schema cannot see: a required field missing. */
 export function integrationProblems(list: readonly IntegrationEntry[] | undefined, at: string): string[] {
@@ -64,27 +61,6 @@ export function buildProjectIntegrations(
     }
     setActive(st, id, e.active);
   }
-}
-
-export function buildPersonalSnippets(
-  st: Draft<PlatformState>,
-  list: readonly z.output<typeof personalSnippetScenario>[],
-  uid: (username: string) => number,
-  now: string,
-): void {
-  for (const s of list)
-    createPersonalSnippet(
-      st,
-      {
-        author_id: uid(s.author),
-        title: s.title,
-        file_name: s.file_name,
-        description: s.description ?? null,
-        content: s.content,
-        visibility: s.visibility,
-      },
-      now,
-    );
 }
 
 /**

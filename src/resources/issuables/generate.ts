@@ -5,6 +5,7 @@
  * the state being built, a handful of bucket writes per record.
  */
 import type { Draft } from 'immer';
+import { z } from 'zod';
 import type { PlatformState } from '../../core/state.js';
 import { mget, tget, tleaves } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
@@ -60,6 +61,17 @@ function prng(seed: number): () => number {
 const DAY = 86_400_000;
 
 /** Adds generated issuables to every project of a state being built. */
+/** The counts of `generate` this area reads. */
+export const generateIssuablesFields = {
+  issues_per_project: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('issues in every project (explicit and generated), with labels, milestones and assignees'),
+  merge_requests_per_project: z.number().int().min(0).default(0).describe('merge requests in every project'),
+};
+
 export function generateIssuables(st: S, spec: IssuablesSpec, seed: number, now: Date): void {
   const issues = spec.issues_per_project ?? 0;
   const mrs = spec.merge_requests_per_project ?? 0;

@@ -126,7 +126,18 @@ export const epicScenario = z.strictObject({
   notes: z.array(noteScenario).default([]),
 });
 
-type ProjectEntry = {
+/** Top-level fields of this area. */
+export const epicFields = {
+  epics: z
+    .array(epicScenario)
+    .default([])
+    .describe('paid tiers: group epics (as far as their notes need them)'),
+};
+
+/** What this area reads of a scenario. */
+export type IssuablesScenario = { projects: ProjectEntry[] } & z.output<z.ZodObject<typeof epicFields>>;
+
+export type ProjectEntry = {
   path: string;
   labels: z.output<typeof labelScenario>[];
   milestones: z.output<typeof milestoneScenario>[];

@@ -37,10 +37,13 @@ export const projectSetupFields = {
 };
 
 type Fields<T extends z.ZodRawShape> = z.output<z.ZodObject<T>>;
-type GroupSetup = Fields<typeof groupSetupFields>;
-type ProjectSetup = Fields<typeof projectSetupFields>;
+export type GroupSetup = Fields<typeof groupSetupFields>;
+export type ProjectSetup = Fields<typeof projectSetupFields>;
 /** What these areas read of a scenario: the shared schema is built from their fields, not the reverse. */
-type SetupScenario = Fields<typeof setupScenarioFields> & { groups: GroupSetup[]; projects: ProjectSetup[] };
+export type SetupScenario = Fields<typeof setupScenarioFields> & {
+  groups: GroupSetup[];
+  projects: ProjectSetup[];
+};
 
 export function setupScenarioProblems(s: SetupScenario): string[] {
   return [

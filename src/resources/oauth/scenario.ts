@@ -8,13 +8,89 @@ import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { digest } from '../../core/store.js';
 import { iget, iset, tget, tvalues } from '../../core/table.js';
-import type { Scenario } from '../../scenario/schema.js';
+import { z } from 'zod';
+import { accessLevel, digestHex } from '../../core/fields.js';
 import { setMember } from '../projects/model.js';
 import { addScimIdentity, GROUP_SAML_PROVIDER, linkSamlIdentity, setSamlProvider } from '../scim/model.js';
 import { createApplication } from './model.js';
 
 type S = Draft<PlatformState>;
-type Group = Scenario['groups'][number];
+
+/** The OAuth scopes an application may be registered with. */
+const OAUTH_SCOPES = [
+  'api',
+  'read_user',
+  'read_api',
+  'read_repository',
+  'write_repository',
+  'read_registry',
+  'write_registry',
+  'sudo',
+  'openid',
+  'profile',
+  'email',
+];
+
+const oauthApplicationSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    uid: z.string().min(1).describe('the Application ID clients send as client_id'),
+    secret: z.string().min(1).optional().describe('the client secret; or give secret_digest'),
+    secret_digest: digestHex.optional().describe('SHA-256 of the client secret; instead of secret'),
+    redirect_uri: z
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+      .describe('one redirect URI, or several'),
+    scopes: z
+      .union([z.string(), z.array(z.string())])
+      .default(['api'])
+      .transform((v) => (Array.isArray(v) ? v : v.split(/\s+/).filter(Boolean)))
+      .refine((v) => v.every((s) => OAUTH_SCOPES.includes(s)), `may contain only ${OAUTH_SCOPES.join(', ')}`)
+      .describe('space-separated or a list (default api)'),
+    confidential: z.boolean().default(true),
+    trusted: z.boolean().default(false).describe('trusted applications skip the consent page'),
+    owner: z
+      .string()
+      .optional()
+      .describe('username of the user who registered it; GET /applications lists only those without one'),
+  })
+  .refine((a) => !a.secret !== !a.secret_digest, { message: 'give secret or secret_digest (exactly one)' });
+
+/** Top-level fields of this area. */
+export const identityFields = {
+  oauth_applications: z.array(oauthApplicationSchema).default([]),
+};
+
+/** Fields a group entry may carry for this area (paid tiers). */
+export const identityGroupFields = {
+  saml: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        enabled: z.boolean().default(true),
+        sso_url: z.string().default('https://idp.example.com/sso'),
+        default_membership_role: accessLevel.default(10),
+      }),
+    ])
+    .optional()
+    .describe('paid tiers: group SAML SSO (`true`, or its settings); the SCIM API needs it'),
+  scim_token: z.string().min(1).optional().describe('paid tiers: the token SCIM clients send as Bearer'),
+  scim_token_digest: digestHex
+    .optional()
+    .describe('SHA-256 of the SCIM token, as `fauxlab scenario export` writes it; instead of scim_token'),
+  scim_identities: z
+    .array(
+      z.strictObject({
+        username: z.string().min(1),
+        extern_uid: z.string().min(1),
+        active: z.boolean().default(true),
+      }),
+    )
+    .optional()
+    .describe("users provisioned into the group by SCIM (they need the group's `saml`)"),
+};
+
+export type Group = z.output<z.ZodObject<typeof identityGroupFields>>;
+export type IdentityScenario = z.output<z.ZodObject<typeof identityFields>> & { groups: Group[] };
 
 /** The group fields this area reads; buildWorld keeps them off the group record. */
 export const IDENTITY_GROUP_FIELDS = ['saml', 'scim_token', 'scim_token_digest', 'scim_identities'] as const;
@@ -23,7 +99,7 @@ export const IDENTITY_GROUP_FIELDS = ['saml', 'scim_token', 'scim_token_digest',
 const SAML_DEFAULTS = { enabled: true, sso_url: 'https://idp.example.com/sso', default_membership_role: 10 };
 
 /** Cross-reference problems: unknown owners, duplicate uids, SCIM identities without users or SAML. */
-export function identityScenarioProblems(s: Scenario, users: ReadonlySet<string>): string[] {
+export function identityScenarioProblems(s: IdentityScenario, users: ReadonlySet<string>): string[] {
   const problems: string[] = [];
   const uids = new Set<string>();
   s.oauth_applications.forEach((a, i) => {
@@ -61,7 +137,12 @@ export function identityScenarioProblems(s: Scenario, users: ReadonlySet<string>
 }
 
 /** Registers the scenario's OAuth applications. */
-export function buildApplications(st: S, s: Scenario, uid: (username: string) => number, now: string): void {
+export function buildApplications(
+  st: S,
+  s: IdentityScenario,
+  uid: (username: string) => number,
+  now: string,
+): void {
   for (const a of s.oauth_applications)
     createApplication(
       st,

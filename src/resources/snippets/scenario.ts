@@ -1,7 +1,61 @@
-/** Personal snippets in an exported scenario (the top-level `snippets`). */
+/** Scenario files' top-level `snippets`: personal snippets. */
+import type { Draft } from 'immer';
+import { z } from 'zod';
 import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { tvalues } from '../../core/table.js';
+import { createPersonalSnippet } from './model.js';
+
+export const personalSnippetScenario = z.strictObject({
+  author: z.string().min(1).describe('username'),
+  title: z.string().min(1),
+  file_name: z.string().default('snippet.txt'),
+  content: z.string().min(1),
+  description: z.string().optional(),
+  visibility: z.enum(['private', 'internal', 'public']).default('private'),
+});
+
+/** Top-level fields of this area. */
+export const personalSnippetFields = {
+  snippets: z.array(personalSnippetScenario).default([]).describe('personal snippets'),
+};
+
+type PersonalSnippet = z.output<typeof personalSnippetScenario>;
+
+/** What this area reads of a scenario. */
+export type SnippetsScenario = z.output<z.ZodObject<typeof personalSnippetFields>>;
+
+export function personalSnippetProblems(
+  list: readonly PersonalSnippet[],
+  users: ReadonlySet<string>,
+): string[] {
+  const problems: string[] = [];
+  list.forEach((sn, i) => {
+    if (!users.has(sn.author.toLowerCase())) problems.push(`snippets[${i}].author: no user "${sn.author}"`);
+  });
+  return problems;
+}
+
+export function buildPersonalSnippets(
+  st: Draft<PlatformState>,
+  list: readonly PersonalSnippet[],
+  uid: (username: string) => number,
+  now: string,
+): void {
+  for (const s of list)
+    createPersonalSnippet(
+      st,
+      {
+        author_id: uid(s.author),
+        title: s.title,
+        file_name: s.file_name,
+        description: s.description ?? null,
+        content: s.content,
+        visibility: s.visibility,
+      },
+      now,
+    );
+}
 
 /**
  * Every personal snippet, in creation order. Not kept: the user agent and address of an API-created

@@ -2,6 +2,7 @@
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { ScenarioOut } from '../../core/area.js';
+import { isoTime } from '../../core/fields.js';
 import type { PlatformState } from '../../core/state.js';
 import { tvalues } from '../../core/table.js';
 import {
@@ -13,8 +14,6 @@ import {
   sanitizeKey,
 } from './model.js';
 import { setStatus } from './status.js';
-
-const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time');
 
 /** Fields a user entry of a scenario may carry for this area. */
 export const userProfileFields = {
@@ -42,7 +41,7 @@ export const userProfileFields = {
     .optional(),
 };
 
-type UserProfile = z.output<z.ZodObject<typeof userProfileFields>>;
+export type UserProfile = z.output<z.ZodObject<typeof userProfileFields>>;
 
 /** Keys that do not parse and e-mails or keys given twice, as `users[i]...: message` lines. */
 export function userProfileProblems(users: readonly UserProfile[]): string[] {
