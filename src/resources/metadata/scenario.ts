@@ -1,6 +1,6 @@
 /**
- * The scenario fields of the set-up areas, for the shared schema and world building: top-level `topics`
- * and instance `variables`, group `variables` and `deploy_tokens`, project `deploy_tokens`.
+ * The scenario fields of the set-up areas, for the shared schema and world building: instance
+ * `variables`, group `variables` and `deploy_tokens`, project `deploy_tokens`.
  */
 import type { Draft } from 'immer';
 import { z } from 'zod';
@@ -17,13 +17,8 @@ import {
   deployTokenScenario,
   deployTokenScenarioProblems,
 } from '../deploy_tokens/scenario.js';
-import { buildTopics, topicProblems, topicScenario } from '../topics/scenario.js';
 
 export const setupScenarioFields = {
-  topics: z
-    .array(topicScenario)
-    .default([])
-    .describe("project topics with a description; projects' tag_list creates the others"),
   variables: z.array(instanceVariableScenario).default([]).describe('instance-level CI/CD variables'),
 };
 
@@ -47,7 +42,6 @@ export type SetupScenario = Fields<typeof setupScenarioFields> & {
 
 export function setupScenarioProblems(s: SetupScenario): string[] {
   return [
-    ...topicProblems(s.topics),
     ...variableScenarioProblems(s.variables, ''),
     ...s.groups.flatMap((g, i) => [
       ...variableScenarioProblems(g.variables, `groups[${i}].`),
@@ -58,9 +52,6 @@ export function setupScenarioProblems(s: SetupScenario): string[] {
 }
 
 type S = Draft<PlatformState>;
-
-/** Before the projects, so that listed topics come first. */
-export const buildSetupTopics = (st: S, s: SetupScenario, now: string) => buildTopics(st, s.topics, now);
 
 export function buildGroupSetup(st: S, id: number, g: GroupSetup, now: string): void {
   buildGroupVariables(st, id, g.variables, now);

@@ -1,5 +1,5 @@
 import { defineArea } from '../../core/area.js';
-import { exportTopics } from './scenario.js';
+import { buildTopics, exportTopics, topicFields, topicProblems, type TopicScenario } from './scenario.js';
 import { topicsRoutes } from './routes.js';
 import { emptyTopics } from './store.js';
 
@@ -7,5 +7,11 @@ export const topicsArea = defineArea({
   name: 'topics',
   state: { key: 'topics', empty: emptyTopics },
   routes: topicsRoutes,
-  scenario: { export: exportTopics },
+  scenario: {
+    fields: topicFields,
+    problems: (s: { topics: TopicScenario[] }) => topicProblems(s.topics),
+    // Before the users and projects, so that listed topics come first.
+    buildFirst: (st, s: { topics: TopicScenario[] }, b) => buildTopics(st, s.topics, b.now),
+    export: exportTopics,
+  },
 });

@@ -13,6 +13,14 @@ export const topicScenario = z.strictObject({
 
 export type TopicScenario = z.output<typeof topicScenario>;
 
+/** Top-level fields of this area. */
+export const topicFields = {
+  topics: z
+    .array(topicScenario)
+    .default([])
+    .describe("project topics with a description; projects' tag_list creates the others"),
+};
+
 /** Duplicate names (case-insensitive), as `topics[i].name: ...` lines. */
 export function topicProblems(topics: readonly TopicScenario[]): string[] {
   const seen = new Set<string>();
