@@ -12,6 +12,7 @@ import { importExportControl } from '../resources/import_export/control.js';
 import { integrationControl } from '../resources/integrations/control.js';
 import { exportScenario } from '../scenario/export.js';
 import { ScenarioError } from '../scenario/index.js';
+import { dashboard } from './dashboard/index.js';
 import { checkFault, FaultError, type FaultSpec } from '../testing/faults.js';
 import type { JournalFilter } from '../testing/journal.js';
 
@@ -174,5 +175,6 @@ export function controlPlane(): Hono<Env> {
     return c.json({ name, now: instance.clock.iso() });
   });
 
+  dashboard(app, journalFilter);
   return app;
 }
