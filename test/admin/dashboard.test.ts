@@ -3,8 +3,11 @@ import { controlPlane } from '../../src/admin/control.js';
 import { curlCommand } from '../../src/admin/dashboard/curl.js';
 import { renderablePath } from '../../src/admin/dashboard/render.js';
 import { createFauxlab } from '../../src/index.js';
+import { deliveries } from '../../src/resources/integrations/delivery.js';
 import type { JournalEntry } from '../../src/testing/journal.js';
-import { smallWorld, world } from '../helpers.js';
+import { localServers, smallWorld, world } from '../helpers.js';
+
+const listen = localServers();
 
 const HTML = { Accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' };
 const page = async (fx: ReturnType<typeof world>, query = '', headers: Record<string, string> = {}) => {
@@ -165,8 +168,9 @@ describe('dashboard: HTML', () => {
   it('world view: counts per area and the projects, users and groups of the world', async () => {
     const fx = world();
     const { text } = await page(fx, '?view=world');
-    expect(text).toMatch(/<th scope="row">Users<\/th><td class="num">4<\/td>/);
-    expect(text).toMatch(/<th scope="row">Projects<\/th><td class="num">4<\/td>/);
+    expect(text).toContain('<dt>Users</dt><dd>4</dd>');
+    expect(text).toContain('<dt>Projects</dt><dd>4</dd>');
+    expect(text).toContain('<dt>Access tokens</dt><dd>10</dd>');
     expect(text).toContain('acme/secret/vault');
     expect((await page(fx, '?view=world&list=users')).text).toContain('>mallory</a>');
     expect((await page(fx, '?view=world&list=groups')).text).toContain('>acme/secret</a>');
@@ -205,6 +209,39 @@ describe('dashboard: HTML', () => {
     expect(escape.text).toContain('give an API path such as /projects/1');
   });
 
+  it('world view: a project page lists its issues, merge requests and pipelines, the pipelines as they stand now', async () => {
+    const fx = createFauxlab({
+      scenario: {
+        ...smallWorld,
+        projects: [
+          {
+            path: 'acme/website',
+            visibility: 'public',
+            issues: [
+              { title: 'First <b>issue</b>', author: 'alice' },
+              { title: 'Second', author: 'alice' },
+            ],
+            merge_requests: [{ title: 'Fix it', author: 'alice', source_branch: 'fix' }],
+            pipelines: [{ status: 'pending', duration: 60 }],
+          },
+        ],
+      },
+    });
+    const pid = (await (await fx.app.request('/api/v4/projects/acme%2Fwebsite')).json()).id;
+    const shown = async () => (await page(fx, `?view=world&project=${pid}`)).text;
+    let text = await shown();
+    expect([...text.matchAll(/>#(\d+)<\/a>/g)].map((m) => m[1])).toEqual(['2', '1']);
+    expect(text).toContain('First &lt;b&gt;issue&lt;/b&gt;');
+    expect(text).toContain('>!1</a>');
+    expect(text).toMatch(/data-pipeline="\d+">pending</);
+    fx.clock.advance(1000);
+    expect(await shown()).toMatch(/data-pipeline="\d+">running</);
+    fx.clock.advance(60_000);
+    text = await shown();
+    expect(text).toMatch(/data-pipeline="\d+">success</);
+    expect(text).toContain(`api=%2Fprojects%2F${pid}%2Fissues%2F1`);
+  });
+
   it('renderablePath: API paths only, no dot segment however encoded', () => {
     expect(renderablePath('/projects/1/issues?state=opened')).toBe(true);
     for (const p of [
@@ -237,6 +274,38 @@ describe('dashboard: HTML', () => {
     expect(text).not.toContain('root-api');
     expect(text).not.toContain('alice-api');
     expect(text).toContain('[FILTERED]');
+  });
+});
+
+describe('dashboard: deliveries', () => {
+  it('deliveries view: newest first, with payloads, credentials in headers and bodies filtered', async () => {
+    const fx = world();
+    const hook = await listen(() => new Response('ok'));
+    const log = deliveries(fx.clock);
+    for (const event of ['push', 'issue'])
+      log.enqueue({
+        at: fx.clock.iso(),
+        integration: 'webhook',
+        integration_id: 1,
+        project_id: 1,
+        project: 'acme/website',
+        event,
+        action: null,
+        url: `${hook}/hook`,
+        request: {
+          headers: { 'Content-Type': 'application/json', 'X-Gitlab-Token': 'hook-secret' },
+          body: { object_kind: event, title: EVIL, password: 'pw-secret' },
+        },
+      });
+    await log.settled();
+    const { text } = await page(fx, '?view=deliveries');
+    expect([...text.matchAll(/<tbody class="entry" data-id="(\d+)">/g)].map((m) => m[1])).toEqual(['2', '1']);
+    expect(text).toContain('&quot;object_kind&quot;: &quot;issue&quot;');
+    expect(text).toContain('<th scope="row">X-Gitlab-Token</th><td>[FILTERED]</td>');
+    expect(text).not.toContain('hook-secret');
+    expect(text).not.toContain('pw-secret');
+    expect(text).not.toContain('<script>alert');
+    expect(text).toContain('>delivered<');
   });
 });
 

@@ -149,8 +149,13 @@ table { border-collapse: collapse; margin: 8px 0; width: 100%; }
 caption { text-align: left; color: var(--muted); padding: 4px 0; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { border-bottom: 2px solid var(--line); }
-td.num, .counts td { text-align: right; font-variant-numeric: tabular-nums; }
-.counts { width: auto; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.counts { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 6px; margin: 0; }
+.counts div { border: 1px solid var(--line); border-radius: 6px; padding: 4px 10px; display: flex; justify-content: space-between; gap: 8px; }
+.counts dt { color: var(--muted); }
+.counts dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
+.columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 0 24px; align-items: start; }
+h2 small { color: var(--muted); font-weight: 400; font-size: 13px; }
 .path, pre, code, .route { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
 .path { word-break: break-all; }
 pre { background: var(--code); padding: 8px; border-radius: 6px; overflow: auto; max-height: 420px; white-space: pre-wrap; word-break: break-word; }

@@ -27,6 +27,7 @@ function document(title: string, header: Html, main: Html): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · fauxlab</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/__fauxlab/dashboard.css">
 <script src="/__fauxlab/dashboard.js" defer></script>
 </head>

@@ -102,7 +102,7 @@ export function requestsView(
 ${o.problem ? h`<p class="error">${o.problem}</p>` : ''}
 <p><button type="button" data-endpoint="/__fauxlab/requests" data-method="DELETE">Empty the journal</button></p>
 <table id="requests" class="requests" data-poll="${o.pollUrl}" data-since="${o.lastId}">
-<caption>Newest first; new requests appear as they arrive. Showing ${entries.length} (the journal keeps the last ${o.capacity}).</caption>
+<caption>Newest first; new requests appear as they arrive (the journal keeps the last ${o.capacity}).</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">User</th><th scope="col">Route</th><th scope="col">ms</th></tr></thead>
 ${requestRows(entries, o.origin)}
 </table>
@@ -337,15 +337,15 @@ export async function worldView(instance: Fauxlab, fx: Fx, q: WorldQuery, origin
     (l) =>
       h`<li><a href="${worldLink({ list: l })}"${q.project === undefined && q.list === l ? h` aria-current="true"` : ''}>${l[0]!.toUpperCase() + l.slice(1)}</a></li>`,
   );
-  return h`<section aria-labelledby="counts-h"><h2 id="counts-h">Counts</h2>
-<table class="counts"><caption>Records per area (tier ${st.tier})</caption><thead><tr><th scope="col">Area</th><th scope="col">Records</th></tr></thead><tbody>${worldCounts(
-    st,
-  ).map(([k, v]) => h`<tr><th scope="row">${k}</th><td class="num">${v}</td></tr>`)}</tbody></table></section>
-${renderPanel(q, st, rendered, viewer)}
+  return h`<section aria-labelledby="counts-h"><h2 id="counts-h">Counts <small>(tier ${st.tier})</small></h2>
+<dl class="counts">${worldCounts(st).map(([k, v]) => h`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl></section>
+<div class="columns">
 <section aria-labelledby="browse-h"><h2 id="browse-h">Browse</h2>
 <nav aria-label="Browse the world"><ul class="tabs">${tabs}</ul></nav>
 ${q.project !== undefined ? projectPage(fx, st, q.project, q.as) : listing(st, q, q.as)}
-</section>`;
+</section>
+${renderPanel(q, st, rendered, viewer)}
+</div>`;
 }
 
 // ----- clock ------------------------------------------------------------------------------------------
