@@ -6,7 +6,7 @@
 import type { Fauxlab } from '../../app.js';
 import type { Fx } from '../../core/context.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
-import { mget, tget, tvalues } from '../../core/table.js';
+import { iget, mget, tget, tvalues } from '../../core/table.js';
 import { livePipeline } from '../../resources/ci/model.js';
 import { deliveries } from '../../resources/integrations/delivery.js';
 import { chunkIds } from '../../resources/issuables/store.js';
@@ -173,49 +173,43 @@ function table(caption: string, cols: readonly string[], rows: readonly Part[][]
   )}</tbody></table>`;
 }
 
+/** One page of a list of records, with the links to the others. */
+function pagedTable<T>(
+  q: WorldQuery,
+  caption: string,
+  cols: readonly string[],
+  records: readonly T[],
+  row: (r: T) => Part[],
+): Html {
+  const { rows, pages } = paged(records, q.page);
+  return h`${table(caption, cols, rows.map(row), `No ${caption.toLowerCase()}.`)}${pager(q, pages)}`;
+}
+
 function listing(st: PlatformState, q: WorldQuery, as: string | undefined): Html {
   const asParam = as === undefined ? {} : { as };
-  if (q.list === 'users') {
-    const { rows, pages } = paged(tvalues(st.users), q.page);
-    return h`${table(
-      'Users',
-      ['Username', 'Id', 'Name', 'State', 'Admin'],
-      rows.map((u) => [
-        h`<a href="${worldLink({ list: 'users', page: q.page, api: `/users/${u.id}`, ...asParam })}">${u.username}</a>`,
-        u.id,
-        u.name,
-        u.state,
-        u.admin ? 'yes' : '',
-      ]),
-      'No users.',
-    )}${pager(q, pages)}`;
-  }
-  if (q.list === 'groups') {
-    const { rows, pages } = paged(tvalues(st.groups), q.page);
-    return h`${table(
-      'Groups',
-      ['Full path', 'Id', 'Name', 'Visibility'],
-      rows.map((g) => [
-        h`<a href="${worldLink({ list: 'groups', page: q.page, api: `/groups/${g.id}`, ...asParam })}">${g.full_path}</a>`,
-        g.id,
-        g.name,
-        g.visibility,
-      ]),
-      'No groups.',
-    )}${pager(q, pages)}`;
-  }
-  const { rows, pages } = paged(tvalues(st.projects), q.page);
-  return h`${table(
-    'Projects',
-    ['Path', 'Id', 'Visibility', 'Archived'],
-    rows.map((p) => [
-      h`<a href="${worldLink({ project: p.id, api: `/projects/${p.id}`, ...asParam })}">${p.path_with_namespace}</a>`,
-      p.id,
-      p.visibility,
-      p.archived ? 'yes' : '',
-    ]),
-    'No projects.',
-  )}${pager(q, pages)}`;
+  const link = (api: string, text: string, project?: number) =>
+    h`<a href="${worldLink(project === undefined ? { list: q.list, page: q.page, api, ...asParam } : { project, api, ...asParam })}">${text}</a>`;
+  if (q.list === 'users')
+    return pagedTable(q, 'Users', ['Username', 'Id', 'Name', 'State', 'Admin'], tvalues(st.users), (u) => [
+      link(`/users/${u.id}`, u.username),
+      u.id,
+      u.name,
+      u.state,
+      u.admin ? 'yes' : '',
+    ]);
+  if (q.list === 'groups')
+    return pagedTable(q, 'Groups', ['Full path', 'Id', 'Name', 'Visibility'], tvalues(st.groups), (g) => [
+      link(`/groups/${g.id}`, g.full_path),
+      g.id,
+      g.name,
+      g.visibility,
+    ]);
+  return pagedTable(q, 'Projects', ['Path', 'Id', 'Visibility', 'Archived'], tvalues(st.projects), (p) => [
+    link(`/projects/${p.id}`, p.path_with_namespace, p.id),
+    p.id,
+    p.visibility,
+    p.archived ? 'yes' : '',
+  ]);
 }
 
 /** Newest first, at most a page of them. */
@@ -286,10 +280,9 @@ ${table(
 /** The user a record is rendered for: the one asked for, else the first admin, else nobody. */
 export function viewerFor(st: PlatformState, as: string | undefined): UserRecord | null | undefined {
   if (as === '') return null;
-  const users = tvalues(st.users);
-  if (as === undefined) return users.find((u) => u.admin) ?? null;
-  const lower = as.toLowerCase();
-  return users.find((u) => u.username.toLowerCase() === lower);
+  if (as === undefined) return tvalues(st.users).find((u) => u.admin) ?? null;
+  const id = iget(st.idx.usernames, as.toLowerCase());
+  return id === undefined ? undefined : tget(st.users, id);
 }
 
 function renderPanel(
