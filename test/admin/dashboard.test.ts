@@ -61,6 +61,8 @@ describe('dashboard: HTML', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(text).toContain('<main id="main"');
     expect(text).toContain('<nav aria-label="Dashboard views">');
     expect(text).toContain('<h1>Requests</h1>');
@@ -341,6 +343,13 @@ describe('dashboard: admin token', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('set-cookie')).toBeNull();
     expect(await wrong.text()).toContain('That is not the admin token.');
+    const huge = await fx.app.request('/__fauxlab/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `token=${TOKEN}&pad=${'x'.repeat(5000)}`,
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('set-cookie')).toBeNull();
     const ok = await login(fx, TOKEN);
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe('/__fauxlab/');
@@ -381,6 +390,19 @@ describe('dashboard: admin token', () => {
     expect(
       (await fx.app.request('/__fauxlab/clock', { headers: { Cookie: 'fauxlab_session=forged' } })).status,
     ).toBe(401);
+  });
+
+  it('a session write from the configured external URL is same-origin too', async () => {
+    const fx = world({ controlPlaneToken: TOKEN, baseUrl: 'https://gitlab.example.com/' });
+    const cookie = cookieOf(await login(fx, TOKEN));
+    const advance = (origin: string) =>
+      fx.app.request('http://127.0.0.1:4010/__fauxlab/clock', {
+        method: 'POST',
+        headers: { Cookie: cookie, 'Content-Type': 'application/json', Origin: origin },
+        body: JSON.stringify({ advance: '1m' }),
+      });
+    expect((await advance('https://gitlab.example.com')).status).toBe(200);
+    expect((await advance('https://other.example.com')).status).toBe(401);
   });
 
   it('POST /__fauxlab/logout: the session ends and its cookie no longer opens anything', async () => {

@@ -191,9 +191,12 @@ export function dashboard(app: Hono<Env>, journalFilter: (url: URL) => JournalFi
   app.post('/login', async (c) => {
     const b = bindingOf(c);
     if (b.controlPlaneToken === undefined) return c.redirect('/__fauxlab/', 303);
-    const text = await c.req.text();
-    const token =
-      text.length <= MAX_LOGIN_BODY ? (new URLSearchParams(text).get('token') ?? undefined) : undefined;
+    // This route answers without a credential: a declared length over the cap is refused unread.
+    const declared = Number(c.req.header('content-length') ?? 0);
+    const text = declared <= MAX_LOGIN_BODY ? await c.req.text() : undefined;
+    if (text === undefined || text.length > MAX_LOGIN_BODY)
+      return htmlResponse(c, loginPage('That is not a sign-in form.'), 413);
+    const token = new URLSearchParams(text).get('token') ?? undefined;
     if (!sameSecret(token, b.controlPlaneToken))
       return htmlResponse(c, loginPage('That is not the admin token.'), 401);
     setCookie(c, COOKIE, startSession(b.instance), {

@@ -92,10 +92,15 @@ export function admits(c: Context): boolean {
   const m = c.req.method;
   if (m === 'GET' || m === 'HEAD') return true;
   const type = (c.req.header('content-type') ?? '').toLowerCase();
+  return type.startsWith('application/json') && sameOrigin(c);
+}
+
+/** No Origin (not a browser's cross-origin call), or this server's own, as reached or as configured. */
+function sameOrigin(c: Context): boolean {
   const origin = c.req.header('origin');
-  return (
-    type.startsWith('application/json') && (origin === undefined || origin === new URL(c.req.url).origin)
-  );
+  if (origin === undefined || origin === new URL(c.req.url).origin) return true;
+  const base = bindingOf(c).fx.baseUrl;
+  return base !== undefined && origin === new URL(base).origin;
 }
 
 /** Whether a dashboard page request may see the dashboard (else it gets the sign-in form). */
