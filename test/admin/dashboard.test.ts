@@ -392,6 +392,28 @@ describe('dashboard: admin token', () => {
     ).toBe(401);
   });
 
+  it('POST /__fauxlab/login and /logout with JSON (from the page script): answered in JSON, the same cookie', async () => {
+    const fx = tokened();
+    const post = (path: string, body: unknown, cookie?: string) =>
+      fx.app.request(`/__fauxlab/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(cookie && { Cookie: cookie }) },
+        body: JSON.stringify(body),
+      });
+    const wrong = await post('login', { token: 'wrong' });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ message: '401 Unauthorized' });
+    expect((await post('login', { token: 42 })).status).toBe(401);
+    expect((await post('login', ['x'])).status).toBe(401);
+    const ok = await post('login', { token: TOKEN });
+    expect(ok.status).toBe(200);
+    const cookie = cookieOf(ok);
+    expect(ok.headers.get('set-cookie')).toContain('HttpOnly');
+    expect((await fx.app.request('/__fauxlab/state', { headers: { Cookie: cookie } })).status).toBe(200);
+    expect((await post('logout', {}, cookie)).status).toBe(204);
+    expect((await fx.app.request('/__fauxlab/state', { headers: { Cookie: cookie } })).status).toBe(401);
+  });
+
   it('a session write from the configured external URL is same-origin too', async () => {
     const fx = world({ controlPlaneToken: TOKEN, baseUrl: 'https://gitlab.example.com/' });
     const cookie = cookieOf(await login(fx, TOKEN));

@@ -38,10 +38,12 @@ export const SCRIPT = `'use strict';
     startPolling();
   }
 
-  async function act(method, endpoint, body, label) {
+  async function act(method, endpoint, body, label, then) {
     say('problem', '');
     try {
       await send(method, endpoint, body);
+      // Signing in or out changes the whole page, not only the view.
+      if (then === 'reload') return location.reload();
       await refresh();
       say('flash', label + ': done');
     } catch (e) {
@@ -61,7 +63,8 @@ export const SCRIPT = `'use strict';
       body[el.name] = el.dataset.json === 'number' ? Number(el.value) : el.value;
     });
     var button = form.querySelector('button[type=submit]');
-    act(form.dataset.method || 'POST', form.dataset.endpoint, body, button ? button.textContent : 'Send');
+    act(form.dataset.method || 'POST', form.dataset.endpoint, body, button ? button.textContent : 'Send',
+      form.dataset.then);
   });
 
   document.addEventListener('click', function (ev) {

@@ -188,17 +188,27 @@ export function dashboard(app: Hono<Env>, journalFilter: (url: URL) => JournalFi
     return htmlResponse(c, loginPage(undefined));
   });
 
+  // A form without JavaScript (answered with a page), or JSON from the page's script (answered in JSON).
   app.post('/login', async (c) => {
     const b = bindingOf(c);
     if (b.controlPlaneToken === undefined) return c.redirect('/__fauxlab/', 303);
+    const json = isJson(c);
     // This route answers without a credential: a declared length over the cap is refused unread.
     const declared = Number(c.req.header('content-length') ?? 0);
     const text = declared <= MAX_LOGIN_BODY ? await c.req.text() : undefined;
     if (text === undefined || text.length > MAX_LOGIN_BODY)
-      return htmlResponse(c, loginPage('That is not a sign-in form.'), 413);
-    const token = new URLSearchParams(text).get('token') ?? undefined;
-    if (!sameSecret(token, b.controlPlaneToken))
-      return htmlResponse(c, loginPage('That is not the admin token.'), 401);
+      return json
+        ? c.json({ message: '413 Request Entity Too Large' }, 413)
+        : htmlResponse(c, loginPage('That is not a sign-in form.'), 413);
+    if (
+      !sameSecret(
+        json ? jsonToken(text) : (new URLSearchParams(text).get('token') ?? undefined),
+        b.controlPlaneToken,
+      )
+    )
+      return json
+        ? c.json({ message: '401 Unauthorized' }, 401)
+        : htmlResponse(c, loginPage('That is not the admin token.'), 401);
     setCookie(c, COOKIE, startSession(b.instance), {
       path: '/__fauxlab',
       httpOnly: true,
@@ -206,12 +216,24 @@ export function dashboard(app: Hono<Env>, journalFilter: (url: URL) => JournalFi
       secure: new URL(c.req.url).protocol === 'https:',
       maxAge: SESSION_SECONDS,
     });
-    return c.redirect('/__fauxlab/', 303);
+    return json ? c.json({ message: 'signed in' }) : c.redirect('/__fauxlab/', 303);
   });
 
   app.post('/logout', (c) => {
     endSession(bindingOf(c).instance, getCookie(c, COOKIE));
     deleteCookie(c, COOKIE, { path: '/__fauxlab' });
-    return c.redirect('/__fauxlab/', 303);
+    return isJson(c) ? c.body(null, 204) : c.redirect('/__fauxlab/', 303);
   });
+}
+
+const isJson = (c: Context) =>
+  (c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json');
+
+function jsonToken(text: string): string | undefined {
+  try {
+    const v = JSON.parse(text) as { token?: unknown } | null;
+    return typeof v?.token === 'string' ? v.token : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -53,7 +53,7 @@ export function page(view: View, main: Html, opts: { signOut: boolean }): Html {
       h`<li><a href="/__fauxlab/?view=${v}"${v === view ? h` aria-current="page"` : ''}>${TITLES[v]}</a></li>`,
   )}</ul></nav>${
     opts.signOut
-      ? h`<form method="post" action="/__fauxlab/logout" class="signout"><button type="submit">Sign out</button></form>`
+      ? h`<form method="post" action="/__fauxlab/logout" class="signout" data-endpoint="/__fauxlab/logout" data-then="reload"><button type="submit">Sign out</button></form>`
       : ''
   }`;
   return document(
@@ -73,7 +73,7 @@ export function loginPage(problem: string | undefined): Html {
 <p>This mock's control plane needs its admin token (<code>--admin-token</code>, <code>controlPlaneToken</code>).
 Signing in keeps a session in a cookie for this browser; the token itself is not kept.</p>
 ${problem ? h`<p class="error" id="login-problem">${problem}</p>` : ''}
-<form method="post" action="/__fauxlab/login" class="login">
+<form method="post" action="/__fauxlab/login" class="login" data-endpoint="/__fauxlab/login" data-then="reload">
 <label for="token">Admin token</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required maxlength="1000"${
       problem ? h` aria-describedby="login-problem"` : ''
