@@ -85,6 +85,12 @@ describe.skipIf(!haveChromium)(`browser: the dashboard in headless Chromium (${C
     fx.reset();
     const page = await open('');
     expect(await page.textContent('h1')).toBe('Requests');
+    // The keyboard's first stop skips to the content; the views follow in order.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement!.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement!.getAttribute('aria-current'))).toBe('page');
     expect((await api('/projects', { headers: { 'PRIVATE-TOKEN': 'alice-api' } })).status).toBe(200);
     expect((await api('/projects/acme%2Fapp', { headers: { 'PRIVATE-TOKEN': 'nope' } })).status).toBe(401);
     expect((await api('/projects/4242')).status).toBe(404);
