@@ -321,6 +321,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     ...(options.controlPlaneToken !== undefined && { controlPlaneToken: options.controlPlaneToken }),
     maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
     logger,
+    spawn: createFauxlab,
   };
 
   return instance;

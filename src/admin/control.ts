@@ -11,6 +11,7 @@ import { apiError, notFound } from '../core/errors.js';
 import { AREAS } from '../resources/index.js';
 import { exportScenario } from '../scenario/export.js';
 import { ScenarioError } from '../scenario/index.js';
+import { dashboard } from './dashboard/index.js';
 import { checkFault, FaultError, type FaultSpec } from '../testing/faults.js';
 import type { JournalFilter } from '../testing/journal.js';
 
@@ -172,5 +173,6 @@ export function controlPlane(): Hono<Env> {
     return c.json({ name, now: instance.clock.iso() });
   });
 
+  dashboard(app, journalFilter);
   return app;
 }

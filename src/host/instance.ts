@@ -131,4 +131,10 @@ export interface Binding {
   controlPlaneToken?: string;
   maxBodySize: number;
   logger: (message: string, error: unknown) => void;
+  /**
+   * Makes another instance, unbound to this one: for work done apart from it (the dashboard renders a
+   * record as a user on a private copy of the world). Passed in so that nothing below the factory
+   * imports it.
+   */
+  spawn: (options: FauxlabOptions) => Fauxlab;
 }

@@ -3,33 +3,13 @@
  * playwright-core) signs in on fauxlab's sign-in page, approves or denies on the consent page, and lands on
  * a local redirect URI. `.ci/run` installs Chromium; without it these tests are skipped, saying why.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFauxlab, type Fauxlab } from '../../src/index.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium)
-  console.warn(
-    `test/browser: skipping the browser tests: ${CHROMIUM} is missing (.ci/run installs Debian's chromium)`,
-  );
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM, haveChromium, launchChromium } from './chromium.js';
 
 interface Listening {
   server: Server;
@@ -54,8 +34,8 @@ describe.skipIf(!haveChromium)(`browser: OAuth consent in headless Chromium (${C
   let fx: Fauxlab;
   let app: Listening;
   let callback: Listening;
-  let profile: string;
   let context: BrowserContext;
+  let closeBrowser: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     fx = createFauxlab({
@@ -89,19 +69,13 @@ describe.skipIf(!haveChromium)(`browser: OAuth consent in headless Chromium (${C
         res.end(`<!DOCTYPE html><title>callback</title><p id="arrived">${req.url}</p>`);
       }),
     );
-    profile = mkdtempSync(join(tmpdir(), 'fauxlab-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-    });
+    ({ context, close: closeBrowser } = await launchChromium());
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await closeBrowser?.();
     if (app) await close(app.server);
     if (callback) await close(callback.server);
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const authorizeUrl = (state: string) =>

@@ -322,6 +322,30 @@ describe('fauxlab serve', () => {
     expect(s.stdout()).not.toContain('control:');
   });
 
+  it('serves the dashboard at /__fauxlab/: with --admin-token, a sign-in form whose cookie opens it', async () => {
+    const s = await serve(['--port', '0', '--admin-token', 'cli-dashboard-token']);
+    const base = bannerField(s.stdout(), 'base URL')!;
+    const html = { Accept: 'text/html' };
+    const refused = await fetch(`${base}/__fauxlab/`, { headers: html });
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toContain('<h1>Sign in</h1>');
+    const login = await fetch(`${base}/__fauxlab/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'token=cli-dashboard-token',
+      redirect: 'manual',
+    });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const page = await fetch(`${base}/__fauxlab/?view=clock`, { headers: { ...html, Cookie: cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<h1>Clock</h1>');
+    const index = await fetch(`${base}/__fauxlab/`, {
+      headers: { Authorization: 'Bearer cli-dashboard-token' },
+    });
+    expect(((await index.json()) as { dashboard: string }).dashboard).toBe('/__fauxlab/');
+  });
+
   it('--tier and --seed reach the instance', async () => {
     const path = file(
       'gen.json',
