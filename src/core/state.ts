@@ -13,6 +13,7 @@ import { emptyTopics, type TopicsState } from '../resources/topics/store.js';
 import { emptyDeployTokens, type DeployTokensState } from '../resources/deploy_tokens/store.js';
 import { emptyCiVariables, type CiVariablesState } from '../resources/admin_variables/store.js';
 import { emptyProfile, type ProfileState } from '../resources/user_profile/store.js';
+import { emptyTriggers, type TriggersState } from '../resources/triggers/store.js';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 export type Visibility = 'private' | 'internal' | 'public';
@@ -291,6 +292,7 @@ export interface PlatformState {
   /** Users' e-mails, SSH and GPG keys, status (src/resources/user_profile). */
   profile: ProfileState;
   /** Background work due on the instance clock, in due order (src/core/jobs.ts). */
+  triggers: TriggersState;
   jobs: JobRecord[];
   idx: {
     /** lower-cased username -> user id */
@@ -360,6 +362,7 @@ export function emptyState(tier: Tier = 'free'): PlatformState {
     deployTokens: emptyDeployTokens(),
     ciVariables: emptyCiVariables(),
     profile: emptyProfile(),
+    triggers: emptyTriggers(),
     jobs: [],
     idx: {
       usernames: emptyIndex(),

@@ -8,6 +8,7 @@ import { issuablesRoutes } from './issuables/routes.js';
 import { setupAreaRoutes } from './metadata/areas.js';
 import { projectsRoutes } from './projects/routes.js';
 import { instanceContentRoutes } from './settings/areas.js';
+import { triggersRoutes } from './triggers/routes.js';
 import { usersRoutes } from './users/routes.js';
 
 /** Every API area, registered on one router (mounted at `/api/v4`). */
@@ -22,4 +23,5 @@ export function registerApi(r: ApiRouter): void {
   instanceContentRoutes(r);
   importExportRoutes(r);
   setupAreaRoutes(r);
+  triggersRoutes(r);
 }
