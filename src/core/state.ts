@@ -14,6 +14,7 @@ import { emptyDeployTokens, type DeployTokensState } from '../resources/deploy_t
 import { emptyCiVariables, type CiVariablesState } from '../resources/admin_variables/store.js';
 import { emptyProfile, type ProfileState } from '../resources/user_profile/store.js';
 import { emptyTriggers, type TriggersState } from '../resources/triggers/store.js';
+import { emptyEnvironments, type EnvironmentsState } from '../resources/environments/store.js';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 export type Visibility = 'private' | 'internal' | 'public';
@@ -293,6 +294,7 @@ export interface PlatformState {
   profile: ProfileState;
   /** Background work due on the instance clock, in due order (src/core/jobs.ts). */
   triggers: TriggersState;
+  environments: EnvironmentsState;
   jobs: JobRecord[];
   idx: {
     /** lower-cased username -> user id */
@@ -363,6 +365,7 @@ export function emptyState(tier: Tier = 'free'): PlatformState {
     ciVariables: emptyCiVariables(),
     profile: emptyProfile(),
     triggers: emptyTriggers(),
+    environments: emptyEnvironments(),
     jobs: [],
     idx: {
       usernames: emptyIndex(),

@@ -8,6 +8,7 @@ import { issuablesRoutes } from './issuables/routes.js';
 import { setupAreaRoutes } from './metadata/areas.js';
 import { projectsRoutes } from './projects/routes.js';
 import { instanceContentRoutes } from './settings/areas.js';
+import { environmentsRoutes } from './environments/routes.js';
 import { triggersRoutes } from './triggers/routes.js';
 import { usersRoutes } from './users/routes.js';
 
@@ -24,4 +25,5 @@ export function registerApi(r: ApiRouter): void {
   importExportRoutes(r);
   setupAreaRoutes(r);
   triggersRoutes(r);
+  environmentsRoutes(r);
 }

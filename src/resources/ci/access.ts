@@ -39,7 +39,8 @@ export function userCanCi(
   const level = user ? projectAccess(st, user, project) : 0;
   if (!featureAvailable(p.builds_access_level, 'builds', level, admin)) return false;
   if (ability === 'read_pipeline') return admin || level >= ACCESS.REPORTER || p.public_jobs;
-  if (p.archived && (ability === 'create_pipeline' || ability === 'update_pipeline')) return false;
+  // `ReadonlyAbilities`: builds and pipelines are among the features an archived project freezes.
+  if (p.archived) return false;
   return admin || level >= MIN_LEVEL[ability];
 }
 

@@ -243,4 +243,17 @@ describe('pipeline triggers', () => {
     await call(fx, 'DELETE', APP, 'root');
     expect(fx.state.triggers.records.size).toBe(0);
   });
+
+  it('GET /projects/:id/triggers: 403 in an archived project, as are its variables (admin_build is frozen)', async () => {
+    const fx = world();
+    const t = await newTrigger(fx);
+    expect((await call(fx, 'POST', `${APP}/archive`, 'owner')).status).toBe(201);
+    for (const path of [`${APP}/triggers`, `${APP}/variables`])
+      expect((await call(fx, 'GET', path, 'maint')).status).toBe(403);
+    const res = await trigger(fx, `${APP}/trigger/pipeline`, `token=${t.token}&ref=master`);
+    expect([res.status, await res.json()]).toEqual([
+      400,
+      { message: { base: ['Insufficient permissions to create a new pipeline'] } },
+    ]);
+  });
 });
