@@ -157,6 +157,8 @@ describe('integrations API', () => {
     const list = await body(await call(fx, 'GET', `${APP}/services`, 'maint'));
     expect(list.map((x: any) => x.slug)).toEqual(['slack']);
     expect(list[0].properties).toBeUndefined();
+    const res = await call(fx, 'GET', `${APP}/integrations?per_page=1`, 'maint');
+    expect([res.headers.get('X-Total'), res.headers.get('X-Per-Page')]).toEqual(['1', '1']);
   });
 
   it('GET /projects/:id/integrations/:slug: the same integration under the newer path', async () => {
