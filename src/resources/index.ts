@@ -9,6 +9,7 @@ import { setupAreaRoutes } from './metadata/areas.js';
 import { projectsRoutes } from './projects/routes.js';
 import { instanceContentRoutes } from './settings/areas.js';
 import { environmentsRoutes } from './environments/routes.js';
+import { sidekiqRoutes } from './sidekiq/routes.js';
 import { triggersRoutes } from './triggers/routes.js';
 import { usersRoutes } from './users/routes.js';
 
@@ -26,4 +27,5 @@ export function registerApi(r: ApiRouter): void {
   setupAreaRoutes(r);
   triggersRoutes(r);
   environmentsRoutes(r);
+  sidekiqRoutes(r);
 }

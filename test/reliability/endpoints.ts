@@ -784,6 +784,10 @@ export const ENDPOINTS: Endpoint[] = [
   instance('DELETE /applications/:id', (ids) => `/applications/${ids.application}`, adminOnly(204)),
   instance('GET /deploy_tokens', () => '/deploy_tokens', adminOnly(200)),
   instance('GET /features', () => '/features', adminOnly(200)),
+  // ---- Sidekiq metrics: admins
+  ...['queue_metrics', 'process_metrics', 'job_stats', 'compound_metrics'].map((m) =>
+    instance(`GET /sidekiq/${m}`, () => `/sidekiq/${m}`, adminOnly(200)),
+  ),
   // ---- instance templates: anyone
   instance('GET /templates/licenses', () => '/templates/licenses?popular=true', anyone(200)),
   instance('GET /templates/licenses/:name', () => '/templates/licenses/mit', anyone(200)),
