@@ -209,7 +209,13 @@ export function parse<S extends Shape>(c: Ctx, shape: S): Parsed<S> {
 export function patternMatcher(path: string): RegExp {
   const src = path
     .split('/')
-    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((seg) =>
+      seg.startsWith(':')
+        ? seg.endsWith('{.+}')
+          ? '.+'
+          : '[^/]+'
+        : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${src}$`);
 }

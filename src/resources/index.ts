@@ -27,6 +27,9 @@ import { topicsArea } from './topics/area.js';
 import { deployTokensArea } from './deploy_tokens/area.js';
 import { adminVariablesArea } from './admin_variables/area.js';
 import { userProfileArea } from './user_profile/area.js';
+import { triggersArea } from './triggers/area.js';
+import { environmentsArea } from './environments/area.js';
+import { sidekiqArea } from './sidekiq/area.js';
 
 const LIST = [
   usersArea,
@@ -50,6 +53,9 @@ const LIST = [
   deployTokensArea,
   adminVariablesArea,
   userProfileArea,
+  triggersArea,
+  environmentsArea,
+  sidekiqArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -80,6 +80,11 @@ const pUser = (ok: number) => (c: Cell) => (c.anonymous ? U : c.visible ? ([ok] 
 /** Writes (or `authenticate!` reads) that need a minimum level: `authorize!` after the project is found. */
 const pLevel = (min: number, ok: number) => (c: Cell) =>
   c.anonymous ? U : !c.visible ? PNF : c.level >= min ? ([ok] as Expect) : F;
+/** `before { authenticate! }` (401 first), then the project, then a minimum level for `authorize!`. */
+const pAuthLevel = (min: number) => (c: Cell) =>
+  c.anonymous ? U : !c.visible ? PNF : c.level >= min ? ([200] as Expect) : F;
+/** The token of the trigger a cell's set-up made (the trigger pipeline rows send it). */
+let triggerToken = '';
 /** A project route that only `authorize!`s (no `authenticate!`): anonymous callers get the 403 too. */
 const pAuthorize = (min: number, ok: number) => (c: Cell) =>
   !c.visible ? PNF : c.level >= min ? ([ok] as Expect) : F;
@@ -524,6 +529,64 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/pipelines/${ids.pipeline[v]}`,
     pLevel(50, 204),
   ),
+  // ---- pipeline triggers (admin_build; the token alone starts a pipeline) and environments
+  // (reporters read, developers write; deleting needs a stopped environment)
+  project('GET /projects/:id/triggers', () => '/triggers', pLevel(40, 200)),
+  project('GET /projects/:id/triggers/:trigger_id', () => '/triggers/1', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/triggers`, 'root-api', { description: 'ci' }),
+  }),
+  project('POST /projects/:id/triggers', () => '/triggers', pLevel(40, 201), {
+    body: json({ description: 'x' }),
+  }),
+  // Only the trigger's owner may change it: the cell's own trigger.
+  project('PUT /projects/:id/triggers/:trigger_id', () => '/triggers/1', pLevel(40, 200), {
+    setup: (fx, v, _ids, token) => send(fx, 'POST', `${P(v)}/triggers`, token, { description: 'ci' }),
+    body: json({ description: 'changed' }),
+  }),
+  project('DELETE /projects/:id/triggers/:trigger_id', () => '/triggers/1', pLevel(40, 204), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/triggers`, 'root-api', { description: 'ci' }),
+  }),
+  ...(['/trigger/pipeline', '/ref/master/trigger/pipeline'] as const).map((suffix) =>
+    project(
+      suffix === '/trigger/pipeline'
+        ? 'POST /projects/:id/trigger/pipeline'
+        : 'POST /projects/:id/ref/:ref{.+}/trigger/pipeline',
+      () => suffix,
+      anyone(201),
+      {
+        setup: async (fx, v) => {
+          const made = await send(fx, 'POST', `${P(v)}/triggers`, 'root-api', { description: 'ci' });
+          triggerToken = (made.body as { token: string }).token;
+        },
+        body: () => ({ token: triggerToken, ref: 'master' }),
+      },
+    ),
+  ),
+  project('GET /projects/:id/environments', () => '/environments', pAuthLevel(20)),
+  project('GET /projects/:id/environments/:environment_id', () => '/environments/1', pAuthLevel(20), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/environments`, 'root-api', { name: 'staging' }),
+  }),
+  project('POST /projects/:id/environments', () => '/environments', pLevel(30, 201), {
+    body: json({ name: 'review/x' }),
+  }),
+  project('PUT /projects/:id/environments/:environment_id', () => '/environments/1', pLevel(30, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/environments`, 'root-api', { name: 'staging' }),
+    body: json({ external_url: 'https://staging.example.com' }),
+  }),
+  project(
+    'POST /projects/:id/environments/:environment_id/stop',
+    () => '/environments/1/stop',
+    pLevel(30, 200),
+    {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/environments`, 'root-api', { name: 'staging' }),
+    },
+  ),
+  project('DELETE /projects/:id/environments/:environment_id', () => '/environments/1', pLevel(30, 204), {
+    setup: async (fx, v) => {
+      await send(fx, 'POST', `${P(v)}/environments`, 'root-api', { name: 'staging' });
+      await send(fx, 'POST', `${P(v)}/environments/1/stop`, 'root-api');
+    },
+  }),
   // ---- members (admin_project_member: maintainers); `target` is a direct member
   project('GET /projects/:id/members', () => '/members', pAuthRead()),
   project('GET /projects/:id/members/all', () => '/members/all', pAuthRead()),
@@ -721,6 +784,21 @@ export const ENDPOINTS: Endpoint[] = [
   instance('DELETE /applications/:id', (ids) => `/applications/${ids.application}`, adminOnly(204)),
   instance('GET /deploy_tokens', () => '/deploy_tokens', adminOnly(200)),
   instance('GET /features', () => '/features', adminOnly(200)),
+  // ---- Sidekiq metrics: admins
+  ...['queue_metrics', 'process_metrics', 'job_stats', 'compound_metrics'].map((m) =>
+    instance(`GET /sidekiq/${m}`, () => `/sidekiq/${m}`, adminOnly(200)),
+  ),
+  // ---- instance templates: anyone
+  instance('GET /templates/licenses', () => '/templates/licenses?popular=true', anyone(200)),
+  instance('GET /templates/licenses/:name', () => '/templates/licenses/mit', anyone(200)),
+  ...(['gitignores', 'dockerfiles'] as const).flatMap((type) => [
+    instance(`GET /templates/${type}`, () => `/templates/${type}`, anyone(200)),
+    instance(
+      `GET /templates/${type}/:name`,
+      () => `/templates/${type}/${type === 'gitignores' ? 'Node' : 'Binary'}`,
+      anyone(200),
+    ),
+  ]),
   instance('POST /features/:name', () => '/features/new_flag', adminOnly(201), {
     body: json({ value: 'true' }),
   }),

@@ -6,6 +6,7 @@ import type { Ctx } from '../../core/context.js';
 import { state, write } from '../../core/context.js';
 import { notFound, validationError } from '../../core/errors.js';
 import { p } from '../../core/params.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import { digest } from '../../core/store.js';
 import { tget, tvalues } from '../../core/table.js';
@@ -92,14 +93,13 @@ export function applicationsRoutes(r: ApiRouter): void {
     return c.json({ ...applicationEntity(app), secret }, 201);
   });
 
-  // Instance-wide applications only (ApplicationsFinder: no owner), unpaginated.
-  r.get('/applications', { auth: 'admin' }, (c: Ctx) =>
-    c.json(
-      tvalues(state(c).identity.applications)
-        .filter((a) => a.owner_id === null)
-        .map(applicationEntity),
-    ),
-  );
+  // Instance-wide applications only (ApplicationsFinder: no owner). The platform sends them unpaginated;
+  // the spec gives every array answer its pagination headers, and the spec wins.
+  r.get('/applications', { auth: 'admin' }, (c: Ctx) => {
+    parse(c, paginationParams);
+    const apps = tvalues(state(c).identity.applications).filter((a) => a.owner_id === null);
+    return paginate(c, apps, applicationEntity);
+  });
 
   r.delete('/applications/:id', { auth: 'admin' }, (c: Ctx) => {
     const { id } = parse(c, { id: p.int().required() });

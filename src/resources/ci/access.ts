@@ -6,7 +6,7 @@
 import { ACCESS, projectAccess } from '../../core/access.js';
 import { state, type Ctx } from '../../core/context.js';
 import { forbidden } from '../../core/errors.js';
-import type { PipelineRecord, ProjectRecord } from '../../core/state.js';
+import type { PipelineRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { featureAvailable } from '../projects/access.js';
 import type { Project } from '../projects/model.js';
 
@@ -20,22 +20,27 @@ const MIN_LEVEL: Record<Exclude<CiAbility, 'read_pipeline'>, number> = {
   admin_build: ACCESS.MAINTAINER,
 };
 
-function viewerLevel(c: Ctx, project: ProjectRecord): number {
-  const user = c.get('viewer').user;
-  return user ? projectAccess(state(c), user, project) : 0;
-}
-
 /**
  * Whether the viewer has a CI ability on a readable project. Jobs off for the project deny everyone;
  * reading needs reporter access, or public jobs; an archived project is read-only.
  */
-export function canCi(c: Ctx, project: ProjectRecord, ability: CiAbility): boolean {
+export const canCi = (c: Ctx, project: ProjectRecord, ability: CiAbility): boolean =>
+  userCanCi(state(c), c.get('viewer').user, project, ability);
+
+/** `canCi` for any user (a trigger's owner, a job's user), not only the request's viewer. */
+export function userCanCi(
+  st: PlatformState,
+  user: UserRecord | null,
+  project: ProjectRecord,
+  ability: CiAbility,
+): boolean {
   const p = project as Project;
-  const admin = c.get('viewer').user?.admin === true;
-  const level = viewerLevel(c, project);
+  const admin = user?.admin === true;
+  const level = user ? projectAccess(st, user, project) : 0;
   if (!featureAvailable(p.builds_access_level, 'builds', level, admin)) return false;
   if (ability === 'read_pipeline') return admin || level >= ACCESS.REPORTER || p.public_jobs;
-  if (p.archived && (ability === 'create_pipeline' || ability === 'update_pipeline')) return false;
+  // `ReadonlyAbilities`: builds and pipelines are among the features an archived project freezes.
+  if (p.archived) return false;
   return admin || level >= MIN_LEVEL[ability];
 }
 

@@ -11,7 +11,8 @@ import { featureEnabled } from '../../core/features.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p, type ParamValue, type Parsed } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
-import type { PipelineRecord, PipelineVariable, ProjectRecord } from '../../core/state.js';
+import type { Draft } from 'immer';
+import type { PipelineRecord, PipelineVariable, PlatformState, ProjectRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { authorizeCi, canReadPipelineVariables } from './access.js';
 import { PipelineRenderer, testReport } from './entities.js';
@@ -64,7 +65,7 @@ function findPipeline(c: Ctx, projectId: number, id: number): PipelineRecord {
 }
 
 /** Renders a pipeline; after a write, at the instant the write used, so a new pipeline reads `pending`. */
-function sendPipeline(c: Ctx, id: number, status: 200 | 201, now?: number): Response {
+export function sendPipeline(c: Ctx, id: number, status: 200 | 201, now?: number): Response {
   const pl = tget(state(c).pipelines, id)!;
   const proj = tget(state(c).projects, pl.project_id)!;
   return c.json(new PipelineRenderer(c, now).full(pl, proj), status);
@@ -140,39 +141,44 @@ function listPipelines(c: Ctx, prm: Parsed<typeof listShape>): Response {
 const str = (v: ParamValue | undefined) =>
   v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
-/** `POST /projects/:id/pipeline`: the ref must be a branch or tag of the project. */
-function createFromApi(
+export interface PipelineRequest {
+  ref: string;
+  variables: PipelineVariable[];
+  userId: number | null;
+}
+
+/**
+ * Creates a pipeline for a branch or tag of the project (`Ci::CreatePipelineService` past its ability
+ * check): 400 `Reference not found` for any other ref, the model's message for bad variable keys. Returns
+ * the new pipeline's id and the instant it was created at. `alongside` writes in the same write, so that
+ * the request changes everything or nothing.
+ */
+export function startPipeline(
   c: Ctx,
   proj: ProjectRecord,
-  ref: string,
-  vars: Record<string, ParamValue>[],
-): Response {
-  authorizeCi(c, proj, 'create_pipeline');
+  req: PipelineRequest,
+  alongside?: (d: Draft<PlatformState>, now: string) => void,
+): { id: number; now: string } {
   const st = state(c);
-  const branchSha = findRef(st, proj, 'branch', ref);
-  const tagSha = branchSha === undefined ? findRef(st, proj, 'tag', ref) : undefined;
+  const branchSha = findRef(st, proj, 'branch', req.ref);
+  const tagSha = branchSha === undefined ? findRef(st, proj, 'tag', req.ref) : undefined;
   const sha = branchSha ?? tagSha;
   if (sha === undefined) throw validationError({ base: ['Reference not found'] });
-  const variables: PipelineVariable[] = vars.map((v) => {
-    const type = v.variable_type === undefined || v.variable_type === null ? 'env_var' : str(v.variable_type);
-    // An unknown enum value raises in the model: the platform answers it with a 500.
-    if (type !== 'env_var' && type !== 'file') throw internalError();
-    return { key: str(v.key).trim(), value: str(v.value), variable_type: type };
-  });
-  const problems = pipelineVariableProblems(variables);
+  const problems = pipelineVariableProblems(req.variables);
   if (problems.length)
     throw validationError({
       base: [`Failed to persist the pipeline: Validation failed: ${problems.join(', ')}`],
     });
   const now = c.get('fx').clock.iso();
-  const id = write(c, (d) =>
-    createPipeline(d, {
+  const id = write(c, (d) => {
+    alongside?.(d, now);
+    return createPipeline(d, {
       project_id: proj.id,
-      ref,
+      ref: req.ref,
       tag: branchSha === undefined,
       sha,
       before_sha: BLANK_SHA,
-      user_id: c.get('viewer').user!.id,
+      user_id: req.userId,
       yaml_errors: null,
       coverage: null,
       created_at: now,
@@ -184,11 +190,29 @@ function createFromApi(
       finished_at: null,
       updated_at: now,
       duration: null,
-      variables,
+      variables: req.variables,
       test_suites: null,
-    }),
-  );
+    });
+  });
   emitEvent(c, { kind: 'pipeline', id });
+  return { id, now };
+}
+
+/** `POST /projects/:id/pipeline`: the ref must be a branch or tag of the project. */
+function createFromApi(
+  c: Ctx,
+  proj: ProjectRecord,
+  ref: string,
+  vars: Record<string, ParamValue>[],
+): Response {
+  authorizeCi(c, proj, 'create_pipeline');
+  const variables: PipelineVariable[] = vars.map((v) => {
+    const type = v.variable_type === undefined || v.variable_type === null ? 'env_var' : str(v.variable_type);
+    // An unknown enum value raises in the model: the platform answers it with a 500.
+    if (type !== 'env_var' && type !== 'file') throw internalError();
+    return { key: str(v.key).trim(), value: str(v.value), variable_type: type };
+  });
+  const { id, now } = startPipeline(c, proj, { ref, variables, userId: c.get('viewer').user!.id });
   return sendPipeline(c, id, 201, Date.parse(now));
 }
 

@@ -16,10 +16,22 @@ export function refSha(projectId: number, kind: RefKind, name: string): string {
   return createHash('sha1').update(`${projectId}\0${kind}\0${name}`).digest('hex');
 }
 
+type Names = Record<string, string>;
+
+/**
+ * A ref table's own entry: ref names are the client's (`constructor`, `__proto__` are valid branch
+ * names), so nothing is read through a prototype.
+ */
+const own = (t: Names | undefined, name: string): string | undefined =>
+  t !== undefined && Object.prototype.hasOwnProperty.call(t, name) ? t[name] : undefined;
+
+/** A table without a prototype, where any name is an ordinary key. */
+export const refTable = (from?: Names): Names => Object.assign(Object.create(null) as Names, from);
+
 /** The head sha of a branch or tag of the project, or undefined when it has none by that name. */
 export function findRef(st: PlatformState, project: ProjectRecord, kind: RefKind, name: string) {
   const refs = tget(st.refs, project.id);
-  const stored = kind === 'branch' ? refs?.branches[name] : refs?.tags[name];
+  const stored = own(kind === 'branch' ? refs?.branches : refs?.tags, name);
   if (stored !== undefined) return stored;
   if (kind === 'branch' && name === project.default_branch) return refSha(project.id, kind, name);
   return undefined;
@@ -41,14 +53,20 @@ export function refNames(st: PlatformState, project: ProjectRecord, kind: RefKin
 export function addRef(st: S, projectId: number, kind: RefKind, name: string, sha?: string): string {
   let refs = tget(st.refs, projectId);
   if (!refs) {
-    const fresh: RefsRecord = { project_id: projectId, branches: {}, tags: {} };
+    const fresh: RefsRecord = { project_id: projectId, branches: refTable(), tags: refTable() };
     tset(st.refs, projectId, fresh);
     refs = tget(st.refs, projectId)!;
   }
-  const table = kind === 'branch' ? refs.branches : refs.tags;
+  let table = kind === 'branch' ? refs.branches : refs.tags;
+  // A state read back from JSON has plain objects: made prototype-less before a client's name goes in.
+  if (Object.getPrototypeOf(table) !== null) {
+    table = refTable(table);
+    if (kind === 'branch') refs.branches = table;
+    else refs.tags = table;
+  }
   if (sha !== undefined) table[name] = sha;
-  else table[name] ??= refSha(projectId, kind, name);
-  return table[name];
+  else if (own(table, name) === undefined) table[name] = refSha(projectId, kind, name);
+  return table[name]!;
 }
 
 export function removeRefs(st: S, projectId: number): void {

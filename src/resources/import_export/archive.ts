@@ -14,7 +14,7 @@ import { extract, pack } from 'tar-stream';
 import type { PipelineRecord, PlatformState, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { projectPipelineIds } from '../ci/model.js';
-import { refNames, findRef } from '../ci/refs.js';
+import { refNames, findRef, refTable } from '../ci/refs.js';
 import { chunkIds } from '../issuables/store.js';
 import type {
   AwardableType,
@@ -293,7 +293,7 @@ export function collect(st: PlatformState, project: Project, description: string
       .map((id) => tget(st.pipelines, id) as PipelineRecord)
       .map(({ id: _id, project_id: _p, user_id, ...rest }) => ({ ...rest, user: userRef(st, user_id) })),
   };
-  const repository: ArchiveContent['repository'] = { branches: {}, tags: {} };
+  const repository: ArchiveContent['repository'] = { branches: refTable(), tags: refTable() };
   for (const kind of ['branch', 'tag'] as const)
     for (const name of refNames(st, project, kind))
       (kind === 'branch' ? repository.branches : repository.tags)[name] = findRef(st, project, kind, name)!;

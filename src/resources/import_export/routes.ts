@@ -126,7 +126,9 @@ export function importExportRoutes(r: ApiRouter): void {
     const prm = parse(c, exportParams);
     const upload = prm.upload as Record<string, unknown> | undefined;
     let target: ExportRecord['upload'] = null;
-    if (upload !== undefined) {
+    // Grape checks an optional group's `requires` only when the group holds something: `upload: {}`
+    // (go-gitlab always sends it) is no upload at all.
+    if (upload !== undefined && Object.keys(upload).length > 0) {
       const url = upload.url;
       if (typeof url !== 'string' || url === '') throw grapeError(400, 'upload[url] is missing');
       const method = upload.http_method ?? 'PUT';

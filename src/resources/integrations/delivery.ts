@@ -28,6 +28,10 @@ export interface Delivery {
   event: string;
   action: string | null;
   url: string;
+  /**
+   * What is posted: the body as JSON, or, with a form content type, as the form's `payload` field (the
+   * log keeps the payload itself, not its encoding).
+   */
   request: { headers: Record<string, string>; body: unknown };
   status: DeliveryStatus;
   response_status: number | null;
@@ -128,6 +132,13 @@ export class DeliveryLog {
   }
 }
 
+function encode(req: Delivery['request']): string {
+  const json = JSON.stringify(req.body);
+  return req.headers['Content-Type'] === 'application/x-www-form-urlencoded'
+    ? `payload=${encodeURIComponent(json)}`
+    : json;
+}
+
 async function send(entry: Delivery): Promise<void> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const record: DeliveryAttempt = { at: new Date().toISOString() };
@@ -136,7 +147,7 @@ async function send(entry: Delivery): Promise<void> {
       const res = await fetch(entry.url, {
         method: 'POST',
         headers: entry.request.headers,
-        body: JSON.stringify(entry.request.body),
+        body: encode(entry.request),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       await res.arrayBuffer().catch(() => undefined);

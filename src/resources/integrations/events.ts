@@ -13,7 +13,7 @@ import { livePipeline } from '../ci/model.js';
 import { setting } from '../settings/model.js';
 import { EVENT_FLAG, INTEGRATIONS, type IntegrationSpec } from './catalog.js';
 import { deliveries, isLocalHost, type DeliveryLog } from './delivery.js';
-import { chatPayload, type Actor, type ChatEvent } from './messages.js';
+import { chatPayloads, type Actor, type ChatEvent } from './messages.js';
 import { projectIntegrations, type EventFlag, type IntegrationRecord } from './store.js';
 
 export type ProjectEvent =
@@ -298,7 +298,7 @@ function notify(
       .map((x) => x.trim())
       .filter(Boolean);
     const username = typeof rec.properties.username === 'string' ? rec.properties.username : undefined;
-    const body = chatPayload(
+    const bodies = chatPayloads(
       spec.chat,
       chatEvent,
       { name: fullName(s.st, project), url: projectUrl(s, project) },
@@ -308,22 +308,24 @@ function notify(
         ...(username && { username }),
       },
     );
-    const entry = {
-      at: s.fx.clock.iso(),
-      integration: rec.slug,
-      integration_id: rec.id,
-      project_id: project.id,
-      project: project.path_with_namespace,
-      event: eventName,
-      action,
-      url: webhook,
-      request: { headers: { 'Content-Type': 'application/json', 'User-Agent': 'GitLab/13.12.0' }, body },
-    };
-    if (blocked(s.st, webhook)) {
-      s.log.record(entry, 'blocked: Requests to the local network are not allowed');
-      continue;
+    // The Slack notifier posts a form with the message as its `payload` field; the others post JSON.
+    const type = spec.chat === 'slack' ? 'application/x-www-form-urlencoded' : 'application/json';
+    for (const body of bodies) {
+      const entry = {
+        at: s.fx.clock.iso(),
+        integration: rec.slug,
+        integration_id: rec.id,
+        project_id: project.id,
+        project: project.path_with_namespace,
+        event: eventName,
+        action,
+        url: webhook,
+        request: { headers: { 'Content-Type': type, 'User-Agent': 'GitLab/13.12.0' }, body },
+      };
+      if (blocked(s.st, webhook))
+        s.log.record(entry, 'blocked: Requests to the local network are not allowed');
+      else s.log.enqueue(entry);
     }
-    s.log.enqueue(entry);
   }
 }
 

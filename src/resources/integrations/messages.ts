@@ -157,23 +157,35 @@ function build(e: ChatEvent, project: ProjectRef, user: Actor, markdown: boolean
   }
 }
 
-/** The JSON body an integration posts for an event. */
-export function chatPayload(
+/**
+ * What an integration posts for an event: one body per request. Slack and Mattermost go through the
+ * platform's Slack notifier (`slack-messenger`): its defaults (`channel`, `username`) come first, then the
+ * message with its `fallback`, and a list of channels is one post per channel.
+ */
+export function chatPayloads(
   format: ChatFormat,
   e: ChatEvent,
   project: ProjectRef,
   user: Actor,
   opts: { channel?: string[]; username?: string },
-): Record<string, unknown> {
+): Record<string, unknown>[] {
   if (format === 'slack') {
     const m = build(e, project, user, false);
-    return {
-      text: m.text,
-      attachments: m.attachments,
-      ...(opts.channel && { channel: opts.channel.length === 1 ? opts.channel[0] : opts.channel }),
-      ...(opts.username && { username: opts.username }),
-    };
+    const message = { attachments: m.attachments, fallback: m.text, text: m.text };
+    const username = opts.username ? { username: opts.username } : {};
+    if (!opts.channel?.length) return [{ ...username, ...message }];
+    return opts.channel.map((channel) => ({ channel, ...username, ...message }));
   }
+  return [chatPayload(format, e, project, user)];
+}
+
+/** The JSON body of the integrations that post one JSON document per event. */
+function chatPayload(
+  format: Exclude<ChatFormat, 'slack'>,
+  e: ChatEvent,
+  project: ProjectRef,
+  user: Actor,
+): Record<string, unknown> {
   const m = build(e, project, user, format !== 'hangouts');
   const summary = m.attachmentText ? `${m.text}\n${m.attachmentText}` : m.text;
   switch (format) {

@@ -9,7 +9,8 @@ import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, grapeError, notFound } from '../../core/errors.js';
 import { p, parseParams, type Param, type Shape } from '../../core/params.js';
-import type { ApiRouter } from '../../core/router.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
+import { parse, type ApiRouter } from '../../core/router.js';
 import type { PlatformState } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { canAdminProject, loadProject } from '../projects/helpers.js';
@@ -199,7 +200,9 @@ export function integrationsRoutes(r: ApiRouter): void {
   for (const base of ['/projects/:id/services', '/projects/:id/integrations']) {
     r.get(base, { auth: 'required' }, (c) => {
       const project = adminProject(c);
-      return c.json(projectIntegrations(state(c), project.id, true).map((x) => integrationJson(x, false)));
+      // Unpaginated on the platform; the spec gives every array answer its pagination headers.
+      parse(c, paginationParams);
+      return paginate(c, projectIntegrations(state(c), project.id, true), (x) => integrationJson(x, false));
     });
     r.put(`${base}/:slug`, { requirements: { slug: slugs } }, (c) =>
       putIntegration(c, INTEGRATIONS.get(c.req.param('slug')!)!),

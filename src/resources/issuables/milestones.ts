@@ -263,7 +263,8 @@ function issuables(kind: 'project' | 'group', what: 'i' | 'm') {
 function burndown(kind: 'project' | 'group') {
   return (c: Ctx): Response => {
     requireUser(c);
-    const prm = parse(c, { milestone_id: p.int().required() });
+    // Paginated with the usual headers: the spec gives every array answer its pagination headers.
+    const prm = parse(c, { milestone_id: p.int().required(), ...paginationParams });
     const parent = loadParent(c, kind);
     const st = state(c);
     const m = findMilestone(st, parent, prm.milestone_id);
@@ -289,7 +290,7 @@ function burndown(kind: 'project' | 'group') {
       }
     }
     events.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-    return c.json(events);
+    return paginate(c, events, (e) => e);
   };
 }
 

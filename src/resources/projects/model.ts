@@ -15,6 +15,8 @@ import {
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import type { Index, MultiIndex } from '../../core/table.js';
 import { deleteProjectCi } from '../ci/model.js';
+import { deleteProjectTriggers } from '../triggers/model.js';
+import { deleteProjectEnvironments } from '../environments/model.js';
 import { deleteProjectIntegrations } from '../integrations/store.js';
 import { deleteProjectImportExport } from '../import_export/store.js';
 import { deleteNote, deleteProjectIssuables } from '../issuables/model.js';
@@ -437,6 +439,8 @@ export function deleteProject(st: S, projectId: number): void {
   }
   idelete(st.idx.uploadsBy, `p${projectId}`);
   deleteProjectCi(st, projectId);
+  deleteProjectTriggers(st, projectId);
+  deleteProjectEnvironments(st, projectId);
   deleteProjectIntegrations(st, projectId);
   deleteProjectImportExport(st, projectId);
   setProjectTopics(st, projectId, (p as Project).tag_list ?? NO_TAGS, NO_TAGS, '');

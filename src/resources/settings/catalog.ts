@@ -7,6 +7,8 @@ export type SettingKind =
   | 'bool'
   | 'int'
   | 'float'
+  /** A decimal column: a number on input, a string in JSON, as Rails renders `BigDecimal` (`"1.0"`). */
+  | 'decimal'
   | 'str'
   /** `private` / `internal` / `public` (stored as a level or a name, shown as a name). */
   | 'visibility'
@@ -151,7 +153,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   s('password_authentication_enabled_for_git', 'bool', true),
   s('plantuml_enabled', 'bool', false),
   s('plantuml_url', 'str', null),
-  s('polling_interval_multiplier', 'float', 1),
+  s('polling_interval_multiplier', 'decimal', 1),
   s('project_export_enabled', 'bool', true),
   s('prometheus_metrics_enabled', 'bool', true),
   s('recaptcha_enabled', 'bool', false),

@@ -74,6 +74,7 @@ export function normalise(spec: SettingSpec, v: unknown): unknown {
     case 'bool':
       return asBool(v) ?? spec.default;
     case 'float':
+    case 'decimal':
       return typeof v === 'number'
         ? v
         : typeof v === 'string' && v.trim() !== '' && !isNaN(+v)
@@ -82,6 +83,13 @@ export function normalise(spec: SettingSpec, v: unknown): unknown {
     default:
       return v;
   }
+}
+
+/** `BigDecimal#to_s` as ActiveSupport formats it: plain digits, at least one after the point. */
+export function decimalString(v: number): string {
+  const s = Number.isInteger(v) ? `${v}.0` : String(v);
+  // Very small or large numbers: no exponent, as `to_s('F')` writes them.
+  return /e/i.test(s) ? v.toFixed(20).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '.0') : s;
 }
 
 /** The effective value of an application setting: the stored override, else the platform's default. */

@@ -12,7 +12,7 @@ import type { ApiRouter } from '../../core/router.js';
 import { iget, tget } from '../../core/table.js';
 import { ALIASES, GIVEN_REQUIRES, SETTINGS, SETTING_SPECS, type SettingSpec } from './catalog.js';
 import { outputChronic, parseChronic } from './duration.js';
-import { normalise, setting, settingsCreatedAt, visibilityName } from './model.js';
+import { decimalString, normalise, setting, settingsCreatedAt, visibilityName } from './model.js';
 
 const paid = (c: Ctx) => c.get('fx').tier() !== 'free';
 
@@ -33,6 +33,7 @@ export function renderSettings(c: Ctx, echo: Record<string, unknown> = {}): Reco
       out[n] = typeof secs === 'number' ? outputChronic(secs) : null;
     } else if (n === 'commit_email_hostname')
       out[n] = setting(st, n) ?? `users.noreply.${new URL(requestBase(c)).hostname}`;
+    else if (spec.kind === 'decimal') out[n] = decimalString(setting(st, n) as number);
     else out[n] = setting(st, n);
   }
   const web = setting(st, 'password_authentication_enabled_for_web');
@@ -52,6 +53,7 @@ function paramOf(spec: SettingSpec): Param<unknown> {
     case 'int':
       return spec.values ? p.int().values(spec.values as number[]) : p.int();
     case 'float':
+    case 'decimal':
       return p.float();
     case 'visibility':
       return p.str().values(['private', 'internal', 'public']);

@@ -78,6 +78,32 @@ export function resolveLicense(
 // A type the platform does not know (or spells differently, as `Licenses`) reaches no route.
 const typeRequirement = new RegExp(`^(${TYPES.join('|')})$`);
 
+/** The template of a type by name (licenses by their lower-case key, files by their exact name). */
+function findTemplate(type: TemplateType, name: string): FileTemplate | LicenseTemplate | undefined {
+  const key = type === 'licenses' ? name.toLowerCase() : name;
+  return templates(type).find((x) => x.key === key);
+}
+
+/** `Entities::License` with its placeholders filled (`LicenseTemplate#resolve!`). */
+function resolved(c: Ctx, lic: LicenseTemplate, project: string | undefined, fullname: string | undefined) {
+  const content = resolveLicense(lic.content, {
+    project: project || undefined,
+    fullname: fullname || c.get('viewer').user?.name,
+    year: c.get('fx').clock.iso().slice(0, 4),
+  });
+  return { ...lic, content };
+}
+
+/** `not_found!(type.singularize)`, titleized as the platform's helper does. */
+const missing = (type: TemplateType, name: string) =>
+  notFound(
+    type === 'licenses' ? 'License' : type === 'gitignores' ? 'Gitignore' : 'Dockerfile',
+    `no ${type} template named ${name}`,
+  );
+
+/** `:name` requirements (`/[\w\.-]+/`), with the escapes clients send. */
+const NAME = /^[\w%.+-]+$/;
+
 export function templatesRoutes(r: ApiRouter): void {
   r.get(
     '/projects/:id/templates/:type',
@@ -92,24 +118,50 @@ export function templatesRoutes(r: ApiRouter): void {
   r.get(
     '/projects/:id/templates/:type/:name',
     {
-      requirements: { type: typeRequirement, name: /^[\w%.+-]+$/ },
+      requirements: { type: typeRequirement, name: NAME },
       params: { name: p.str().required(), project: p.str(), fullname: p.str() },
     },
     (c: Ctx, prm) => {
       loadProject(c);
       const type = c.req.param('type') as TemplateType;
-      // Licensee looks licenses up by their lower-case key; file templates by their exact file name.
-      const key = type === 'licenses' ? prm.name.toLowerCase() : prm.name;
-      const t = templates(type).find((x) => x.key === key);
+      const t = findTemplate(type, prm.name);
       if (!t) throw notFound('Template', `no ${type} template with the key ${prm.name}`);
       if (type !== 'licenses') return c.json({ name: t.name, content: t.content });
-      const lic = t as LicenseTemplate;
-      const content = resolveLicense(lic.content, {
-        project: prm.project || undefined,
-        fullname: prm.fullname || c.get('viewer').user?.name,
-        year: c.get('fx').clock.iso().slice(0, 4),
-      });
-      return c.json({ ...lic, content });
+      return c.json(resolved(c, t as LicenseTemplate, prm.project, prm.fullname));
     },
   );
+
+  // The instance's templates (`lib/api/templates.rb`): licenses as whole entities, with `popular`.
+  r.get('/templates/licenses', { params: { popular: p.bool(), ...paginationParams } }, (c, prm) => {
+    const all = templates('licenses') as LicenseTemplate[];
+    return paginate(c, prm.popular ? all.filter((l) => l.popular) : all, (l) => l);
+  });
+
+  r.get(
+    '/templates/licenses/:name',
+    {
+      requirements: { name: NAME },
+      params: { name: p.str().required(), project: p.str(), fullname: p.str() },
+    },
+    (c, prm) => {
+      const lic = findTemplate('licenses', prm.name) as LicenseTemplate | undefined;
+      if (!lic) throw missing('licenses', prm.name);
+      return c.json(resolved(c, lic, prm.project, prm.fullname));
+    },
+  );
+
+  for (const type of ['gitignores', 'dockerfiles'] as const) {
+    r.get(`/templates/${type}`, { params: paginationParams }, (c) =>
+      paginate(c, templates(type), (t) => ({ key: t.key, name: t.name })),
+    );
+    r.get(
+      `/templates/${type}/:name`,
+      { requirements: { name: NAME }, params: { name: p.str().required() } },
+      (c, prm) => {
+        const t = findTemplate(type, prm.name);
+        if (!t) throw missing(type, prm.name);
+        return c.json({ name: t.name, content: t.content });
+      },
+    );
+  }
 }

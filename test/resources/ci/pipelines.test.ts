@@ -756,3 +756,28 @@ describe('GET /projects/:id/pipelines/latest', () => {
     expect(await body(res)).toEqual({ message: '403 Forbidden' });
   });
 });
+
+describe('refs named like Object members', () => {
+  it('POST /projects/:id/pipeline: `constructor`, `__proto__`, `toString` are no refs of a project', async () => {
+    const fx = world();
+    for (const ref of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const res = await call(fx, 'POST', `${APP}/pipeline`, 'dev', { ref });
+      expect([res.status, await body(res)]).toEqual([400, { message: { base: ['Reference not found'] } }]);
+    }
+    expect(fx.state.pipelines.size).toBe(7);
+  });
+
+  it('POST /__fauxlab/push: a branch named __proto__ is an ordinary branch', async () => {
+    const fx = world();
+    const push = await call(fx, 'POST', '/__fauxlab/push', undefined, {
+      project: 'acme/app',
+      ref: '__proto__',
+    });
+    expect(push.status).toBe(201);
+    const res = await call(fx, 'POST', `${APP}/pipeline`, 'dev', { ref: '__proto__' });
+    expect(res.status).toBe(201);
+    expect((await body(res)).sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -330,6 +330,13 @@ describe('project export', () => {
     }
   });
 
+  it('POST /projects/:id/export: an empty upload group (go-gitlab sends upload: {}) is no upload, 202', async () => {
+    const fx = world();
+    const res = await call(fx, 'POST', `${APP}/export`, 'owner', { upload: {} });
+    expect([res.status, await res.json()]).toEqual([202, { message: '202 Accepted' }]);
+    expect((await get(fx, `${APP}/export`)).export_status).toBe('queued');
+  });
+
   it('POST /projects/:id/export: upload[url] is required with upload, http_method is PUT or POST', async () => {
     const fx = world();
     const a = await call(fx, 'POST', `${APP}/export`, 'owner', { upload: { http_method: 'PUT' } });

@@ -157,6 +157,8 @@ describe('integrations API', () => {
     const list = await body(await call(fx, 'GET', `${APP}/services`, 'maint'));
     expect(list.map((x: any) => x.slug)).toEqual(['slack']);
     expect(list[0].properties).toBeUndefined();
+    const res = await call(fx, 'GET', `${APP}/integrations?per_page=1`, 'maint');
+    expect([res.headers.get('X-Total'), res.headers.get('X-Per-Page')]).toEqual(['1', '1']);
   });
 
   it('GET /projects/:id/integrations/:slug: the same integration under the newer path', async () => {
@@ -208,11 +210,15 @@ describe('notification delivery', () => {
     await deliveries(fx.clock).settled();
     expect(r.received).toHaveLength(1);
     expect(r.received[0]!.method).toBe('POST');
-    expect(r.received[0]!.headers['content-type']).toBe('application/json');
+    // The Slack notifier's form post: the message as JSON in the `payload` field.
+    expect(r.received[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    const text =
+      '[<http://localhost/acme/app|Acme / App>] Issue <http://localhost/acme/app/-/issues/2|#2 Crash on save> ' +
+      'opened by Dev User (dev)';
+    expect(Object.keys(r.received[0]!.body)).toEqual(['channel', 'attachments', 'fallback', 'text']);
     expect(r.received[0]!.body).toEqual({
-      text:
-        '[<http://localhost/acme/app|Acme / App>] Issue <http://localhost/acme/app/-/issues/2|#2 Crash on save> ' +
-        'opened by Dev User (dev)',
+      text,
+      fallback: text,
       attachments: [
         {
           title: '#2 Crash on save',
@@ -231,6 +237,19 @@ describe('notification delivery', () => {
       action: 'open',
       status: 'delivered',
     });
+  });
+
+  it('delivery: Slack with several channels posts once per channel, as its notifier splits them', async () => {
+    const r = await hook();
+    const fx = world({}, LOCAL_OK);
+    await slack(fx, r.url, { channel: '#dev, #ops', username: 'bot' });
+    await call(fx, 'POST', `${APP}/issues`, 'dev', { title: 'Twice' });
+    await deliveries(fx.clock).settled();
+    expect(r.received.map((x) => [x.body.channel, x.body.username])).toEqual([
+      ['#dev', 'bot'],
+      ['#ops', 'bot'],
+    ]);
+    expect(r.received.map((x) => x.body.attachments[0].title)).toEqual(['#2 Twice', '#2 Twice']);
   });
 
   it('delivery: nothing is sent when the event flag is off', async () => {
@@ -273,10 +292,12 @@ describe('notification delivery', () => {
     const res = await call(fx, 'POST', `${APP}/issues/1/notes`, 'dev', { body: 'Looking into it' });
     const note = await body(res);
     await deliveries(fx.clock).settled();
+    const text =
+      `Dev User (dev) <http://localhost/acme/app/-/issues/1#note_${note.id}|commented on issue #1> in ` +
+      '<http://localhost/acme/app|Acme / App>: *First bug*';
     expect(r.received[0]!.body).toEqual({
-      text:
-        `Dev User (dev) <http://localhost/acme/app/-/issues/1#note_${note.id}|commented on issue #1> in ` +
-        '<http://localhost/acme/app|Acme / App>: *First bug*',
+      text,
+      fallback: text,
       attachments: [{ text: 'Looking into it', color: '#345' }],
     });
   });
@@ -450,7 +471,7 @@ describe('notification delivery', () => {
       project: 'acme/app',
       url: r.url,
       response_status: 200,
-      request: { headers: { 'Content-Type': 'application/json' } },
+      request: { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
     });
     expect((await body(await call(fx, 'GET', '/__fauxlab/deliveries?event=note'))).length).toBe(1);
     expect((await call(fx, 'DELETE', '/__fauxlab/deliveries')).status).toBe(204);

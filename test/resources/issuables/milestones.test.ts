@@ -244,5 +244,12 @@ describe('group milestones', () => {
       { created_at: '2021-01-06T10:00:00.000Z', weight: null, action: 'created' },
       { created_at: '2021-03-03T12:00:00.000Z', weight: null, action: 'closed' },
     ]);
+    const page = await paid.app.request(`/api/v4${WEB}/milestones/1/burndown_events?per_page=1&page=3`, {
+      headers: { 'PRIVATE-TOKEN': 'alice-api' },
+    });
+    expect([page.headers.get('X-Total'), (await page.json()).map((e: any) => e.action)]).toEqual([
+      '3',
+      ['closed'],
+    ]);
   });
 });

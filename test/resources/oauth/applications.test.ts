@@ -123,6 +123,19 @@ describe('GET /applications', () => {
     ]);
   });
 
+  it('GET /applications: paginated, with the pagination headers every array answer carries', async () => {
+    const res = await oauthFx().app.request('/api/v4/applications?per_page=2&page=2', {
+      headers: { 'PRIVATE-TOKEN': 'root-api' },
+    });
+    expect((await json(res)).map((a: any) => a.id)).toEqual([3]);
+    expect([res.headers.get('X-Total'), res.headers.get('X-Page'), res.headers.get('X-Prev-Page')]).toEqual([
+      '3',
+      '2',
+      '1',
+    ]);
+    expect(res.headers.get('Link')).toContain('rel="first"');
+  });
+
   it('GET /applications: admins only', async () => {
     const res = await oauthFx().app.request('/api/v4/applications', {
       headers: { 'PRIVATE-TOKEN': 'alice-api' },

@@ -74,6 +74,18 @@ describe('GET /application/settings', () => {
 });
 
 describe('PUT /application/settings', () => {
+  it('PUT /application/settings: a decimal column is a JSON string, as Rails renders BigDecimal', async () => {
+    const fx = world();
+    const before = await body(await call(fx, 'GET', '/application/settings', 'root'));
+    expect(before.polling_interval_multiplier).toBe('1.0');
+    expect(before.external_authorization_service_timeout).toBe(0.5);
+    const after = await body(await put(fx, { polling_interval_multiplier: 2.5 }));
+    expect(after.polling_interval_multiplier).toBe('2.5');
+    expect(
+      (await body(await put(fx, { polling_interval_multiplier: '3' }))).polling_interval_multiplier,
+    ).toBe('3.0');
+  });
+
   it('PUT /application/settings: updates and answers the whole settings object', async () => {
     const fx = world();
     const res = await put(fx, {

@@ -67,6 +67,16 @@ export interface Received {
   body: any;
 }
 
+/** A posted body: JSON, or a form's `payload` field (Slack's notifier) parsed as JSON. */
+function decode(type: string | undefined, data: string): any {
+  if (!data) return null;
+  if (type === 'application/x-www-form-urlencoded') {
+    const payload = new URLSearchParams(data).get('payload');
+    return payload === null ? null : JSON.parse(payload);
+  }
+  return JSON.parse(data);
+}
+
 /** A webhook receiver on 127.0.0.1: records what it is sent; `status` decides what it answers. */
 export async function receiver(status: (n: number) => number = () => 200) {
   const received: Received[] = [];
@@ -78,7 +88,7 @@ export async function receiver(status: (n: number) => number = () => 200) {
         method: req.method!,
         path: req.url!,
         headers: req.headers,
-        body: data ? JSON.parse(data) : null,
+        body: decode(req.headers['content-type'], data),
       });
       res.statusCode = status(received.length);
       res.end('ok');

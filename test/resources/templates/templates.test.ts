@@ -115,3 +115,45 @@ describe('project templates', () => {
     expect(anon.content).toContain('Copyright (c) 2021 [fullname]');
   });
 });
+
+describe('instance templates', () => {
+  it('GET /templates/licenses: whole license entities, paginated; popular=true keeps the featured ones', async () => {
+    const fx = world();
+    const res = await call(fx, 'GET', '/templates/licenses?per_page=2');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('X-Total')).toBe('39');
+    const list = await body(res);
+    expect(list[0]).toMatchObject({ key: '0bsd', name: 'BSD Zero Clause License', popular: false });
+    expect(list[0].content).toContain('Permission to use, copy, modify');
+    const popular = await body(await call(fx, 'GET', '/templates/licenses?popular=true'));
+    expect(popular.map((l: any) => l.key)).toEqual(['apache-2.0', 'gpl-3.0', 'mit']);
+  });
+
+  it('GET /templates/licenses/:name: placeholders filled; an unknown one is 404 License Not Found', async () => {
+    const fx = world();
+    const lic = await body(await call(fx, 'GET', '/templates/licenses/MIT?fullname=Jane%20Doe', 'dev'));
+    expect(lic.key).toBe('mit');
+    expect(lic.content).toContain('Copyright (c) 2021 Jane Doe');
+    const res = await call(fx, 'GET', '/templates/licenses/nope');
+    expect([res.status, await body(res)]).toEqual([404, { message: '404 License Not Found' }]);
+  });
+
+  it('GET /templates/gitignores and /templates/dockerfiles: {key, name} lists and {name, content}', async () => {
+    const fx = world();
+    const list = await body(await call(fx, 'GET', '/templates/gitignores?per_page=1'));
+    expect(list).toEqual([{ key: 'Actionscript', name: 'Actionscript' }]);
+    const node = await body(await call(fx, 'GET', '/templates/gitignores/Node'));
+    expect(Object.keys(node)).toEqual(['name', 'content']);
+    expect(node.content).toContain('node_modules/');
+    const docker = await call(fx, 'GET', '/templates/dockerfiles/Nope');
+    expect([docker.status, await body(docker)]).toEqual([404, { message: '404 Dockerfile Not Found' }]);
+    const gi = await call(fx, 'GET', '/templates/gitignores/Nope');
+    expect(await body(gi)).toEqual({ message: '404 Gitignore Not Found' });
+  });
+
+  it('GET /templates/gitignores/: a trailing slash is the same route, as clients send it', async () => {
+    const fx = world();
+    const res = await call(fx, 'GET', '/templates/gitignores/?per_page=1');
+    expect([res.status, await body(res)]).toEqual([200, [{ key: 'Actionscript', name: 'Actionscript' }]]);
+  });
+});
