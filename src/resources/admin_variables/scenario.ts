@@ -83,3 +83,23 @@ export function exportCiVariables(st: PlatformState, out: ScenarioOut): void {
     if (g) ((g.variables ??= []) as unknown[]).push(variableEntry(v));
   }
 }
+
+/** Top-level fields of this area: instance variables. */
+export const instanceVariableFields = {
+  variables: z.array(instanceVariableScenario).default([]).describe('instance-level CI/CD variables'),
+};
+
+/** Fields a group entry may carry for this area. */
+export const groupVariableFields = {
+  variables: z.array(groupVariableScenario).optional().describe('group CI/CD variables'),
+};
+
+/** What this area reads of a scenario. */
+export type VariablesScenario = z.output<z.ZodObject<typeof instanceVariableFields>> & {
+  groups: z.output<z.ZodObject<typeof groupVariableFields>>[];
+};
+
+export const ciVariableProblems = (s: VariablesScenario): string[] => [
+  ...variableScenarioProblems(s.variables, ''),
+  ...s.groups.flatMap((g, i) => variableScenarioProblems(g.variables, `groups[${i}].`)),
+];

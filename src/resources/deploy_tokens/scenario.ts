@@ -84,3 +84,18 @@ export function exportDeployTokens(st: PlatformState, out: ScenarioOut): void {
     ((owner.deploy_tokens ??= []) as unknown[]).push(e);
   }
 }
+
+/** Fields a group or project entry may carry for this area. */
+export const deployTokenFields = {
+  deploy_tokens: z.array(deployTokenScenario).optional(),
+};
+
+export type DeployTokenOwner = z.output<z.ZodObject<typeof deployTokenFields>>;
+
+export const deployTokenProblems = (s: {
+  groups: DeployTokenOwner[];
+  projects: DeployTokenOwner[];
+}): string[] => [
+  ...s.groups.flatMap((g, i) => deployTokenScenarioProblems(g.deploy_tokens, `groups[${i}]`)),
+  ...s.projects.flatMap((p, i) => deployTokenScenarioProblems(p.deploy_tokens, `projects[${i}]`)),
+];
