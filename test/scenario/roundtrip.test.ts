@@ -73,6 +73,14 @@ const world: ScenarioFile = {
         { slug: 'asana', active: false },
       ],
       deploy_tokens: [{ name: 'project-deploy', token: 'pdt-secret', scopes: ['read_repository'] }],
+      triggers: [
+        { description: 'deploy', owner: 'alice', token: 'trigger-secret', last_used: '2021-02-28T10:00:00Z' },
+        { description: 'made by the loader' },
+      ],
+      environments: [
+        { name: 'production', external_url: 'https://app.example.com' },
+        { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
+      ],
       labels: [{ name: 'bug', color: '#ff0000', description: 'Broken', priority: 1 }],
       milestones: [{ title: 'v1', due_date: '2021-04-01', description: 'First' }],
       issues: [
@@ -229,3 +237,53 @@ function comparable(table: string, r: Record<string, unknown>): string {
   );
   return JSON.stringify(Object.fromEntries(kept.sort(([a], [b]) => (a < b ? -1 : 1))));
 }
+
+describe('scenario: triggers and environments', () => {
+  it('projects[].triggers and environments: served by their endpoints; bad entries are named', async () => {
+    const fx = createFauxlab({ scenario: world });
+    const get = async (path: string) =>
+      (
+        await fx.app.request(`/api/v4/projects/acme%2Fapp${path}`, {
+          headers: { 'PRIVATE-TOKEN': 'alice-token' },
+        })
+      ).json();
+    expect(await get('/triggers')).toMatchObject([
+      {
+        description: 'deploy',
+        token: 'trigger-secret',
+        last_used: '2021-02-28T10:00:00.000Z',
+        owner: { username: 'alice' },
+      },
+      { description: 'made by the loader', token: expect.stringMatching(/^.{4}$/), owner: null },
+    ]);
+    expect(await get('/environments')).toMatchObject([
+      { name: 'production', slug: 'production', state: 'available', tier: 'production' },
+      { name: 'review/fix', state: 'stopped', tier: 'development' },
+    ]);
+    let problems: string[] = [];
+    try {
+      loadScenario({
+        users: [{ username: 'a' }],
+        projects: [
+          {
+            path: 'a/p',
+            triggers: [{ description: 'x', owner: 'ghost', token: 'same' }],
+            environments: [{ name: '/bad', external_url: 'ftp://x' }, { name: 'ok' }, { name: 'ok' }],
+          },
+          { path: 'a/q', triggers: [{ description: 'y', token: 'same' }] },
+        ],
+      });
+    } catch (e) {
+      problems = e instanceof ScenarioError ? e.problems : [];
+    }
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'projects[0].triggers[0].owner: no user "ghost"',
+        'projects[1].triggers[0].token: is listed twice',
+        "projects[0].environments[0].name: can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'",
+        'projects[0].environments[0].external_url: is blocked: Only allowed schemes are http, https',
+        'projects[0].environments[2].name: has already been taken',
+      ]),
+    );
+  });
+});

@@ -66,11 +66,16 @@ export function environmentErrors(
   e: EnvironmentFields,
   self?: number,
 ): Record<string, string[]> {
+  const taken = iget(st.environments.idx.names, nameKey(projectId, e.name));
+  return fieldErrors(e, taken !== undefined && taken !== self);
+}
+
+/** The validations of one environment's fields; `taken`: another of the project's has the name. */
+export function fieldErrors(e: EnvironmentFields, taken: boolean): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const add = (field: string, msg: string) => (errors[field] ??= []).push(msg);
   if (e.name.trim() === '') add('name', "can't be blank");
-  const taken = iget(st.environments.idx.names, nameKey(projectId, e.name));
-  if (taken !== undefined && taken !== self) add('name', 'has already been taken');
+  if (taken) add('name', 'has already been taken');
   if (e.name.length > 255) add('name', 'is too long (maximum is 255 characters)');
   if (!NAME_FORMAT.test(e.name)) add('name', NAME_MESSAGE);
   if (e.external_url !== null) {
