@@ -15,6 +15,7 @@ import { patternMatcher, ApiRouter, tierHas, type RouteInfo } from './core/route
 import type { PlatformState, Tier } from './core/state.js';
 import { Store } from './core/store.js';
 import { settleJobs, type JobRunner } from './core/jobs.js';
+import { asFetch, type FauxlabFetch } from './core/fetch.js';
 import { controlPlane } from './admin/control.js';
 import { registerApi } from './resources/index.js';
 import { buildWorld, loadScenario, type Scenario, type ScenarioInput } from './scenario/index.js';
@@ -115,10 +116,11 @@ export interface Fauxlab {
    */
   app: Hono<Env>;
   /**
-   * The instance's fetch handler (for servers and MSW). `env` is what a Hono adapter passes (the Node
-   * server's `{ incoming, outgoing }`, used to drop connections).
+   * The instance's fetch handler, a `fetch` (`fx.fetch(url, init)`) for clients, servers and MSW; a Hono
+   * adapter's bindings in place of `init` (the Node server's `{ incoming, outgoing }`, used to drop
+   * connections) pass through.
    */
-  fetch: (request: Request, env?: object) => Promise<Response>;
+  fetch: FauxlabFetch;
   /** The current state (read-only: it is frozen). */
   readonly state: PlatformState;
   clock: Clock;
@@ -755,7 +757,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
 
   const instance: Fauxlab = {
     app,
-    fetch,
+    fetch: asFetch(fetch),
     get state() {
       // What a test reads after advancing the clock includes the background work that fell due.
       if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
