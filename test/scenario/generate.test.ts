@@ -159,22 +159,15 @@ describe('generate', () => {
     expect(JSON.stringify(fx.state)).toBe(before);
   });
 
-  it('100,000 users build in well under 2 s', () => {
-    const s = loadScenario({ generate: { users: 100_000 } });
-    const t0 = performance.now();
-    const st = buildWorld(s, { now: NOW });
-    const ms = performance.now() - t0;
+  // How long these take is measured by `npm run bench` (target: under 2 s each).
+  it('100,000 users build', () => {
+    const st = buildWorld(loadScenario({ generate: { users: 100_000 } }), { now: NOW });
     expect(st.users.size).toBe(100_000);
-    // Generous for loaded CI machines; the pathologies this guards against cost 5-10x.
-    expect(ms).toBeLessThan(4000);
-  }, 30_000);
+  }, 60_000);
 
-  it('100,000 projects build in well under 2 s', () => {
+  it('100,000 projects build', () => {
     const s = loadScenario({ generate: { users: 1000, groups: 200, projects: 100_000 } });
-    const t0 = performance.now();
     const st = buildWorld(s, { now: NOW });
-    const ms = performance.now() - t0;
     expect(st.projects.size).toBe(100_000);
-    expect(ms).toBeLessThan(4000);
-  }, 30_000);
+  }, 60_000);
 });
