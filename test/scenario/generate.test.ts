@@ -4,6 +4,7 @@ import { VISIBILITY_LEVEL } from '../../src/core/access.js';
 import type { PlatformState } from '../../src/core/state.js';
 import { tget, tvalues } from '../../src/core/table.js';
 import { buildWorld, loadScenario, type ScenarioFile } from '../../src/scenario/index.js';
+import { onGenerateProgress } from '../../src/scenario/progress.js';
 
 const NOW = new Date('2021-03-01T09:00:00Z');
 const build = (s: ScenarioFile, seed?: number) => buildWorld(loadScenario(s), { now: NOW, seed });
@@ -170,4 +171,26 @@ describe('generate', () => {
     const st = buildWorld(s, { now: NOW });
     expect(st.projects.size).toBe(100_000);
   }, 60_000);
+});
+
+describe('generate: progress', () => {
+  it('generate: reports progress every 1,024 records and at the end of each kind', () => {
+    const seen: string[] = [];
+    onGenerateProgress((what, done, total) => seen.push(`${what} ${done}/${total}`));
+    try {
+      buildWorld(loadScenario({ generate: { users: 2100, groups: 3, projects: 5, issues_per_project: 1 } }), {
+        now: NOW,
+      });
+    } finally {
+      onGenerateProgress(undefined);
+    }
+    expect(seen).toEqual([
+      'users 1024/2100',
+      'users 2048/2100',
+      'users 2100/2100',
+      'groups 3/3',
+      'projects 5/5',
+      'projects filled with issues and merge requests 5/5',
+    ]);
+  });
 });
