@@ -168,7 +168,7 @@ export async function runBudgets(): Promise<Budget[]> {
 }
 
 export function budgetLines(budgets: readonly Budget[]): string[] {
-  const w = [58, 10, 10, 8];
+  const w = [76, 10, 8, 5];
   return [
     row(['time budgets', 'ms', 'target', ''], w),
     ...budgets.map((b) => row([b.name, fmt(b.ms, 1), fmt(b.target), b.ms <= b.target ? 'ok' : 'OVER'], w)),
