@@ -107,6 +107,23 @@ describe('scenario files: unknown fields', () => {
   });
 });
 
+describe('POST /__fauxlab/scenario: unknown fields', () => {
+  it('POST /__fauxlab/scenario: 400 naming the unknown field and its near miss; the world stays', async () => {
+    const fx = createFauxlab({ scenario: { users: [{ username: 'root' }] } });
+    const before = fx.state;
+    const res = await fx.fetch('http://x.test/__fauxlab/scenario', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ users: [{ username: 'a', admn: true }] }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      message: { scenario: ['users[0]: unknown field "admn" (did you mean "admin"?)'] },
+    });
+    expect(fx.state).toBe(before);
+  });
+});
+
 describe('scenarios/schema.json: unknown fields', () => {
   it('every object of the JSON Schema refuses unknown fields', () => {
     const open: string[] = [];
