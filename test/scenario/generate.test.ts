@@ -190,7 +190,7 @@ describe('generate: progress', () => {
       'users 2100/2100',
       'groups 3/3',
       'projects 5/5',
-      'projects filled with issues and merge requests 5/5',
+      'issues and merge requests (projects done) 5/5',
     ]);
   });
 });

@@ -161,6 +161,6 @@ export function generateIssuables(st: S, spec: IssuablesSpec, seed: number, now:
         nowIso,
       );
     }
-    reportProgress('projects filled with issues and merge requests', n + 1, projectIds.length);
+    reportProgress('issues and merge requests (projects done)', n + 1, projectIds.length);
   }
 }
