@@ -1,7 +1,8 @@
 /**
  * The package as another project gets it: `npm pack`, the tarball unpacked into a temporary project's
  * node_modules (its dependencies are this checkout's, linked: no network), then every README code block
- * marked `<!-- example: NAME.test.ts -->` written there and run with vitest. The README cannot drift
+ * marked `<!-- example: NAME.test.ts -->` written there and run with vitest, and every one marked
+ * `<!-- example: NAME.yaml -->` validated by the installed CLI. The README cannot drift
  * from what the package ships.
  */
 import { spawnSync } from 'node:child_process';
@@ -39,6 +40,7 @@ function readmeExamples(readme: string): { name: string; code: string }[] {
   }));
 }
 const examples = readmeExamples(readFileSync(join(root, 'README.md'), 'utf8'));
+const tests = examples.filter((e) => e.name.endsWith('.test.ts'));
 
 function sh(cmd: string, args: string[], cwd: string, timeout = 120_000) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout });
@@ -128,16 +130,28 @@ describe('the packed package', () => {
 });
 
 describe('README examples', () => {
-  it('README: has marked examples, each a complete test file', () => {
-    expect(examples.length).toBeGreaterThanOrEqual(4);
-    for (const e of examples) {
-      expect(e.name).toMatch(/\.test\.ts$/);
-      expect(e.code).toMatch(/from 'vitest'/);
+  it('README: has marked examples, each a complete test file or a scenario file', () => {
+    expect(tests.length).toBeGreaterThanOrEqual(4);
+    for (const e of tests) expect(e.code).toMatch(/from 'vitest'/);
+    expect(examples.every((e) => e.name.endsWith('.test.ts') || e.name.endsWith('.yaml'))).toBe(true);
+  });
+
+  it('README: every marked scenario validates with the installed CLI', () => {
+    const scenarios = examples.filter((e) => e.name.endsWith('.yaml'));
+    expect(scenarios.length).toBeGreaterThanOrEqual(1);
+    for (const e of scenarios) {
+      writeFileSync(join(project, e.name), e.code);
+      const out = sh(
+        process.execPath,
+        [join(installed, 'dist', 'bin', 'fauxlab.js'), 'scenario', 'validate', e.name],
+        project,
+      );
+      expect(out).toMatch(new RegExp(`^${e.name}: ok `));
     }
   });
 
   it('README: every marked example passes in a project that installed the package', () => {
-    for (const e of examples) writeFileSync(join(project, e.name), e.code);
+    for (const e of tests) writeFileSync(join(project, e.name), e.code);
     const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
     const r = spawnSync(process.execPath, [vitest, 'run', '--root', project, '--reporter', 'dot'], {
       cwd: project,
@@ -145,7 +159,7 @@ describe('README examples', () => {
       timeout: 120_000,
       env: { ...process.env, CI: '1', NO_COLOR: '1' },
     });
-    expect(r.stderr + r.stdout).toMatch(new RegExp(`Test Files\\s+${examples.length} passed`));
+    expect(r.stderr + r.stdout).toMatch(new RegExp(`Test Files\\s+${tests.length} passed`));
     expect(r.status).toBe(0);
   }, 150_000);
 });
