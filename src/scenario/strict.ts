@@ -3,10 +3,12 @@
  * validation instead of silently leaving the default. Done once, generically, over the whole schema
  * (wherever its fragments are defined): every object schema becomes strict, open ones (users, groups,
  * projects, integrations, which take any field their record has) accept exactly the extra fields their
- * record knows, and an unknown field is reported with the closest known one.
+ * record knows, the settings map takes the settings there are, and an unknown field is reported with
+ * the closest known one.
  */
 import { z } from 'zod';
 import { EVENT_FLAG, INTEGRATIONS } from '../resources/integrations/catalog.js';
+import { SETTING_SPECS } from '../resources/settings/catalog.js';
 import { tvalues, type Table } from '../core/table.js';
 import { buildWorld } from './index.js';
 import { scenarioSchema } from './schema.js';
@@ -135,6 +137,10 @@ export function strictDeep(
         return next.some((o, i) => o !== options[i]) ? withDef(s, { ...def, options: next }) : s;
       }
       case 'record': {
+        // A map whose keys are known (application settings) is an object like any other.
+        const keys = extrasAt(path);
+        if (keys)
+          return walk(z.strictObject(Object.fromEntries(keys.map((k) => [k, z.unknown().optional()]))), path);
         const valueType = inner('valueType', `${path}.*`);
         return valueType ? withDef(s, { ...def, valueType }) : s;
       }
@@ -160,7 +166,17 @@ function recordFields(): Map<string, readonly string[]> {
   const integrationParams = new Set<string>(Object.values(EVENT_FLAG));
   for (const spec of INTEGRATIONS.values())
     for (const f of [...spec.fields, ...(spec.hiddenParams ?? [])]) integrationParams.add(f.name);
+  // Settings are stored by name, with what `PUT /application/settings` stores besides: timestamps, the
+  // archive duration in seconds, the performance bar's group id.
+  const settings = [
+    ...SETTING_SPECS.keys(),
+    'created_at',
+    'updated_at',
+    'archive_builds_in_seconds',
+    'performance_bar_allowed_group_id',
+  ];
   return new Map<string, readonly string[]>([
+    ['settings', [...new Set(settings)]],
     ['users[]', keysOf(st.users)],
     ['groups[]', keysOf(st.groups)],
     ['projects[]', keysOf(st.projects)],

@@ -61,6 +61,13 @@ describe('scenario files: unknown fields', () => {
     ]);
   });
 
+  it('scenario: a setting that does not exist is refused with the setting it resembles', () => {
+    expect(problems({ settings: { signup_enabld: false } })).toEqual([
+      'settings: unknown field "signup_enabld" (did you mean "signup_enabled"?)',
+    ]);
+    expect(loadScenario({ settings: { signup_enabled: false } }).settings).toEqual({ signup_enabled: false });
+  });
+
   it('scenario: an unknown top-level field is refused with the field it resembles', () => {
     expect(problems({ usres: [] })).toEqual(['(root): unknown field "usres" (did you mean "users"?)']);
   });
