@@ -11,4 +11,11 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  {
+    // Plain Node scripts, run before anything is compiled.
+    files: ['scripts/**/*.js'],
+    languageOptions: {
+      globals: { console: 'readonly', fetch: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+  },
 );

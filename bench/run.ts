@@ -7,7 +7,8 @@
  * process; the servers run in a child, so that the two do not share an event loop.
  *
  * Environment: FAUXLAB_BENCH_SECONDS (load phase length, default 5), FAUXLAB_BENCH_USERS (default 100000),
- * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases),
+ * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases) or
+ * budgets (only the time budgets, bench/budgets.ts),
  * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal), FAUXLAB_BENCH_ROUNDS
  * (the projects phases measure each target of a set in this many alternating slices, default 5).
  */
@@ -541,6 +542,7 @@ async function main(): Promise<void> {
   console.log(
     `fauxlab bench: ${fmt(WORLD_USERS)} users, ${CONNECTIONS} connections, ${PHASE_SECONDS} s per load phase, 127.0.0.1`,
   );
+  if (process.env.FAUXLAB_BENCH_ONLY === 'budgets') return printBudgets();
   if (process.env.FAUXLAB_BENCH_ONLY === 'projects') {
     const p = await projectPhases();
     console.log(p.lines.join('\n'));
@@ -644,6 +646,14 @@ async function main(): Promise<void> {
   );
   await (await import('./ergonomics.js')).runErgonomics();
   await (await import('./issues.js')).runIssues();
+  await printBudgets();
+}
+
+async function printBudgets(): Promise<void> {
+  const { budgetLines, runBudgets } = await import('./budgets.js');
+  const budgets = await runBudgets();
+  console.log(['', ...budgetLines(budgets)].join('\n'));
+  console.log(JSON.stringify({ bench: 'fauxlab-budgets', node: process.version, budgets }));
 }
 
 const measure = (run: () => Promise<unknown>) => measureIn(run, WATCHDOG_MS);

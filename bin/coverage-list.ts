@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-/** Rewrites the README's endpoint coverage list from the routes. */
+/** Rewrites the endpoint coverage list (docs/endpoints.md) from the routes. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { withCoverage } from '../src/admin/coverage.js';
 import { createFauxlab } from '../src/index.js';
 
-const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
-writeFileSync(readme, withCoverage(readFileSync(readme, 'utf8'), createFauxlab().routes));
-console.log('README coverage list updated');
+const list = fileURLToPath(new URL('../../docs/endpoints.md', import.meta.url));
+writeFileSync(list, withCoverage(readFileSync(list, 'utf8'), createFauxlab().routes));
+console.log('docs/endpoints.md updated');

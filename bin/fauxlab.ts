@@ -5,7 +5,7 @@
  * Start-up time matters (a test suite may launch it per run): only yargs is imported up front, each
  * command imports what it needs, and faker is loaded only for a scenario with a `generate` block.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,11 @@ async function readScenario(file: string): Promise<Scenario> {
   }
 }
 
+/** A `--scenario` value as a file: a built-in scenario's name (`demo`), or a path from the working directory. */
+async function scenarioPath(value: string): Promise<string> {
+  return (await import('../src/scenario/builtin.js')).builtInScenario(value) ?? resolve(value);
+}
+
 interface ServeArgs {
   port: number;
   host: string;
@@ -70,6 +75,7 @@ interface ServeArgs {
   maxBodySize?: string;
   maxUploadsTotal?: string;
   responseCache: boolean;
+  quiet: boolean;
 }
 
 /** Size units, 1024-based, for the size flags. */
@@ -119,14 +125,118 @@ function localUrl(host: string, port: number): string {
   return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }
 
+/**
+ * Refuses a state file that could not be saved on exit, before anything is served: a session's work
+ * would otherwise be lost at the end. Saving writes a temporary file next to it, so that is what is tried.
+ */
+function checkStateFile(file: string): void {
+  const dir = dirname(file);
+  const kind = (path: string) => {
+    try {
+      return statSync(path).isDirectory() ? 'directory' : 'file';
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+      throw new CliError(`--state-file: cannot use ${path} (${(e as NodeJS.ErrnoException).code})`);
+    }
+  };
+  const dirKind = kind(dir);
+  if (dirKind === 'none') throw new CliError(`--state-file: directory ${dir} does not exist`);
+  if (dirKind !== 'directory') throw new CliError(`--state-file: ${dir} is not a directory`);
+  if (kind(file) === 'directory') throw new CliError(`--state-file: ${file} is a directory`);
+  const probe = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(probe, '');
+    unlinkSync(probe);
+  } catch (e) {
+    throw new CliError(`--state-file: cannot write in ${dir} (${(e as NodeJS.ErrnoException).code})`);
+  }
+}
+
+/** `1,234`. */
+const thousands = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Shows a generated world's build on a terminal: one line, rewritten as records are made (a large world
+ * takes tens of seconds). Returns the function that clears it.
+ */
+async function showProgress(): Promise<() => void> {
+  const { onGenerateProgress } = await import('../src/scenario/progress.js');
+  let shown = 0;
+  let last = 0;
+  onGenerateProgress((what, done, total) => {
+    const now = performance.now();
+    if (now - last < 100 && done !== total) return;
+    last = now;
+    const line = `  generating ${what}: ${thousands(done)} / ${thousands(total)}`;
+    process.stderr.write(`\r${line.padEnd(shown)}`);
+    shown = line.length;
+  });
+  return () => {
+    onGenerateProgress(undefined);
+    if (shown) process.stderr.write(`\r${' '.repeat(shown)}\r`);
+  };
+}
+
+/** The size of what was built: the records a generated world is made of, the time and the memory. */
+function worldSummary(st: import('../src/core/state.js').PlatformState, ms: number): string {
+  const n = (k: number, what: string) => `${thousands(k)} ${what}${k === 1 ? '' : 's'}`;
+  const counts = [
+    n(st.users.size, 'user'),
+    n(st.groups.size, 'group'),
+    n(st.projects.size, 'project'),
+    n(st.issuables.issues.size, 'issue'),
+    n(st.issuables.mergeRequests.size, 'merge request'),
+  ];
+  const { heapUsed, rss } = process.memoryUsage();
+  const mb = (bytes: number) => `${thousands(Math.round(bytes / 2 ** 20))} MiB`;
+  return `${counts.join(', ')}; built in ${(ms / 1000).toFixed(1)} s, heap ${mb(heapUsed)}, RSS ${mb(rss)}`;
+}
+
+type Handler = (request: Request, env?: object) => Response | Promise<Response>;
+
+/**
+ * Writes one line per request to stdout: method, path (without the query, which may carry a token),
+ * status, time and acting user. The user is the journal's (authentication is the instance's business),
+ * so the lines come from its entries; without a journal, and for the control plane (never journaled),
+ * from the exchange itself.
+ */
+function logRequests(fx: import('../src/app.js').Fauxlab, handler: Handler): Handler {
+  let logged = 0;
+  const line = (method: string, path: string, status: number, ms: number, user: string | null) =>
+    process.stdout.write(
+      `${method} ${path} ${status} ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms ${user ?? '-'}\n`,
+    );
+  const done = (request: Request, t0: number) => (res: Response) => {
+    const path = new URL(request.url).pathname;
+    if (fx.requests.capacity > 0 && !path.startsWith('/__fauxlab/')) {
+      // A reset empties the journal and numbers its entries from 1 again.
+      if ((fx.requests.last()?.id ?? 0) < logged) logged = 0;
+      for (const e of fx.requests({ since: logged })) {
+        line(e.method, e.path, e.status, e.durationMs, e.user);
+        logged = e.id;
+      }
+    } else line(request.method, path, res.status, performance.now() - t0, null);
+    return res;
+  };
+  return (request, env) => {
+    const t0 = performance.now();
+    const res = handler(request, env);
+    return res instanceof Promise ? res.then(done(request, t0)) : done(request, t0)(res);
+  };
+}
+
 async function serveCommand(args: ServeArgs): Promise<void> {
-  const file = args.scenario ? resolve(args.scenario) : DEFAULT_SCENARIO;
+  const file = args.scenario ? await scenarioPath(args.scenario) : DEFAULT_SCENARIO;
+  const stateFile = args.stateFile ? resolve(args.stateFile) : undefined;
+  if (stateFile) checkStateFile(stateFile);
   const appModule = import('../src/app.js');
   const serverModule = import('@hono/node-server');
   const scenario = await readScenario(file);
   if (scenario.generate) await (await import('../src/scenario/index.js')).preloadGenerator();
   const start = scenario.now ? new Date(scenario.now) : new Date();
   const { createFauxlab } = await appModule;
+  const endProgress = scenario.generate && process.stderr.isTTY ? await showProgress() : undefined;
+  const t0 = performance.now();
   const fx = createFauxlab({
     scenario,
     seed: args.seed,
@@ -143,7 +253,8 @@ async function serveCommand(args: ServeArgs): Promise<void> {
     ...(args.maxUploadsTotal !== undefined && { maxUploadsTotal: parseSize(args.maxUploadsTotal) }),
     ...(!args.responseCache && { responseCache: false as const }),
   });
-  const stateFile = args.stateFile ? resolve(args.stateFile) : undefined;
+  endProgress?.();
+  const built = scenario.generate ? worldSummary(fx.state, performance.now() - t0) : undefined;
   const stateFiles = stateFile ? await import('../src/admin/state-file.js') : undefined;
   let restored: string | undefined;
   if (stateFile && stateFiles) {
@@ -160,10 +271,13 @@ async function serveCommand(args: ServeArgs): Promise<void> {
   }
   const { serve } = await serverModule;
 
-  const server = serve({ fetch: fx.app.fetch, port: args.port, hostname: args.host }, (info) => {
+  const fetch = args.quiet ? fx.app.fetch : logRequests(fx, fx.app.fetch);
+  const server = serve({ fetch, port: args.port, hostname: args.host }, (info) => {
     const url = localUrl(args.host, info.port);
     const admin = adminToken(scenario, start.toISOString().slice(0, 10));
-    const lines = [`fauxlab ${version()} serving ${file}`, `  base URL:  ${url}`];
+    const lines = [`fauxlab ${version()} serving ${file}`];
+    if (built) lines.push(`  world:     ${built}`);
+    lines.push(`  base URL:  ${url}`);
     if (args.baseUrl) lines.push(`  external:  ${args.baseUrl} (in URLs the API returns)`);
     if (admin) {
       lines.push(`  admin:     ${admin.username}, token ${admin.token}`);
@@ -185,6 +299,7 @@ async function serveCommand(args: ServeArgs): Promise<void> {
           : `  state:     ${stateFile} (new; saved on exit)`,
       );
     if (args.latency) lines.push(`  latency:   ${args.latency} ms added to every request`);
+    if (!args.quiet) lines.push('  requests:  one line each below (--quiet: none)');
     console.log(lines.join('\n'));
   }) as Server;
   // Node's 5 s default races the pooled connections of clients such as undici, which then see ECONNRESET.
@@ -272,6 +387,12 @@ async function exportCommand(args: ExportArgs): Promise<void> {
     } catch (e) {
       throw new CliError(`cannot reach ${url}: ${(e as Error).cause ?? (e as Error).message}`);
     }
+    if (res.status === 401 || res.status === 403)
+      throw new CliError(
+        args.adminToken === undefined
+          ? `${url} answered ${res.status}: the control plane needs --admin-token`
+          : `${url} answered ${res.status}: the control plane refused this --admin-token`,
+      );
     if (!res.ok)
       throw new CliError(`${url} answered ${res.status} (is it a fauxlab server with its control plane on?)`);
     out = await res.json();
@@ -286,7 +407,7 @@ async function exportCommand(args: ExportArgs): Promise<void> {
     if (!saved) throw new CliError(`${args.stateFile}: no such file`);
     out = exportScenario(saved.state, { now: new Date(saved.clock).toISOString() });
   } else {
-    const scenario = await readScenario(resolve(args.scenario!));
+    const scenario = await readScenario(await scenarioPath(args.scenario!));
     if (scenario.generate) await (await import('../src/scenario/index.js')).preloadGenerator();
     const { createFauxlab } = await import('../src/app.js');
     const fx = createFauxlab({ scenario });
@@ -369,6 +490,12 @@ function serveOptions(y: Argv) {
       default: true,
       describe: 'answer a repeated GET from memory while the world is unchanged (--no-response-cache: off)',
     })
+    .option('quiet', {
+      alias: 'q',
+      type: 'boolean',
+      default: false,
+      describe: 'print no line per request (the banner and errors still show)',
+    })
     .option('max-uploads-total', {
       type: 'string',
       describe: 'refuse uploads once all stored files would pass SIZE, with 413 (default 512MiB)',
@@ -445,6 +572,7 @@ const cli = yargs(hideBin(process.argv))
   .help()
   .alias('h', 'help')
   .version(version())
+  .alias('v', 'version')
   .wrap(Math.min(110, process.stdout.columns || 80))
   .fail((msg, err) => {
     // Usage errors (unknown flags, failed checks) come with a message; a handler's own errors without.
@@ -452,7 +580,56 @@ const cli = yargs(hideBin(process.argv))
     throw new CliError(`${msg}\nRun "fauxlab --help" for usage.`, 2);
   });
 
+/** Flags that take a value (aliases included), in every command. */
+const VALUE_FLAGS = new Set([
+  'port',
+  'p',
+  'host',
+  'scenario',
+  's',
+  'seed',
+  'tier',
+  'base-url',
+  'admin-token',
+  'latency',
+  'state-file',
+  'journal-size',
+  'max-body-size',
+  'max-uploads-total',
+  'url',
+  'format',
+  'output',
+  'o',
+]);
+
+/**
+ * The first value flag given without a value: last on the line, or followed by another flag. The
+ * parser would take such a flag as empty, or keep the default (`--port` alone served on 4000).
+ * `--admin-token ""` is an explicit value and is left to the checks of that flag.
+ */
+function missingValue(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return undefined;
+    const m = /^--?([^=]+)(=(.*))?$/.exec(arg);
+    if (!m || !VALUE_FLAGS.has(m[1]!)) continue;
+    const flag = m[1]!.length === 1 ? `-${m[1]}` : `--${m[1]}`;
+    if (m[2] !== undefined) {
+      if (m[3] === '' && m[1] !== 'admin-token') return flag;
+      continue;
+    }
+    const next = argv[i + 1];
+    // A negative number is a value (`--seed -3`); anything else starting with a dash is a flag.
+    if (next === undefined || (next.startsWith('-') && !/^-\d/.test(next))) return flag;
+    if (next === '' && m[1] !== 'admin-token') return flag;
+    i++;
+  }
+  return undefined;
+}
+
 try {
+  const missing = missingValue(hideBin(process.argv));
+  if (missing) throw new CliError(`${missing} needs a value\nRun "fauxlab --help" for usage.`, 2);
   await cli.parseAsync();
 } catch (e) {
   process.stderr.write(`fauxlab: ${e instanceof Error ? e.message : String(e)}\n`);

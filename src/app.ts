@@ -12,6 +12,7 @@ import { ApiError } from './core/errors.js';
 import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
 import { settleJobs } from './core/jobs.js';
+import { asFetch } from './core/fetch.js';
 import { AREAS } from './resources/index.js';
 import { buildWorld, loadScenario } from './scenario/index.js';
 import { Faults } from './testing/faults.js';
@@ -266,7 +267,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
 
   const instance: Fauxlab = {
     app,
-    fetch,
+    fetch: asFetch(fetch),
     get state() {
       // What a test reads after advancing the clock includes the background work that fell due.
       if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);

@@ -7,6 +7,7 @@ export {
   type FaultControl,
   type Snapshot,
 } from './app.js';
+export type { FauxlabFetch } from './core/fetch.js';
 export type { JournalEntry, JournalFilter, JournalOptions, RequestLog } from './testing/journal.js';
 export { FaultError, type Fault, type FaultSpec } from './testing/faults.js';
 export { exportScenario } from './scenario/export.js';

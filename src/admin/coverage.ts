@@ -1,6 +1,6 @@
 /**
- * The README's endpoint coverage list, generated from the routes so that it cannot drift: `npm run
- * coverage-list` rewrites it, and a test fails when the README differs.
+ * The endpoint coverage list (docs/endpoints.md), generated from the routes so that it cannot drift:
+ * `npm run coverage-list` rewrites it, and a test fails when the file differs.
  */
 import type { RouteInfo } from '../core/router.js';
 
@@ -22,11 +22,11 @@ export function coverageMarkdown(routes: readonly RouteInfo[]): string {
   return parts.join('\n').trimEnd();
 }
 
-/** Replaces the generated block of a README text. */
+/** Replaces the generated block of a text. */
 export function withCoverage(readme: string, routes: readonly RouteInfo[]): string {
   const start = readme.indexOf(COVERAGE_BEGIN);
   const end = readme.indexOf(COVERAGE_END);
-  if (start < 0 || end < start) throw new Error('README has no coverage markers');
+  if (start < 0 || end < start) throw new Error('no coverage markers');
   // Blank lines around the list keep the block as prettier formats it.
   return `${readme.slice(0, start + COVERAGE_BEGIN.length)}\n\n${coverageMarkdown(routes)}\n\n${readme.slice(end)}`;
 }

@@ -2,6 +2,7 @@
 import type { Hono } from 'hono';
 import type { Clock } from '../core/clock.js';
 import type { Env, Fx } from '../core/context.js';
+import type { FauxlabFetch } from '../core/fetch.js';
 import type { MemoOptions } from '../core/memo.js';
 import type { ApiRouter, RouteInfo } from '../core/router.js';
 import type { PlatformState, Tier } from '../core/state.js';
@@ -90,10 +91,11 @@ export interface Fauxlab {
    */
   app: Hono<Env>;
   /**
-   * The instance's fetch handler (for servers and MSW). `env` is what a Hono adapter passes (the Node
-   * server's `{ incoming, outgoing }`, used to drop connections).
+   * The instance's fetch handler, a `fetch` (`fx.fetch(url, init)`) for clients, servers and MSW; a Hono
+   * adapter's bindings in place of `init` (the Node server's `{ incoming, outgoing }`, used to drop
+   * connections) pass through.
    */
-  fetch: (request: Request, env?: object) => Promise<Response>;
+  fetch: FauxlabFetch;
   /** The current state (read-only: it is frozen). */
   readonly state: PlatformState;
   clock: Clock;

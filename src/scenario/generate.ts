@@ -13,6 +13,7 @@ import { tget, tvalues } from '../core/table.js';
 import { AREAS } from '../resources/index.js';
 import { createGroup, createProject, setMember } from '../resources/projects/model.js';
 import { createUser } from '../resources/users/model.js';
+import { reportProgress } from './progress.js';
 
 type S = Draft<PlatformState>;
 
@@ -186,6 +187,7 @@ export function generate(st: S, spec: GenerateSpec, seed: number, now: Date): vo
       createdAt,
     );
     userIds.push(id);
+    reportProgress('users', i + 1, spec.users);
   }
 
   /** Up to `count` distinct random users (never `skip`) at random roles. */
@@ -237,6 +239,7 @@ export function generate(st: S, spec: GenerateSpec, seed: number, now: Date): vo
       setMember(st, 'group', id, owner, 50, createdAt);
       addMembers('group', id, below(5), createdAt, owner);
     }
+    reportProgress('groups', i + 1, spec.groups);
   }
 
   for (let i = 0; i < spec.projects; i++) {
@@ -260,6 +263,7 @@ export function generate(st: S, spec: GenerateSpec, seed: number, now: Date): vo
       createdAt,
     );
     if (userIds.length > 0) addMembers('project', id, below(3), createdAt, ownerId);
+    reportProgress('projects', i + 1, spec.projects);
   }
   generateAreas(st, spec, seed, now);
 }

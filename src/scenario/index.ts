@@ -16,7 +16,9 @@ import { AREAS, emptyWorld } from '../resources/index.js';
 import { addShare, addStar, createGroup, createProject, setMember } from '../resources/projects/model.js';
 import { addToken, createUser } from '../resources/users/model.js';
 import { generate } from './generate.js';
-import { scenarioSchema, type Scenario, type ScenarioFile } from './schema.js';
+import type { Scenario, ScenarioFile } from './schema.js';
+import { strictScenarioSchema } from './strict.js';
+import { builtInScenario, scenarioFile } from './builtin.js';
 
 export { preloadGenerator } from './generate.js';
 
@@ -76,8 +78,8 @@ export function readScenarioFile(file: string): unknown {
  */
 export function loadScenario(input: ScenarioInput): Scenario {
   const file = typeof input === 'string' ? input : '(scenario)';
-  const { raw, origins } = resolveExtends(input, []);
-  const result = scenarioSchema.safeParse(raw ?? {});
+  const { raw, origins } = resolveExtends(typeof input === 'string' ? scenarioFile(input) : input, []);
+  const result = strictScenarioSchema().safeParse(raw ?? {});
   if (!result.success) throw new ScenarioError(file, issuesOf(result.error));
   const problems = crossReferenceProblems(result.data).map((p) => relocate(p, origins, file));
   if (problems.length) throw new ScenarioError(file, problems);
@@ -120,13 +122,13 @@ function resolveExtends(
   if (typeof raw !== 'object' || Array.isArray(raw) || !('extends' in raw)) {
     // Shape errors of an inherited file are reported against that file.
     if (!root) {
-      const r = scenarioSchema.safeParse(raw);
+      const r = strictScenarioSchema().safeParse(raw);
       if (!r.success) throw new ScenarioError(label, issuesOf(r.error));
     }
     return { raw: raw as Record<string, unknown>, origins: fresh(raw as Record<string, unknown>) };
   }
   const self = raw as Record<string, unknown>;
-  const checked = scenarioSchema.safeParse(self);
+  const checked = strictScenarioSchema().safeParse(self);
   if (!checked.success) throw new ScenarioError(label, issuesOf(checked.error));
   const bases = ([] as string[]).concat(checked.data.extends ?? []);
   const dir = typeof input === 'string' ? dirname(file) : process.cwd();
@@ -134,7 +136,7 @@ function resolveExtends(
   let origins: Origins = { users: [], groups: [], projects: [], features: [] };
   bases.forEach((b, i) => {
     const at = `extends${Array.isArray(self.extends) ? `[${i}]` : ''}`;
-    const path = resolve(dir, b);
+    const path = builtInScenario(b) ?? resolve(dir, b);
     if (path === file || chain.includes(path))
       throw new ScenarioError(label, [
         `${at}: "${b}" extends itself (${[...chain, file, path].map((p) => relative(process.cwd(), p) || p).join(' -> ')})`,

@@ -44,7 +44,7 @@ export type FauxlabFixture = Fauxlab & {
  * ```ts
  * import { expectRequest, useFauxlab } from 'fauxlab/testing';
  *
- * const fx = useFauxlab({ scenario: 'scenarios/demo.yaml', msw: 'http://gitlab.test' });
+ * const fx = useFauxlab({ scenario: 'demo', msw: 'http://gitlab.test' });
  *
  * test('creates a user', async () => {
  *   await createUserWithMyCode('http://gitlab.test');

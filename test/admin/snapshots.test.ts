@@ -28,10 +28,10 @@ describe('snapshot() / restore()', () => {
     const fx = createFauxlab({ scenario: { generate: { users: 2000 } } });
     const s = fx.snapshot();
     expect(s.state).toBe(fx.state);
-    const t0 = performance.now();
-    for (let i = 0; i < 10_000; i++) fx.restore(fx.snapshot());
-    // 10,000 round trips over 2,000 users would take seconds if either copied anything.
-    expect(performance.now() - t0).toBeLessThan(1000);
+    // Nothing is copied either way: the restored state is the snapshot's root itself (the time of
+    // 10,000 round trips is in `npm run bench`).
+    fx.restore(s);
+    expect(fx.state).toBe(s.state);
   });
 
   it('restores state and clock; later writes do not leak into the snapshot', async () => {

@@ -235,10 +235,9 @@ describe('fauxlab serve', () => {
     const s = await serve(['--port', '0']);
     const base = bannerField(s.stdout(), 'base URL')!;
     await (await fetch(`${base}/__fauxlab/clock`)).text();
-    const t0 = Date.now();
+    // How soon it stops is measured by `npm run bench`; an idle keep-alive connection must not hold it.
     s.child.kill('SIGINT');
     expect(await s.exited).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(2000);
   });
 
   it('serves a scenario file given with --scenario, relative to the working directory', async () => {
@@ -439,35 +438,150 @@ describe('fauxlab serve', () => {
       'loaded @faker-js/faker',
     );
   }, 30_000);
+});
 
-  it('answers within 300 ms of launch on an empty scenario', async () => {
-    const path = file('startup.json', '{}');
-    // Find a free port first: the measure polls it from the moment of spawning.
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise((r) => probe.close(r));
-    const best = [];
-    for (let i = 0; i < 3; i++) {
-      const t0 = performance.now();
-      const child = spawn(process.execPath, [bin, '--scenario', path, '--port', String(port)], {
-        stdio: 'ignore',
-      });
-      children.add(child);
-      let ok = false;
-      while (!ok && performance.now() - t0 < 5000) {
-        ok = await fetch(`http://127.0.0.1:${port}/__fauxlab/clock`).then(
-          (r) => r.status === 200,
-          () => false,
-        );
-        if (!ok) await new Promise((r) => setTimeout(r, 2));
-      }
-      best.push(performance.now() - t0);
-      child.kill('SIGTERM');
-      await new Promise((r) => child.on('close', r));
-    }
-    // The best of three: a loaded test machine slows single runs. The 300 ms target is checked with
-    // a margin for the machine, the 2 ms polling and fetch's own start-up.
-    expect(Math.min(...best)).toBeLessThan(600);
-  }, 30_000);
+describe('flags checked at start', () => {
+  it.each([
+    [['--port'], '--port'],
+    [['--port', '--host', '127.0.0.1'], '--port'],
+    [['-p'], '-p'],
+    [['--port='], '--port'],
+    [['--state-file'], '--state-file'],
+    [['--state-file', '--port', '0'], '--state-file'],
+    [['--scenario'], '--scenario'],
+    [['--seed'], '--seed'],
+    [['--host'], '--host'],
+    [['--latency'], '--latency'],
+    [['--journal-size'], '--journal-size'],
+    [['--max-body-size'], '--max-body-size'],
+    [['--base-url'], '--base-url'],
+    [['--admin-token'], '--admin-token'],
+    [['scenario', 'export', '--url'], '--url'],
+    [['scenario', 'export', '--scenario', 'demo', '-o'], '-o'],
+  ])('%j: a flag without its value stops with one line naming it', async (args, flag) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`fauxlab: ${flag} needs a value\nRun "fauxlab --help" for usage.\n`);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a negative number is a value, not a missing one', async () => {
+    const r = await run(['--seed', '-3', '--port', '99999']);
+    expect(r.stderr).toContain('--port must be an integer from 0 to 65535');
+  });
+
+  it('--state-file in a directory that does not exist stops before serving', async () => {
+    const r = await run(['--port', '0', '--state-file', join(dir, 'nowhere', 'world.json')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`fauxlab: --state-file: directory ${join(dir, 'nowhere')} does not exist\n`);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--state-file under a file (not a directory) stops before serving', async () => {
+    const f = file('plain.txt', 'x');
+    const r = await run(['--port', '0', '--state-file', join(f, 'world.json')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`fauxlab: --state-file: ${f} is not a directory\n`);
+  });
+
+  it('--state-file naming a directory stops before serving', async () => {
+    const r = await run(['--port', '0', '--state-file', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`fauxlab: --state-file: ${dir} is a directory\n`);
+  });
+
+  it('--state-file in a directory that cannot be written stops before serving', async () => {
+    // /sys refuses new files even to root, for whom permission bits would not.
+    const r = await run(['--port', '0', '--state-file', '/sys/fauxlab-world.json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^fauxlab: --state-file: cannot write in \/sys \((EACCES|EROFS|EPERM)\)\n$/);
+  });
+
+  it('-v prints the version, as --version does', async () => {
+    const v = await run(['-v']);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect((await run(['--version'])).stdout).toBe(v.stdout);
+  });
+});
+
+describe('fauxlab serve: the console', () => {
+  it('one line per request: method, path without the query, status, time and user', async () => {
+    const s = await serve(['--port', '0']);
+    const base = bannerField(s.stdout(), 'base URL')!;
+    expect(bannerField(s.stdout(), 'requests')).toBe('one line each below (--quiet: none)');
+    await (
+      await fetch(`${base}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': 'glpat-fauxlab-demo-root' } })
+    ).text();
+    await (await fetch(`${base}/api/v4/projects?private_token=glpat-fauxlab-demo-alice`)).text();
+    await (await fetch(`${base}/api/v4/users/999`)).text();
+    await (await fetch(`${base}/__fauxlab/reset`, { method: 'POST' })).text();
+    // After a reset the journal numbers its entries from 1 again: the log goes on.
+    await (
+      await fetch(`${base}/api/v4/version`, { headers: { 'PRIVATE-TOKEN': 'glpat-fauxlab-demo-bob' } })
+    ).text();
+    const lines = s.stdout().split('\n').slice(-6, -1);
+    const ms = '\\d+(\\.\\d)? ms';
+    expect(lines[0]).toMatch(new RegExp(`^GET /api/v4/user 200 ${ms} root$`));
+    expect(lines[1]).toMatch(new RegExp(`^GET /api/v4/projects 200 ${ms} alice$`));
+    expect(lines[2]).toMatch(new RegExp(`^GET /api/v4/users/999 404 ${ms} -$`));
+    expect(lines[3]).toMatch(new RegExp(`^POST /__fauxlab/reset 200 ${ms} -$`));
+    expect(lines[4]).toMatch(new RegExp(`^GET /api/v4/version 200 ${ms} bob$`));
+    expect(s.stdout()).not.toContain('glpat-fauxlab-demo-alice');
+  });
+
+  it('--quiet prints the banner and no line per request', async () => {
+    const s = await serve(['--port', '0', '--quiet']);
+    const banner = s.stdout();
+    const base = bannerField(banner, 'base URL')!;
+    expect(bannerField(banner, 'requests')).toBeUndefined();
+    await (await fetch(`${base}/api/v4/users/1`)).text();
+    await (await fetch(`${base}/__fauxlab/clock`)).text();
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(s.stdout()).toBe(banner);
+  });
+
+  it('a generated world prints one summary line: counts, time, memory', async () => {
+    const path = file(
+      'gen-summary.json',
+      JSON.stringify({ generate: { users: 50, groups: 5, projects: 20, issues_per_project: 2 } }),
+    );
+    const s = await serve(['--port', '0', '--scenario', path]);
+    expect(bannerField(s.stdout(), 'world')).toMatch(
+      /^50 users, 5 groups, 20 projects, 40 issues, 0 merge requests; built in \d+\.\d s, heap [\d,]+ MiB, RSS [\d,]+ MiB$/,
+    );
+    // Not on a pipe: the progress line is for terminals.
+    expect(s.stderr()).toBe('');
+  });
+
+  it('an explicit world prints no summary line', async () => {
+    const s = await serve(['--port', '0']);
+    expect(bannerField(s.stdout(), 'world')).toBeUndefined();
+  });
+
+  it('--scenario takes a built-in name: demo from any directory', async () => {
+    const s = await serve(['--port', '0', '--scenario', 'demo', '--quiet']);
+    expect(s.stdout()).toContain(`serving ${join(root, 'scenarios', 'demo.yaml')}`);
+    expect(bannerField(s.stdout(), 'admin')).toBe('root, token glpat-fauxlab-demo-root');
+  });
+});
+
+describe('fauxlab scenario export from a protected server', () => {
+  it('without the token, or with a wrong one, the error names the admin token', async () => {
+    const s = await serve(['--port', '0', '--quiet', '--admin-token', 'sesame']);
+    const base = bannerField(s.stdout(), 'base URL')!;
+    const none = await run(['scenario', 'export', '--url', base]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toBe(
+      `fauxlab: ${base}/__fauxlab/scenario answered 401: the control plane needs --admin-token\n`,
+    );
+    const wrong = await run(['scenario', 'export', '--url', base, '--admin-token', 'open']);
+    expect(wrong.stderr).toBe(
+      `fauxlab: ${base}/__fauxlab/scenario answered 401: the control plane refused this --admin-token\n`,
+    );
+    const right = await run(['scenario', 'export', '--url', base, '--admin-token', 'sesame']);
+    expect(right.code).toBe(0);
+    expect(right.stdout).toContain('username: root');
+  });
 });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { PlatformState } from '../../core/state.js';
 import { mget, tget, tleaves } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
+import { reportProgress } from '../../scenario/progress.js';
 import { createIssue, createLabel, createMergeRequest, createMilestone } from './model.js';
 
 type S = Draft<PlatformState>;
@@ -87,7 +88,7 @@ export function generateIssuables(st: S, spec: IssuablesSpec, seed: number, now:
   };
   const projectIds: number[] = [];
   for (const [, leaf] of tleaves(st.projects)) for (const k of Object.keys(leaf)) projectIds.push(Number(k));
-  for (const pid of projectIds) {
+  for (const [n, pid] of projectIds.entries()) {
     const p = tget(st.projects, pid) as Project;
     const people = [p.creator_id];
     for (const mid of mget(st.idx.membersBySource, `project:${pid}`)) {
@@ -172,5 +173,6 @@ export function generateIssuables(st: S, spec: IssuablesSpec, seed: number, now:
         nowIso,
       );
     }
+    reportProgress('issues and merge requests (projects done)', n + 1, projectIds.length);
   }
 }

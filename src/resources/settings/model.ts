@@ -89,7 +89,12 @@ export function normalise(spec: SettingSpec, v: unknown): unknown {
 export function decimalString(v: number): string {
   const s = Number.isInteger(v) ? `${v}.0` : String(v);
   // Very small or large numbers: no exponent, as `to_s('F')` writes them.
-  return /e/i.test(s) ? v.toFixed(20).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '.0') : s;
+  return /e/i.test(s)
+    ? v
+        .toFixed(20)
+        .replace(/(\.\d*?)0+$/, '$1')
+        .replace(/\.$/, '.0')
+    : s;
 }
 
 /** The effective value of an application setting: the stored override, else the platform's default. */

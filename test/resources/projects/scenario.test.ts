@@ -55,17 +55,14 @@ describe('scenario projects', () => {
     ).toThrow(/projects\[0\]\.shared_with\[0\]\.group_access: must be at most 40/);
   });
 
-  it('scenario: generate makes 100,000 projects quickly', () => {
-    const t0 = performance.now();
+  // The time it takes is in `npm run bench`.
+  it('scenario: generate makes 100,000 projects', () => {
     const fx = createFauxlab({
       scenario: {
         now: '2021-03-01T12:00:00Z',
         generate: { users: 1_000, groups: 200, projects: 100_000 },
       },
     });
-    const ms = performance.now() - t0;
     expect(fx.state.projects.size).toBe(100_000);
-    // Generous for loaded CI machines; the generator itself takes about a second.
-    expect(ms).toBeLessThan(20_000);
   }, 60_000);
 });
