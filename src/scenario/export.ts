@@ -18,7 +18,7 @@ import {
 import type { ScenarioOut } from '../core/area.js';
 import { mget, tget, tvalues, type Table } from '../core/table.js';
 import { AREAS } from '../resources/index.js';
-import { buildWorld } from './index.js';
+import { buildWorld } from './build.js';
 import { scenarioSchema, type ScenarioFile } from './schema.js';
 
 const ACCESS_NAMES: Record<number, string> = {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { EVENT_FLAG, INTEGRATIONS } from '../resources/integrations/catalog.js';
 import { SETTING_SPECS } from '../resources/settings/catalog.js';
 import { tvalues, type Table } from '../core/table.js';
-import { buildWorld } from './index.js';
+import { buildWorld } from './build.js';
 import { scenarioSchema } from './schema.js';
 
 type Schema = z.ZodType;

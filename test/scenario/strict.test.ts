@@ -56,8 +56,9 @@ describe('scenario files: unknown fields', () => {
     ).toEqual([
       'users[0].tokens[0]: unknown field "scops" (did you mean "scopes"?)',
       'groups[0].members[0]: unknown field "expires_on" (did you mean "expires_at"?)',
-      'projects[0].integrations[0]: unknown field "webhok" (did you mean "webhook"?)',
+      // A project's fields come in the area list's order: issuables before integrations.
       'projects[0].issues[0]: unknown field "titel" (did you mean "title"?)',
+      'projects[0].integrations[0]: unknown field "webhok" (did you mean "webhook"?)',
     ]);
   });
 
