@@ -8,7 +8,7 @@
 import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
-import type { AwardableType, NoteableType } from './store.js';
+import type { AwardableType, IssueRecord, MergeRequestRecord, NoteableType } from './store.js';
 
 type Entry = Record<string, unknown>;
 
@@ -59,21 +59,27 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     e.created_at = m.created_at;
     push(p, 'milestones', e);
   }
+  /** The fields issues and merge requests share; undefined for one whose author is gone. */
+  const issuable = (type: 'Issue' | 'MergeRequest', r: IssueRecord | MergeRequestRecord) => {
+    const author = out.username(r.author_id);
+    if (author === undefined) return undefined;
+    const e: Entry = { iid: r.iid, title: r.title };
+    if (r.description !== null) e.description = r.description;
+    e.author = author;
+    e.assignees = usernames(r.assignee_ids);
+    e.labels = labelTitles(r.label_ids);
+    const ms = milestone(r.milestone_id, r.project_id);
+    if (ms !== undefined) e.milestone = ms;
+    e.created_at = r.created_at;
+    e.updated_at = r.updated_at;
+    e.award_emoji = awards(type, r.id);
+    e.notes = notes(type, r.id);
+    return e;
+  };
   for (const i of tvalues(iss.issues)) {
     const p = out.project(i.project_id);
-    const author = out.username(i.author_id);
-    if (!p || author === undefined) continue;
-    const e: Entry = { iid: i.iid, title: i.title };
-    if (i.description !== null) e.description = i.description;
-    e.author = author;
-    e.assignees = usernames(i.assignee_ids);
-    e.labels = labelTitles(i.label_ids);
-    const ms = milestone(i.milestone_id, i.project_id);
-    if (ms !== undefined) e.milestone = ms;
-    e.created_at = i.created_at;
-    e.updated_at = i.updated_at;
-    e.award_emoji = awards('Issue', i.id);
-    e.notes = notes('Issue', i.id);
+    const e = issuable('Issue', i);
+    if (!p || !e) continue;
     if (i.state !== 'opened') e.state = i.state;
     if (i.confidential) e.confidential = true;
     if (i.discussion_locked !== null) e.discussion_locked = i.discussion_locked;
@@ -86,19 +92,8 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
   }
   for (const m of tvalues(iss.mergeRequests)) {
     const p = out.project(m.project_id);
-    const author = out.username(m.author_id);
-    if (!p || author === undefined || m.source_project_id !== m.project_id) continue;
-    const e: Entry = { iid: m.iid, title: m.title };
-    if (m.description !== null) e.description = m.description;
-    e.author = author;
-    e.assignees = usernames(m.assignee_ids);
-    e.labels = labelTitles(m.label_ids);
-    const ms = milestone(m.milestone_id, m.project_id);
-    if (ms !== undefined) e.milestone = ms;
-    e.created_at = m.created_at;
-    e.updated_at = m.updated_at;
-    e.award_emoji = awards('MergeRequest', m.id);
-    e.notes = notes('MergeRequest', m.id);
+    const e = issuable('MergeRequest', m);
+    if (!p || !e || m.source_project_id !== m.project_id) continue;
     e.source_branch = m.source_branch;
     e.target_branch = m.target_branch;
     e.reviewers = usernames(m.reviewer_ids);

@@ -12,24 +12,9 @@ import { z } from 'zod';
 import { accessLevel, digestHex } from '../../core/fields.js';
 import { setMember } from '../projects/model.js';
 import { addScimIdentity, GROUP_SAML_PROVIDER, linkSamlIdentity, setSamlProvider } from '../scim/model.js';
-import { createApplication } from './model.js';
+import { createApplication, SERVER_SCOPES } from './model.js';
 
 type S = Draft<PlatformState>;
-
-/** The OAuth scopes an application may be registered with. */
-const OAUTH_SCOPES = [
-  'api',
-  'read_user',
-  'read_api',
-  'read_repository',
-  'write_repository',
-  'read_registry',
-  'write_registry',
-  'sudo',
-  'openid',
-  'profile',
-  'email',
-];
 
 const oauthApplicationSchema = z
   .strictObject({
@@ -44,7 +29,10 @@ const oauthApplicationSchema = z
       .union([z.string(), z.array(z.string())])
       .default(['api'])
       .transform((v) => (Array.isArray(v) ? v : v.split(/\s+/).filter(Boolean)))
-      .refine((v) => v.every((s) => OAUTH_SCOPES.includes(s)), `may contain only ${OAUTH_SCOPES.join(', ')}`)
+      .refine(
+        (v) => v.every((s) => SERVER_SCOPES.includes(s)),
+        `may contain only ${SERVER_SCOPES.join(', ')}`,
+      )
       .describe('space-separated or a list (default api)'),
     confidential: z.boolean().default(true),
     trusted: z.boolean().default(false).describe('trusted applications skip the consent page'),
