@@ -4,6 +4,7 @@
  * state too, so that reset, snapshot and restore are exact.
  */
 import type { JobRecord } from './jobs.js';
+import { dict } from './own.js';
 import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from './table.js';
 import { emptyIssuables, type IssuablesState } from '../resources/issuables/store.js';
 import { emptyIdentity, type IdentityState } from '../resources/oauth/store.js';
@@ -338,8 +339,8 @@ export interface PlatformState {
 export function emptyState(tier: Tier = 'free'): PlatformState {
   return {
     tier,
-    settings: {},
-    features: {},
+    settings: dict(),
+    features: dict(),
     seq: {},
     users: emptyTable(),
     tokens: emptyTable(),

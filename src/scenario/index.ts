@@ -34,6 +34,7 @@ import {
 import { addToken, createUser } from '../resources/users/model.js';
 import { generate } from './generate.js';
 import { scenarioSchema, type Scenario, type ScenarioFile } from './schema.js';
+import { dict } from '../core/own.js';
 
 export { preloadGenerator } from './generate.js';
 
@@ -309,7 +310,7 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
   // Built by plain mutation, then frozen once: much cheaper than drafting a large world.
   const st = emptyState(opts.tier ?? s.tier) as Draft<PlatformState>;
   const now = opts.now.toISOString();
-  st.settings = { ...s.settings };
+  st.settings = Object.assign(dict(), s.settings);
 
   for (const f of s.features) {
     const rec = emptyFeature(f.name);

@@ -50,6 +50,7 @@ import {
   userValidationErrors,
   type UserChanges,
 } from './model.js';
+import { own } from '../../core/own.js';
 
 /** User ids are numeric: anything else matches no route and reaches the catch-all. */
 const USER_ID = { id: /^\d+$/ };
@@ -277,7 +278,7 @@ function listUsers(c: Ctx): Response {
     const attrs = o.custom_attributes;
     if (attrs)
       for (const [key, value] of Object.entries(attrs))
-        tests.push((k) => k.u.custom_attributes[key] === String(value));
+        tests.push((k) => own(k.u.custom_attributes, key) === String(value));
   }
 
   let list: readonly UserKey[] = base;
