@@ -3,24 +3,26 @@
  * once per process and shared, immutable; an instance is its own state, clock, journal and faults,
  * bound to each request through the request's env. Creating an instance therefore registers nothing.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { Clock } from './core/clock.js';
 import type { Env, Fx, RequestProbe } from './core/context.js';
 import { chunkResponse, chunksOf, madeOf, materialize, plainHeaders, plainResponse } from './core/respond.js';
 import { ResponseMemo, type Kept, type MemoOptions } from './core/memo.js';
-import { ApiError, apiError, grapeError, internalError, noRoute, unauthorized } from './core/errors.js';
+import { ApiError, apiError, grapeError, internalError, noRoute } from './core/errors.js';
 import { patternMatcher, ApiRouter, tierHas, type RouteInfo } from './core/router.js';
 import type { PlatformState, Tier } from './core/state.js';
 import { Store } from './core/store.js';
 import { settleJobs, type JobRunner } from './core/jobs.js';
 import { controlPlane } from './admin/control.js';
+import { guardControlPlane } from './admin/guard.js';
 import { registerApi } from './resources/index.js';
 import { buildWorld, loadScenario, type Scenario, type ScenarioInput } from './scenario/index.js';
 import { faultResponse, Faults, type Fault, type FaultSpec } from './testing/faults.js';
 import {
   captureResponse,
+  clientClosed,
+  CLIENT_CLOSED,
   Journal,
   journalHeaders,
   journalQuery,
@@ -384,14 +386,6 @@ const tooLarge = () => {
   return e;
 };
 
-/** Compares secrets in constant time (by their digests, so lengths do not leak either). */
-const sameSecret = (given: string | undefined, expected: string) =>
-  given !== undefined &&
-  timingSafeEqual(
-    createHash('sha256').update(given).digest(),
-    createHash('sha256').update(expected).digest(),
-  );
-
 /**
  * Caps the request body: a declared length over the cap is refused at once; a body of unknown length is
  * counted as it streams, and reading it fails with the 413 as soon as it passes the cap.
@@ -472,11 +466,11 @@ function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
   app.use('/__fauxlab/*', async (c, next) => {
     const b = binding(c);
     if (!b.controlPlane) throw noRoute();
-    if (
-      b.controlPlaneToken !== undefined &&
-      !sameSecret(c.req.header('authorization'), `Bearer ${b.controlPlaneToken}`)
-    )
-      throw unauthorized();
+    guardControlPlane(c.req.raw, {
+      token: b.controlPlaneToken,
+      baseUrl: b.fx.baseUrl,
+      network: (c.env as RequestEnv).incoming !== undefined,
+    });
     await next();
   });
   app.route('/__fauxlab', controlPlane());
@@ -502,6 +496,7 @@ function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
   const onError = (err: Error, c: C) => {
     const b = binding(c);
     (c.env as RequestEnv).probe.error = err;
+    if (clientClosed(c.env)) return c.body(null, CLIENT_CLOSED as 200);
     securityHeaders(c);
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
