@@ -241,7 +241,12 @@ export async function journalRequestBody(
     } else {
       const text = await req.text();
       if (text === '') return { truncated: false };
-      if (type.startsWith('application/json')) {
+      if (type.startsWith('application/json') && text.length > limit * BIG_BODY) {
+        // Far past the cap: only its start is kept, so only its start is filtered (a megabyte body would
+        // be parsed, filtered and serialised again to keep 4 KB of it).
+        const [t] = cap(text.slice(0, limit + 1024).replace(SECRET_JSON_FIELD, `$1"${FILTERED}"`), limit);
+        return { body: t, truncated: true };
+      } else if (type.startsWith('application/json')) {
         try {
           parsed = redact(JSON.parse(text));
         } catch {
@@ -263,6 +268,9 @@ export async function journalRequestBody(
     return { body: '[body not captured]', truncated: false };
   }
 }
+
+/** How many times the cap a JSON body may be and still be parsed and filtered whole for the journal. */
+const BIG_BODY = 16;
 
 const SECRET_JSON_FIELD = /("[^"]*(?:password|secret|token)(?:_confirmation)?"\s*:\s*)"[^"]*"/gi;
 /** Stateless: `decode` without `stream` keeps nothing between calls. */

@@ -102,7 +102,7 @@ class GlobMatcher implements PathMatcher {
   constructor(tokens: Token[], bare: number | undefined) {
     this.#n = tokens.length;
     this.#bare = bare;
-    this.#words = ((this.#n + 1) >> 5) + 1;
+    this.#words = (this.#n >> 5) + 1;
     const bits = () => new Uint32Array(this.#words);
     const set = (a: Uint32Array, j: number) => (a[j >> 5]! |= 1 << (j & 31));
     this.#shiftAny = bits();
@@ -123,11 +123,45 @@ class GlobMatcher implements PathMatcher {
     });
   }
 
+  /** Literal masks by ASCII code, for `#test1`. */
+  #ascii?: Int32Array;
+
+  /** `test` for a pattern of at most 31 positions: the state in one integer. */
+  #test1(path: string): boolean {
+    const shiftAny = this.#shiftAny[0]!;
+    const shiftSlash = this.#shiftSlash[0]!;
+    const stayAny = this.#stayAny[0]!;
+    const staySlash = this.#staySlash[0]!;
+    let ascii = this.#ascii;
+    if (!ascii) {
+      ascii = this.#ascii = new Int32Array(128);
+      for (const [ch, m] of this.#shiftChar) if (ch.charCodeAt(0) < 128) ascii[ch.charCodeAt(0)] = m[0]!;
+    }
+    let rep = 0;
+    for (const j of this.#repeats) rep |= 1 << j;
+    const close = (d: number) => {
+      for (let c = (d & rep) << 1; (c & ~d) !== 0; c = (d & rep) << 1) d |= c;
+      return d;
+    };
+    let d = close(1);
+    for (let i = 0; i < path.length && d !== 0; i++) {
+      const code = path.charCodeAt(i);
+      if (code === 47) d = close(((d << 1) & (shiftSlash | ascii[47]!)) | (d & staySlash));
+      else {
+        const lit = code < 128 ? ascii[code]! : (this.#shiftChar.get(path[i]!)?.[0] ?? 0);
+        d = close(((d << 1) & (shiftAny | lit)) | (d & stayAny));
+      }
+    }
+    const accept = (1 << this.#n) | (this.#bare === undefined ? 0 : 1 << this.#bare);
+    return (d & accept) !== 0;
+  }
+
   #close(d: Uint32Array): void {
     for (const j of this.#repeats) if (d[j >> 5]! & (1 << (j & 31))) d[(j + 1) >> 5]! |= 1 << ((j + 1) & 31);
   }
 
   test(path: string): boolean {
+    if (this.#words === 1) return this.#test1(path);
     const w = this.#words;
     let d = new Uint32Array(w);
     let next = new Uint32Array(w);
