@@ -75,6 +75,13 @@ const MD = {
   links: markdown('[a]('.repeat(20_000)),
   quotes: markdown('>'.repeat(3_000) + ' x'),
 };
+/** Renders of one text, two at a time. */
+const markdownAttack = (name: string, count: number, body: string): Attack => ({
+  name,
+  count,
+  concurrency: 2,
+  once: (port) => post(port, '/api/v4/markdown', body),
+});
 const manyParams = 'a=1&'.repeat(1_000_000) + 'title=t';
 
 const ATTACKS: Attack[] = [
@@ -112,36 +119,11 @@ const ATTACKS: Attack[] = [
         },
       ),
   },
-  {
-    name: 'markdown over the cap (2 MiB)',
-    count: 30,
-    concurrency: 2,
-    once: (port) => post(port, '/api/v4/markdown', MD.over),
-  },
-  {
-    name: 'markdown at the cap (1,000,000 chars)',
-    count: 4,
-    concurrency: 2,
-    once: (port) => post(port, '/api/v4/markdown', MD.cap),
-  },
-  {
-    name: 'markdown *a x 25,000',
-    count: 40,
-    concurrency: 2,
-    once: (port) => post(port, '/api/v4/markdown', MD.stars),
-  },
-  {
-    name: 'markdown [a]( x 20,000',
-    count: 40,
-    concurrency: 2,
-    once: (port) => post(port, '/api/v4/markdown', MD.links),
-  },
-  {
-    name: 'markdown > x 3,000',
-    count: 200,
-    concurrency: 2,
-    once: (port) => post(port, '/api/v4/markdown', MD.quotes),
-  },
+  markdownAttack('markdown over the cap (2 MiB)', 30, MD.over),
+  markdownAttack('markdown at the cap (1,000,000 chars)', 4, MD.cap),
+  markdownAttack('markdown *a x 25,000', 40, MD.stars),
+  markdownAttack('markdown [a]( x 20,000', 40, MD.links),
+  markdownAttack('markdown > x 3,000', 200, MD.quotes),
   {
     name: 'scenario generate users: 10,000,000',
     count: 50,

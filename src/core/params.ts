@@ -107,10 +107,17 @@ function place(
 }
 
 /** Refuses a query or form body with more parameters than Rack takes, before any of it is decoded. */
-function checkCount(qs: string): void {
+function checkCount(qs: { indexOf(s: string, from?: number): number }): void {
   let n = 1;
   for (let i = qs.indexOf('&'); i >= 0; i = qs.indexOf('&', i + 1)) if (++n > PARAMS_LIMIT) throw malformed();
   for (let i = qs.indexOf(';'); i >= 0; i = qs.indexOf(';', i + 1)) if (++n > PARAMS_LIMIT) throw malformed();
+}
+
+/** A form body as params: its parameters counted in the raw bytes, before it is decoded at all. */
+export function parseFormBody(body: Uint8Array): RawParams {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  checkCount(bytes);
+  return parseQuery(bytes.toString('utf8'));
 }
 
 /** Parses `a=1&b[]=2&c[d]=3` the way Rack does (a repeated plain key keeps the last value). */

@@ -12,6 +12,7 @@ import {
   checkMultipartParts,
   declaredDefaults,
   emptyParams,
+  parseFormBody,
   parseJsonBody,
   parseParams,
   parseQuery,
@@ -68,7 +69,8 @@ async function readBody(c: Ctx): Promise<RawParams> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return emptyParams();
   if (type.startsWith('application/json')) return parseJsonBody(await c.req.text());
-  if (type.startsWith('application/x-www-form-urlencoded')) return parseQuery(await c.req.text());
+  if (type.startsWith('application/x-www-form-urlencoded'))
+    return parseFormBody(new Uint8Array(await c.req.arrayBuffer()));
   if (type.startsWith('multipart/form-data')) {
     let form: FormData;
     try {

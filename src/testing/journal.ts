@@ -239,7 +239,12 @@ export async function journalRequestBody(
       }
       parsed = fields;
     } else {
-      const text = await req.text();
+      // A body far past the cap is decoded only as far as the journal keeps it.
+      const declared = Number(req.raw.headers.get('content-length') ?? NaN);
+      const text =
+        declared > limit * BIG_BODY * 4
+          ? utf8.decode(new Uint8Array(await req.arrayBuffer()).subarray(0, limit * BIG_BODY * 4))
+          : await req.text();
       if (text === '') return { truncated: false };
       if (type.startsWith('application/json') && text.length > limit * BIG_BODY) {
         // Far past the cap: only its start is kept, so only its start is filtered (a megabyte body would
@@ -254,6 +259,8 @@ export async function journalRequestBody(
           const [t, cut] = cap(text.replace(SECRET_JSON_FIELD, `$1"${FILTERED}"`), limit);
           return { body: t, truncated: cut };
         }
+      } else if (type.startsWith('application/x-www-form-urlencoded') && text.length > limit * BIG_BODY) {
+        return { body: { '?': redactPairs(text.slice(0, RAW_QUERY_KEPT), isSecretKey) }, truncated: true };
       } else if (type.startsWith('application/x-www-form-urlencoded')) {
         parsed = journalQuery(`?${text}`);
       } else {
