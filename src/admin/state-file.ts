@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Snapshot } from '../app.js';
+import { dict } from '../core/own.js';
 import { completeState, type PlatformState } from '../core/state.js';
 
 const KIND = 'fauxlab-state';
@@ -36,6 +37,9 @@ export function parseStateFile(text: string): Snapshot {
   const st = d.state;
   if (typeof st !== 'object' || st === null || typeof st.seq !== 'object' || typeof st.idx !== 'object')
     throw new Error('"state" is not a fauxlab state');
+  // Maps keyed by client input come back without a prototype, as a live state holds them.
+  for (const k of ['features', 'settings'])
+    if (typeof st[k] === 'object' && st[k] !== null) st[k] = Object.assign(dict(), st[k]);
   // A file saved by an earlier fauxlab lacks the areas added since: they start empty.
   return { state: completeState(st as unknown as PlatformState), clock: d.clock };
 }

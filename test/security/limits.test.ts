@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { autosave, parseStateFile } from '../../src/admin/state-file.js';
+import { autosave, parseStateFile, stateFileText } from '../../src/admin/state-file.js';
 import { parseQuery, PARAMS_LIMIT } from '../../src/core/params.js';
 import { localServers } from '../helpers.js';
 import { reliabilityFx } from '../reliability/world.js';
@@ -114,4 +114,23 @@ describe('security: aborts and the state file', () => {
       stop();
     }
   });
+});
+
+test('--state-file: a restored world keeps feature flags named __proto__ or constructor as ordinary flags', async () => {
+  const fx = reliabilityFx();
+  const root = { 'PRIVATE-TOKEN': 'root-api' };
+  await fx.app.request('/api/v4/features/constructor?value=true', { method: 'POST', headers: root });
+  const saved = parseStateFile(stateFileText(fx.snapshot()));
+  const restored = reliabilityFx();
+  restored.restore(saved);
+  const res = await restored.app.request('/api/v4/features/__proto__?value=true', {
+    method: 'POST',
+    headers: root,
+  });
+  expect(res.status).toBe(201);
+  const names = (
+    (await (await restored.app.request('/api/v4/features', { headers: root })).json()) as { name: string }[]
+  ).map((f) => f.name);
+  expect(names.sort()).toEqual(['__proto__', 'constructor']);
+  await expectUnharmed(restored);
 });
