@@ -231,6 +231,13 @@ async function serveCommand(args: ServeArgs): Promise<void> {
   if (stateFile) checkStateFile(stateFile);
   const appModule = import('../src/app.js');
   const serverModule = import('@hono/node-server');
+  const guard = await import('../src/admin/guard.js');
+  let token: string | undefined;
+  try {
+    token = guard.adminTokenOf(args.adminToken, process.env.FAUXLAB_ADMIN_TOKEN);
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
   const scenario = await readScenario(file);
   if (scenario.generate) await (await import('../src/scenario/index.js')).preloadGenerator();
   const start = scenario.now ? new Date(scenario.now) : new Date();
@@ -243,7 +250,7 @@ async function serveCommand(args: ServeArgs): Promise<void> {
     tier: args.tier,
     baseUrl: args.baseUrl,
     controlPlane: args.controlPlane,
-    ...(args.adminToken !== undefined && { controlPlaneToken: args.adminToken }),
+    ...(token !== undefined && { controlPlaneToken: token }),
     now: start,
     realtimeClock: !args.frozenClock,
     explain: args.explain,
@@ -269,6 +276,12 @@ async function serveCommand(args: ServeArgs): Promise<void> {
       restored = new Date(saved.clock).toISOString();
     }
   }
+  // Also saved a second after writes settle: a process killed without SIGINT/SIGTERM loses at most that.
+  const stopAutosave = stateFile
+    ? stateFiles?.autosave(fx, stateFile, (e) =>
+        process.stderr.write(`fauxlab: cannot save the state file: ${e.message}\n`),
+      )
+    : undefined;
   const { serve } = await serverModule;
 
   const fetch = args.quiet ? fx.app.fetch : logRequests(fx, fx.app.fetch);
@@ -301,6 +314,8 @@ async function serveCommand(args: ServeArgs): Promise<void> {
     if (args.latency) lines.push(`  latency:   ${args.latency} ms added to every request`);
     if (!args.quiet) lines.push('  requests:  one line each below (--quiet: none)');
     console.log(lines.join('\n'));
+    const warning = guard.exposureWarning(args.host, info.port, token);
+    if (warning) console.error(warning);
   }) as Server;
   // Node's 5 s default races the pooled connections of clients such as undici, which then see ECONNRESET.
   server.keepAliveTimeout = 65_000;
@@ -317,6 +332,7 @@ async function serveCommand(args: ServeArgs): Promise<void> {
       ),
     );
     const stop = () => {
+      stopAutosave?.();
       if (stateFile && stateFiles) {
         try {
           stateFiles.writeStateFile(stateFile, fx.snapshot());
@@ -382,7 +398,9 @@ async function exportCommand(args: ExportArgs): Promise<void> {
     try {
       res = await fetch(
         url,
-        args.adminToken ? { headers: { Authorization: `Bearer ${args.adminToken}` } } : {},
+        (args.adminToken ?? process.env.FAUXLAB_ADMIN_TOKEN)
+          ? { headers: { Authorization: `Bearer ${args.adminToken ?? process.env.FAUXLAB_ADMIN_TOKEN}` } }
+          : {},
       );
     } catch (e) {
       throw new CliError(`cannot reach ${url}: ${(e as Error).cause ?? (e as Error).message}`);
@@ -456,7 +474,8 @@ function serveOptions(y: Argv) {
     })
     .option('admin-token', {
       type: 'string',
-      describe: 'require "Authorization: Bearer TOKEN" on /__fauxlab/ (for a shared host)',
+      describe:
+        'require "Authorization: Bearer TOKEN" on /__fauxlab/ (for a shared host); or FAUXLAB_ADMIN_TOKEN',
     })
     .option('frozen-clock', {
       type: 'boolean',
@@ -474,7 +493,7 @@ function serveOptions(y: Argv) {
     })
     .option('state-file', {
       type: 'string',
-      describe: 'load the world from FILE on start (if it exists) and save it there on exit',
+      describe: 'load the world from FILE on start (if it exists); save it there after writes and on exit',
     })
     .option('journal-size', {
       type: 'number',

@@ -14,6 +14,7 @@ import { ScenarioError } from '../scenario/index.js';
 import { dashboard } from './dashboard/index.js';
 import { checkFault, FaultError, type FaultSpec } from '../testing/faults.js';
 import type { JournalFilter } from '../testing/journal.js';
+import { MAX_PATTERN_LENGTH } from '../testing/match.js';
 
 async function jsonBody(req: Request): Promise<unknown> {
   const text = await req.text();
@@ -39,6 +40,8 @@ function journalFilter(url: URL): JournalFilter {
   const methods = q.getAll('method').flatMap((m) => m.split(','));
   if (methods.length) filter.method = methods;
   const path = q.get('path');
+  if (path && path.length > MAX_PATTERN_LENGTH)
+    throw apiError(400, `path: a pattern of at most ${MAX_PATTERN_LENGTH} characters`);
   if (path) filter.path = path;
   const status = q.getAll('status').flatMap((s) => s.split(','));
   if (status.length) {
@@ -76,6 +79,9 @@ export function controlPlane(): Hono<Env> {
   app.post('/scenario', async (c) => {
     const { instance } = bound(c);
     const body = await jsonObject(c.req.raw);
+    // A path would be read on the server's disk, on behalf of whoever can reach the control plane.
+    if (Object.hasOwn(body, 'extends'))
+      throw apiError(400, { scenario: ['extends: not accepted over HTTP: send the whole scenario'] });
     try {
       instance.load(body);
     } catch (e) {

@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import { own } from './own.js';
 import type { FeatureRecord, PlatformState } from './state.js';
 
 /**
@@ -31,8 +32,8 @@ export function emptyFeature(name: string): FeatureRecord {
  * the answer never changes between calls.
  */
 export function featureEnabled(state: PlatformState, name: string, actor?: string): boolean {
-  const f = state.features[name];
-  if (!f) return FEATURE_DEFAULTS[name] ?? false;
+  const f = own(state.features, name);
+  if (!f) return own(FEATURE_DEFAULTS, name) ?? false;
   if (f.boolean === true) return true;
   if (actor && f.actors.includes(actor)) return true;
   const poa = f.percentage_of_actors ?? 0;

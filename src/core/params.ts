@@ -9,9 +9,22 @@ export type ParamValue =
   string | number | boolean | null | File | ParamValue[] | { [key: string]: ParamValue };
 export type RawParams = Record<string, ParamValue>;
 
-const MAX_DEPTH = 32;
+/**
+ * Rack 2.2's `Rack::QueryParser` bounds, so that no request makes the parser do unbounded work: nesting
+ * depth (`param_depth_limit`), the characters of the keys of one hash (`key_space_limit`) and the number
+ * of parameters (`params_limit`, also Rack's `multipart_total_part_limit`).
+ */
+export const PARAM_DEPTH_LIMIT = 100;
+export const KEY_SPACE_LIMIT = 65536;
+export const PARAMS_LIMIT = 4096;
 
 const malformed = () => apiError(400, '400 Bad request');
+
+/**
+ * An empty params hash. Without a prototype, a client's `__proto__`, `constructor` or `toString` is an
+ * ordinary own key: it can neither reach `Object.prototype` nor read an inherited value.
+ */
+export const emptyParams = (): RawParams => Object.create(null) as RawParams;
 
 function decodeComponent(s: string): string {
   if (s.indexOf('%') < 0 && s.indexOf('+') < 0) return s;
@@ -26,61 +39,171 @@ function decodeComponent(s: string): string {
 const isHash = (v: unknown): v is Record<string, ParamValue> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof File);
 
+/** Key characters each hash of one parse holds, as Rack's `Params` counts them. */
+type KeySpace = Map<object, number>;
+
+/** Sets `hash[key]`, counting a new key against the hash's key space. */
+function setKey(hash: Record<string, ParamValue>, key: string, value: ParamValue, space: KeySpace): void {
+  if (!Object.hasOwn(hash, key)) {
+    const used = (space.get(hash) ?? 0) + key.length;
+    if (used > KEY_SPACE_LIMIT) throw malformed();
+    space.set(hash, used);
+  }
+  hash[key] = value;
+}
+
+/** `hash[key]`, or `make()` stored there first; own keys only. */
+function child<T extends ParamValue>(
+  hash: Record<string, ParamValue>,
+  key: string,
+  make: () => T,
+  space: KeySpace,
+): ParamValue {
+  if (Object.hasOwn(hash, key)) return hash[key]!;
+  const v = make();
+  setKey(hash, key, v, space);
+  return v;
+}
+
 /** Rack's normalize_params: places one `name=value` pair into a nested params object. */
-function place(params: Record<string, ParamValue>, name: string, value: ParamValue, depth: number): void {
-  if (depth > MAX_DEPTH) throw malformed();
+function place(
+  params: Record<string, ParamValue>,
+  name: string,
+  value: ParamValue,
+  depth: number,
+  space: KeySpace,
+): void {
+  if (depth >= PARAM_DEPTH_LIMIT) throw malformed();
   const m = /^[[\]]*([^[\]]+)\]*/.exec(name);
   const key = m?.[1] ?? '';
   const after = m ? name.slice(m[0].length) : '';
   if (key === '') return;
   if (after === '') {
-    params[key] = value;
+    setKey(params, key, value, space);
   } else if (after === '[') {
-    params[name] = value;
+    setKey(params, name, value, space);
   } else if (after === '[]') {
-    const arr = (params[key] ??= []);
+    const arr = child(params, key, () => [], space);
     if (!Array.isArray(arr)) throw malformed();
     arr.push(value);
   } else if (after.startsWith('[]')) {
-    const child = /^\[\]\[([^[\]]+)\]$/.exec(after)?.[1] ?? after.slice(2);
-    const arr = (params[key] ??= []);
+    const childName = /^\[\]\[([^[\]]+)\]$/.exec(after)?.[1] ?? after.slice(2);
+    const arr = child(params, key, () => [], space);
     if (!Array.isArray(arr)) throw malformed();
     const last = arr[arr.length - 1];
-    const childKey = /^[[\]]*([^[\]]+)/.exec(child)?.[1] ?? child;
-    if (isHash(last) && !(childKey in last)) {
-      place(last, child, value, depth + 1);
+    const childKey = /^[[\]]*([^[\]]+)/.exec(childName)?.[1] ?? childName;
+    if (isHash(last) && !Object.hasOwn(last, childKey)) {
+      place(last, childName, value, depth + 1, space);
     } else {
-      const fresh: Record<string, ParamValue> = {};
-      place(fresh, child, value, depth + 1);
+      const fresh = emptyParams();
+      place(fresh, childName, value, depth + 1, space);
       arr.push(fresh);
     }
   } else {
-    const hash = (params[key] ??= {});
+    const hash = child(params, key, emptyParams, space);
     if (!isHash(hash)) throw malformed();
-    place(hash, after, value, depth + 1);
+    place(hash, after, value, depth + 1, space);
   }
 }
 
+/** Refuses a query or form body with more parameters than Rack takes, before any of it is decoded. */
+function checkCount(qs: { indexOf(s: string, from?: number): number }): void {
+  let n = 1;
+  for (let i = qs.indexOf('&'); i >= 0; i = qs.indexOf('&', i + 1)) if (++n > PARAMS_LIMIT) throw malformed();
+  for (let i = qs.indexOf(';'); i >= 0; i = qs.indexOf(';', i + 1)) if (++n > PARAMS_LIMIT) throw malformed();
+}
+
+/** A form body as params: its parameters counted in the raw bytes, before it is decoded at all. */
+export function parseFormBody(body: Uint8Array): RawParams {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  checkCount(bytes);
+  return parseQuery(bytes.toString('utf8'));
+}
+
 /** Parses `a=1&b[]=2&c[d]=3` the way Rack does (a repeated plain key keeps the last value). */
-export function parseQuery(qs: string, into: RawParams = {}): RawParams {
+export function parseQuery(qs: string, into: RawParams = emptyParams()): RawParams {
   if (qs.startsWith('?')) qs = qs.slice(1);
   if (!qs) return into;
+  checkCount(qs);
+  const space: KeySpace = new Map();
   for (const pair of qs.split(/[&;]/)) {
     if (!pair) continue;
     const eq = pair.indexOf('=');
     const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
     const value = eq < 0 ? '' : decodeComponent(pair.slice(eq + 1));
     // A plain name (no brackets) is a plain key: what `place` would make of it, without its pattern.
-    if (name !== '' && name.indexOf('[') < 0 && name.indexOf(']') < 0) into[name] = value;
-    else place(into, name, value, 0);
+    if (name !== '' && name.indexOf('[') < 0 && name.indexOf(']') < 0) setKey(into, name, value, space);
+    else place(into, name, value, 0, space);
   }
   return into;
 }
 
-/** Adds form-data entries (strings and files) with the same nesting rules. */
-export function placeEntries(entries: Iterable<[string, string | File]>, into: RawParams = {}): RawParams {
-  for (const [name, value] of entries) place(into, name, value, 0);
+/** Adds form-data entries (strings and files) with the same nesting rules and bounds. */
+export function placeEntries(
+  entries: Iterable<[string, string | File]>,
+  into: RawParams = emptyParams(),
+): RawParams {
+  const space: KeySpace = new Map();
+  let n = 0;
+  for (const [name, value] of entries) {
+    if (++n > PARAMS_LIMIT) throw malformed();
+    place(into, name, value, 0, space);
+  }
   return into;
+}
+
+/**
+ * Refuses a multipart body with more parts than Rack takes, by counting its boundary lines in the raw
+ * bytes: a form of a million tiny parts costs one scan, not a million parsed entries.
+ */
+export function checkMultipartParts(body: Uint8Array, contentType: string): void {
+  const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const boundary = m?.[1] ?? m?.[2];
+  if (!boundary) return;
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const needle = Buffer.from(`--${boundary}`);
+  let n = 0;
+  for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + needle.length))
+    if (++n > PARAMS_LIMIT + 1) throw malformed();
+}
+
+/**
+ * A parsed JSON body as params: every object rebuilt without a prototype (so `"__proto__"` is an
+ * ordinary key), nesting bounded as Ruby's JSON parser bounds it (`max_nesting` 100); undefined when
+ * the body nests deeper.
+ */
+export function jsonParams(value: unknown, depth = 0): ParamValue | undefined {
+  if (typeof value !== 'object' || value === null) return value as ParamValue;
+  if (depth >= PARAM_DEPTH_LIMIT) return undefined;
+  if (Array.isArray(value)) {
+    const out: ParamValue[] = new Array<ParamValue>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const v = jsonParams(value[i], depth + 1);
+      if (v === undefined) return undefined;
+      out[i] = v;
+    }
+    return out;
+  }
+  const out = emptyParams();
+  for (const k of Object.keys(value)) {
+    const v = jsonParams((value as Record<string, unknown>)[k], depth + 1);
+    if (v === undefined) return undefined;
+    out[k] = v;
+  }
+  return out;
+}
+
+/** A JSON request body as params: an object's fields, or none for any other JSON value; 400 if not JSON. */
+export function parseJsonBody(text: string): RawParams {
+  if (text.trim() === '') return emptyParams();
+  let body: ParamValue | undefined;
+  try {
+    body = jsonParams(JSON.parse(text));
+  } catch {
+    body = undefined;
+  }
+  if (body === undefined) throw apiError(400, 'message body does not match declared format');
+  return isHash(body) ? body : emptyParams();
 }
 
 /** Serialises params the way Rails' `Hash#to_query` does: keys sorted, arrays as `k[]=v`, CGI escaping. */
@@ -303,7 +426,7 @@ export function parseParams<S extends Shape>(shape: S, raw: RawParams): Parsed<S
   const fields = compile(shape).fields;
   for (let i = 0; i < fields.length; i++) {
     const [name, spec] = fields[i]!;
-    const v = check(spec, raw[name]);
+    const v = check(spec, Object.hasOwn(raw, name) ? raw[name] : undefined);
     if (v instanceof Problem) (problems ??= []).push(`${name} ${v.message}`);
     else out[name] = v;
   }

@@ -9,7 +9,11 @@ import type { Ctx, Env, RequestEnv, RequestProbe } from './context.js';
 import { ApiError, apiError, noRoute } from './errors.js';
 import type { JobRunner } from './jobs.js';
 import {
+  checkMultipartParts,
   declaredDefaults,
+  emptyParams,
+  parseFormBody,
+  parseJsonBody,
   parseParams,
   parseQuery,
   placeEntries,
@@ -63,22 +67,14 @@ type Handler<S extends Shape = Shape> = (c: Ctx, params: Parsed<S>) => Response 
 
 async function readBody(c: Ctx): Promise<RawParams> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
-  if (c.req.method === 'GET' || c.req.method === 'HEAD') return {};
-  if (type.startsWith('application/json')) {
-    const text = await c.req.text();
-    if (text.trim() === '') return {};
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw apiError(400, 'message body does not match declared format');
-    }
-    return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as RawParams) : {};
-  }
-  if (type.startsWith('application/x-www-form-urlencoded')) return parseQuery(await c.req.text());
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return emptyParams();
+  if (type.startsWith('application/json')) return parseJsonBody(await c.req.text());
+  if (type.startsWith('application/x-www-form-urlencoded'))
+    return parseFormBody(new Uint8Array(await c.req.arrayBuffer()));
   if (type.startsWith('multipart/form-data')) {
     let form: FormData;
     try {
+      checkMultipartParts(new Uint8Array(await c.req.arrayBuffer()), type);
       form = await c.req.formData();
     } catch (e) {
       // The body cap's 413 stands; anything else is a body that is not multipart.
@@ -87,7 +83,7 @@ async function readBody(c: Ctx): Promise<RawParams> {
     }
     return placeEntries(form.entries() as Iterable<[string, string | File]>);
   }
-  return {};
+  return emptyParams();
 }
 
 /** Query, then body, then path params: later sources win, as in Grape's params. */

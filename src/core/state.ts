@@ -3,6 +3,7 @@
  * what clients see is built from them by entity functions, per viewer. Sequences and indexes live in the
  * state too, so that reset, snapshot and restore are exact.
  */
+import { dict } from './own.js';
 import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from './table.js';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
@@ -342,8 +343,8 @@ export interface PlatformState extends AreaStates {
 export function emptyState(areas: readonly AreaSlice[], tier: Tier = 'free'): PlatformState {
   const st = {
     tier,
-    settings: {},
-    features: {},
+    settings: dict(),
+    features: dict(),
     seq: {},
     users: emptyTable(),
     tokens: emptyTable(),

@@ -5,18 +5,19 @@
  */
 import { Hono } from 'hono';
 import type { Env } from '../core/context.js';
-import { ApiError, grapeError, internalError, noRoute, unauthorized } from '../core/errors.js';
+import { ApiError, grapeError, internalError, noRoute } from '../core/errors.js';
 import type { JobRunner } from '../core/jobs.js';
 import { patternMatcher, ApiRouter, tierHas, type RouteInfo } from '../core/router.js';
 import { controlPlane } from '../admin/control.js';
 import { dashboardAdmits } from '../admin/dashboard/index.js';
-import { sameSecret } from '../admin/dashboard/session.js';
+import { guardControlPlane } from '../admin/guard.js';
 import { registerApi } from '../resources/index.js';
 import { normalisePath } from '../testing/match.js';
 import { bodySizeMiddleware } from './body-cap.js';
 import { binding, type C, type RequestEnv } from './env.js';
 import { faultMiddleware } from './fault-middleware.js';
 import { journalMiddleware } from './journal-middleware.js';
+import { clientClosed, CLIENT_CLOSED } from '../testing/journal.js';
 import { headerSafe, securityHeaders } from './security.js';
 
 /** Normalises a raw path the way the platform's routing sees it. */
@@ -78,12 +79,16 @@ export function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
   app.use('/__fauxlab/*', async (c, next) => {
     const b = binding(c);
     if (!b.controlPlane) throw noRoute();
-    if (
-      b.controlPlaneToken !== undefined &&
-      !sameSecret(c.req.header('authorization'), `Bearer ${b.controlPlaneToken}`) &&
-      !dashboardAdmits(c)
-    )
-      throw unauthorized();
+    // A dashboard session stands in for the admin token; its sign-in and sign-out are plain forms.
+    const admitted = b.controlPlaneToken !== undefined && dashboardAdmits(c);
+    const path = c.req.path;
+    guardControlPlane(c.req.raw, {
+      token: b.controlPlaneToken,
+      admitted,
+      formPost: path === '/__fauxlab/login' || path === '/__fauxlab/logout',
+      baseUrl: b.fx.baseUrl,
+      network: (c.env as RequestEnv).incoming !== undefined,
+    });
     await next();
   });
   app.route('/__fauxlab', controlPlane());
@@ -109,6 +114,7 @@ export function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
   const onError = (err: Error, c: C) => {
     const b = binding(c);
     (c.env as RequestEnv).probe.error = err;
+    if (clientClosed(c.env)) return c.body(null, CLIENT_CLOSED as 200);
     securityHeaders(c);
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);

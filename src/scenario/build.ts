@@ -5,6 +5,7 @@
  */
 import type { Draft } from 'immer';
 import { emptyFeature } from '../core/features.js';
+import { dict } from '../core/own.js';
 import type { PlatformState, Tier } from '../core/state.js';
 import { iget, tget, tvalues } from '../core/table.js';
 import type { AreaScenario, ScenarioBuild } from '../core/area.js';
@@ -44,7 +45,7 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
   // Built by plain mutation, then frozen once: much cheaper than drafting a large world.
   const st = emptyWorld(opts.tier ?? s.tier) as Draft<PlatformState>;
   const now = opts.now.toISOString();
-  st.settings = { ...s.settings };
+  st.settings = Object.assign(dict(), s.settings);
 
   for (const f of s.features) {
     const rec = emptyFeature(f.name);

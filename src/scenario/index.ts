@@ -2,8 +2,8 @@
  * Scenario files: loading (JSON or YAML), validation with errors that name the file and field path,
  * and building the initial state of an instance.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import { digest } from '../core/store.js';
@@ -11,6 +11,7 @@ import type { ScenarioRefs } from '../core/area.js';
 import type { Scenario, ScenarioFile } from './schema.js';
 import { strictScenarioSchema } from './strict.js';
 import { SCENARIO_PARTS } from './build.js';
+import { generateProblems } from './limits.js';
 import { builtInScenario, scenarioFile } from './builtin.js';
 
 export { preloadGenerator } from './generate.js';
@@ -45,6 +46,16 @@ function issuesOf(error: z.ZodError): string[] {
 /** The YAML parser, loaded on the first YAML file: a tenth of start-up for worlds given otherwise. */
 const yaml = () => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
+/**
+ * A parser's message without the excerpt of the text it quotes (its first line, quoted strings left
+ * out): the file may not be a scenario at all, and an error must not show what it holds.
+ */
+const withoutExcerpt = (message: string) =>
+  message
+    .split('\n')[0]!
+    .replace(/"(?:[^"\\]|\\.)*"(?:\.\.\.)?/g, '…')
+    .replace(/:\s*$/, '');
+
 export function readScenarioFile(file: string): unknown {
   let text: string;
   try {
@@ -59,7 +70,7 @@ export function readScenarioFile(file: string): unknown {
     return /\.ya?ml$/i.test(file) ? yaml().parse(text) : JSON.parse(text);
   } catch (e) {
     throw new ScenarioError(file, [
-      `not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(e as Error).message}`,
+      `not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${withoutExcerpt((e as Error).message)}`,
     ]);
   }
 }
@@ -74,7 +85,10 @@ export function loadScenario(input: ScenarioInput): Scenario {
   const { raw, origins } = resolveExtends(typeof input === 'string' ? scenarioFile(input) : input, []);
   const result = strictScenarioSchema().safeParse(raw ?? {});
   if (!result.success) throw new ScenarioError(file, issuesOf(result.error));
-  const problems = crossReferenceProblems(result.data).map((p) => relocate(p, origins, file));
+  const problems = [
+    ...generateProblems(result.data),
+    ...crossReferenceProblems(result.data).map((p) => relocate(p, origins, file)),
+  ];
   if (problems.length) throw new ScenarioError(file, problems);
   return result.data;
 }
@@ -101,8 +115,13 @@ function resolveExtends(
   input: ScenarioInput,
   chain: string[],
   root = true,
+  tree?: string,
 ): { raw: Record<string, unknown>; origins: Origins } {
   const file = typeof input === 'string' ? resolve(input) : '(scenario)';
+  // A file extends only files in its own directory tree (the root file's) or the working directory's
+  // (where the person running fauxlab keeps their files), whatever the path says; and the built-in
+  // scenarios shipped with fauxlab.
+  if (typeof input === 'string') tree ??= realDir(file);
   const label = typeof input === 'string' ? input : '(scenario)';
   const raw = (typeof input === 'string' ? readScenarioFile(input) : input) ?? {};
   const own: Origins = { users: [], groups: [], projects: [], features: [] };
@@ -129,18 +148,44 @@ function resolveExtends(
   let origins: Origins = { users: [], groups: [], projects: [], features: [] };
   bases.forEach((b, i) => {
     const at = `extends${Array.isArray(self.extends) ? `[${i}]` : ''}`;
-    const path = builtInScenario(b) ?? resolve(dir, b);
+    const builtIn = builtInScenario(b);
+    const path = builtIn ?? resolve(dir, b);
     if (path === file || chain.includes(path))
       throw new ScenarioError(label, [
         `${at}: "${b}" extends itself (${[...chain, file, path].map((p) => relative(process.cwd(), p) || p).join(' -> ')})`,
       ]);
+    if (builtIn === undefined && tree !== undefined && !inside(tree, path) && !inside(process.cwd(), path))
+      throw new ScenarioError(label, [
+        `${at}: "${b}" is outside the scenario's directory (${tree}) and the working directory`,
+      ]);
     if (!existsSync(path)) throw new ScenarioError(label, [`${at}: no such file "${b}"`]);
-    const base = resolveExtends(path, [...chain, file], false);
+    const base = resolveExtends(path, [...chain, file], false, builtIn === undefined ? tree : undefined);
     [merged, origins] = mergeRaw(merged, origins, base.raw, base.origins);
   });
   const { extends: _extends, $schema: _schema, ...rest } = self;
   [merged, origins] = mergeRaw(merged, origins, rest, fresh(rest));
   return { raw: merged, origins };
+}
+
+/** The real directory of a file (symbolic links resolved where they exist). */
+function realDir(file: string): string {
+  try {
+    return dirname(realpathSync(file));
+  } catch {
+    return dirname(file);
+  }
+}
+
+/** Whether `path` (symbolic links resolved) is in the directory tree `dir`. */
+function inside(dir: string, path: string): boolean {
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // A file that does not exist is judged by its path, and then reported missing.
+  }
+  const rel = relative(dir, real);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 function mergeRaw(

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { parseDuration } from '../core/clock.js';
-import { compilePath, type PathPattern } from './match.js';
+import { compilePath, type PathMatcher, type PathPattern } from './match.js';
 
 /** What `POST /__fauxlab/faults` and `instance.faults.add()` accept. */
 export interface FaultSpec {
@@ -124,7 +124,7 @@ export function checkFault(spec: FaultSpec) {
       throw new FaultError([`latency: ${(e as Error).message}`]);
     }
   }
-  let re: RegExp;
+  let re: PathMatcher;
   try {
     re = compilePath(s.path ?? '**');
   } catch (e) {
@@ -150,7 +150,7 @@ const mixSeed = (seed: number, id: number) =>
 
 interface Live {
   fault: Fault;
-  re: RegExp;
+  re: PathMatcher;
   rand: () => number;
 }
 

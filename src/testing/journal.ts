@@ -5,7 +5,8 @@
  * `[FILTERED]` before anything is kept, and bodies are capped.
  */
 import { ResponseMemo } from '../core/memo.js';
-import { parseQuery } from '../core/params.js';
+import { dict } from '../core/own.js';
+import { checkMultipartParts, parseQuery } from '../core/params.js';
 import { compilePath, normalisePath, type PathPattern } from './match.js';
 
 export interface JournalEntry {
@@ -26,6 +27,7 @@ export interface JournalEntry {
    * the first `bodyLimit` characters of its (filtered) JSON or text, and `truncated` names it.
    */
   readonly body?: unknown;
+  /** 499 (nginx's code) when the client closed the connection before its request was read. */
   readonly status: number;
   readonly responseHeaders: Readonly<Record<string, string>>;
   /** The response body as text, capped like the request body; secret fields filtered. */
@@ -89,7 +91,8 @@ export const isSecretKey = (key: string) => /(?:^|_)(?:password|secret|token)(?:
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 32 || typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  const out: Record<string, unknown> = {};
+  // Keys are the client's: `__proto__` must stay an ordinary key of the copy.
+  const out = dict<unknown>();
   // A flag such as `reset_password: true` or an empty value gives nothing away.
   for (const [k, v] of Object.entries(value))
     out[k] =
@@ -114,19 +117,85 @@ export function journalQuery(url: string): Record<string, unknown> {
   try {
     return redact(parseQuery(qs)) as Record<string, unknown>;
   } catch {
-    // Pair by pair: a single regex over the whole string backtracked quadratically on long values.
-    const secret = /(?:private|access|job|bearer)_token|password|secret/i;
-    const pairs = qs.split('&').map((pair) => {
-      const eq = pair.indexOf('=');
-      return eq >= 0 && secret.test(pair.slice(0, eq)) ? `${pair.slice(0, eq)}=${FILTERED}` : pair;
-    });
-    return { '?': pairs.join('&') };
+    // Too many params, or a malformed escape: kept as text (its start), each secret value filtered.
+    return { '?': redactPairs(qs.length > RAW_QUERY_KEPT ? qs.slice(0, RAW_QUERY_KEPT) : qs, isSecretKey) };
   }
 }
 
+/** Characters of a query that cannot be parsed kept in the journal. */
+const RAW_QUERY_KEPT = 4096;
+
+/**
+ * A pair's name as the platform would read it: percent-decoded, escape by escape, so that a malformed
+ * escape elsewhere (`%zz`) does not hide `private%5Ftoken`.
+ */
+function pairName(raw: string): string {
+  return raw.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/** `a=1&b=2` text with the value of each pair whose (decoded) name is secret replaced, pair by pair. */
+function redactPairs(qs: string, secret: (name: string) => boolean): string {
+  return qs
+    .split(/([&;])/)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      // `user[password]=...`: any key of a nested name.
+      return eq >= 0 &&
+        pairName(pair.slice(0, eq))
+          .split(/[[\]]+/)
+          .some((k) => k !== '' && secret(k))
+        ? `${pair.slice(0, eq)}=${FILTERED}`
+        : pair;
+    })
+    .join('');
+}
+
+/** Names that carry a credential in a URL: the secret keys, and OAuth's authorization `code`. */
+const isSecretUrlParam = (name: string) => isSecretKey(name) || name.toLowerCase() === 'code';
+
+/**
+ * A URL with the credentials of its query and its fragment filtered: an OAuth redirect's
+ * `#access_token=...`, `?code=...`, `id_token`, `refresh_token`.
+ */
+export function redactUrl(url: string): string {
+  const hash = url.indexOf('#');
+  const q = url.indexOf('?');
+  const end = hash < 0 ? url.length : hash;
+  let out = url.slice(0, q >= 0 && q < end ? q : end);
+  if (q >= 0 && q < end) out += `?${redactPairs(url.slice(q + 1, end), isSecretUrlParam)}`;
+  if (hash >= 0) out += `#${redactPairs(url.slice(hash + 1), isSecretUrlParam)}`;
+  return out;
+}
+
+/** The status the journal gives a request whose client went away before it was read (nginx's). */
+export const CLIENT_CLOSED = 499;
+
+/**
+ * Whether a request failed because its client closed the connection mid-request (a Node server's
+ * request, destroyed): an everyday event for a server, to journal, not a crash to log.
+ */
+export function clientClosed(env: unknown): boolean {
+  const incoming = (
+    env as { incoming?: { aborted?: boolean; errored?: { code?: unknown } | null } } | undefined
+  )?.incoming;
+  // Not `destroyed`: the body cap destroys the request itself when it stops reading.
+  return incoming?.aborted === true || incoming?.errored?.code === 'ECONNRESET';
+}
+
+/** Headers whose value is a URL that may carry credentials. */
+const URL_HEADERS = new Set(['location', 'content-location', 'referer']);
+
 export function journalHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((v, k) => (out[k] = SECRET_HEADERS.has(k) ? FILTERED : v));
+  const out = dict<string>();
+  headers.forEach(
+    (v, k) => (out[k] = SECRET_HEADERS.has(k) ? FILTERED : URL_HEADERS.has(k) ? redactUrl(v) : v),
+  );
   return out;
 }
 
@@ -138,6 +207,7 @@ function fileInfo(f: File) {
 export interface BodySource {
   raw: Request;
   text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
   formData(): Promise<FormData>;
 }
 
@@ -158,8 +228,10 @@ export async function journalRequestBody(
   try {
     let parsed: unknown;
     if (type.startsWith('multipart/form-data')) {
+      // A form with more parts than the platform takes is not parsed for the journal either.
+      checkMultipartParts(new Uint8Array(await req.arrayBuffer()), type);
       const form = await req.formData();
-      const fields: Record<string, unknown> = {};
+      const fields = dict<unknown>();
       for (const [k, v] of form.entries()) {
         const value = typeof v === 'string' ? (isSecretKey(k) ? FILTERED : v) : fileInfo(v);
         const prev = fields[k];
@@ -167,9 +239,19 @@ export async function journalRequestBody(
       }
       parsed = fields;
     } else {
-      const text = await req.text();
+      // A body far past the cap is decoded only as far as the journal keeps it.
+      const declared = Number(req.raw.headers.get('content-length') ?? NaN);
+      const text =
+        declared > limit * BIG_BODY * 4
+          ? utf8.decode(new Uint8Array(await req.arrayBuffer()).subarray(0, limit * BIG_BODY * 4))
+          : await req.text();
       if (text === '') return { truncated: false };
-      if (type.startsWith('application/json')) {
+      if (type.startsWith('application/json') && text.length > limit * BIG_BODY) {
+        // Far past the cap: only its start is kept, so only its start is filtered (a megabyte body would
+        // be parsed, filtered and serialised again to keep 4 KB of it).
+        const [t] = cap(text.slice(0, limit + 1024).replace(SECRET_JSON_FIELD, `$1"${FILTERED}"`), limit);
+        return { body: t, truncated: true };
+      } else if (type.startsWith('application/json')) {
         try {
           parsed = redact(JSON.parse(text));
         } catch {
@@ -177,6 +259,8 @@ export async function journalRequestBody(
           const [t, cut] = cap(text.replace(SECRET_JSON_FIELD, `$1"${FILTERED}"`), limit);
           return { body: t, truncated: cut };
         }
+      } else if (type.startsWith('application/x-www-form-urlencoded') && text.length > limit * BIG_BODY) {
+        return { body: { '?': redactPairs(text.slice(0, RAW_QUERY_KEPT), isSecretKey) }, truncated: true };
       } else if (type.startsWith('application/x-www-form-urlencoded')) {
         parsed = journalQuery(`?${text}`);
       } else {
@@ -191,6 +275,9 @@ export async function journalRequestBody(
     return { body: '[body not captured]', truncated: false };
   }
 }
+
+/** How many times the cap a JSON body may be and still be parsed and filtered whole for the journal. */
+const BIG_BODY = 16;
 
 const SECRET_JSON_FIELD = /("[^"]*(?:password|secret|token)(?:_confirmation)?"\s*:\s*)"[^"]*"/gi;
 /** Stateless: `decode` without `stream` keeps nothing between calls. */

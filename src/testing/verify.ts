@@ -5,7 +5,14 @@
  * show as a diff.
  */
 import type { JournalEntry, RequestLog } from './journal.js';
-import { compilePath, differences, normalisePath, show, type PathPattern } from './match.js';
+import {
+  compilePath,
+  differences,
+  normalisePath,
+  show,
+  type PathMatcher,
+  type PathPattern,
+} from './match.js';
 
 /** What a request must look like. Every field is optional; objects match partially. */
 export interface RequestMatcher {
@@ -48,7 +55,7 @@ function statusOk(status: number, want: NonNullable<RequestMatcher['status']>): 
 }
 
 /** The ways an entry misses the matcher, one line each; empty when it matches. */
-function misses(e: JournalEntry, m: RequestMatcher, pathRe: RegExp | undefined): string[] {
+function misses(e: JournalEntry, m: RequestMatcher, pathRe: PathMatcher | undefined): string[] {
   const out: string[] = [];
   if (m.method !== undefined && e.method !== m.method.toUpperCase())
     out.push(`method: expected ${m.method.toUpperCase()}, got ${e.method}`);
@@ -95,7 +102,7 @@ const requestCount = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 export class RequestExpectation {
   readonly #log: RequestLog;
   readonly #matcher: RequestMatcher;
-  readonly #pathRe: RegExp | undefined;
+  readonly #pathRe: PathMatcher | undefined;
 
   constructor(log: RequestLog, matcher: RequestMatcher) {
     if (log.capacity === 0) throw new Error('expectRequest: the request journal is off for this instance');

@@ -142,7 +142,11 @@ describe('fauxlab serve: testing flags', () => {
       }),
     });
     expect(res.status).toBe(201);
-    await fetch(`${first.url}/__fauxlab/clock`, { method: 'POST', body: JSON.stringify({ advance: '1h' }) });
+    await fetch(`${first.url}/__fauxlab/clock`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advance: '1h' }),
+    });
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(JSON.parse(readFileSync(stateFile, 'utf8')).kind).toBe('fauxlab-state');

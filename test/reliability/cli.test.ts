@@ -49,9 +49,12 @@ test('fauxlab serve --admin-token: the control plane answers 401 without the bea
   const { base } = await serve('--admin-token', 'shared-host-secret');
   const without = await fetch(`${base}/__fauxlab/clock`);
   expect(without.status).toBe(401);
-  expect(await without.json()).toEqual({ message: '401 Unauthorized' });
+  expect(await without.json()).toEqual({
+    message: '401 Unauthorized - admin token missing: send "Authorization: Bearer <admin token>"',
+  });
   const wrong = await fetch(`${base}/__fauxlab/clock`, { headers: { Authorization: 'Bearer nope' } });
   expect(wrong.status).toBe(401);
+  expect(await wrong.json()).toEqual({ message: '401 Unauthorized - wrong admin token' });
   const right = await fetch(`${base}/__fauxlab/clock`, {
     headers: { Authorization: 'Bearer shared-host-secret' },
   });

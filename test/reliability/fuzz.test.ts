@@ -17,6 +17,7 @@ const SEED = Number(process.env.FAUXLAB_FUZZ_SEED ?? 20_210_301);
 const RESTORE_EVERY = 250;
 
 test(`fuzz: ${RUNS} generated requests over every route: no 5xx, platform error shapes, failures write nothing`, async () => {
+  const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
   const crashes: unknown[] = [];
   const logger = (_m: string, e: unknown) => crashes.push(e);
   // The matrix world with its set-up records, in an instance with a logger and a short journal.
@@ -63,7 +64,60 @@ test(`fuzz: ${RUNS} generated requests over every route: no 5xx, platform error 
   expect(share(counts.get('valid')!, 200, 300)).toBeGreaterThan(0.6);
   expect(all.get(400) ?? 0).toBeGreaterThan(0);
   expect(crashes).toEqual([]);
+  // Prototype keys in names, bodies and maps reached nothing shared.
+  fx.requests();
+  expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
 }, 900_000);
+
+/** A journal filter or fault path a client may send: glob syntax, regex syntax, long runs of both. */
+const pathPattern = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        '*',
+        '**',
+        '/',
+        ':id',
+        'a',
+        'b',
+        '.',
+        '(',
+        ')',
+        '[',
+        ']',
+        '\\',
+        '+',
+        '?',
+        '^',
+        '$',
+        '|',
+        '{2}',
+      ),
+      fc.constantFrom('/**a'.repeat(20), '*a'.repeat(200), '('.repeat(100), '*'.repeat(1_100)),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(''));
+
+test(`fuzz: journal filters and fault paths (regex-like, long, nested): 200 or 400, never a 5xx`, async () => {
+  const fx = reliabilityFx({ journal: 20 });
+  for (let i = 0; i < 20; i++) await fx.app.request(`/api/v4/${'a'.repeat(2_000)}b/${i}`);
+  const runs = Math.max(50, Math.min(RUNS / 10, 2_000));
+  await fc.assert(
+    fc.asyncProperty(pathPattern, async (p) => {
+      const list = await fx.app.request(`/__fauxlab/requests?path=${encodeURIComponent(p)}`);
+      expect([200, 400]).toContain(list.status);
+      const fault = await fx.app.request('/__fauxlab/faults', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: p, status: 503, times: 0 }),
+      });
+      expect([201, 400]).toContain(fault.status);
+      fx.faults.clear();
+    }),
+    { seed: SEED, numRuns: runs, endOnFailure: true },
+  );
+}, 300_000);
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 

@@ -1,7 +1,8 @@
 /**
  * The request fuzzer: fast-check arbitraries for whole requests against every route of the route table
  * (wrong types, missing and extra params, huge values, invalid UTF-8 and percent-encoding, bad JSON and
- * multipart, deep `name[a][b][c]` nesting, very long paths), and the invariants every answer must keep.
+ * multipart, deep `name[a][b][c]` nesting, very long paths, prototype keys such as `__proto__[x]`,
+ * pathological Markdown, parameter counts past Rack's limits), and the invariants every answer must keep.
  */
 import fc from 'fast-check';
 import type { Fauxlab } from '../../src/app.js';
@@ -111,7 +112,32 @@ const PARAM_NAMES = [
   'simple',
 ];
 
-const hugeString = fc.constantFrom('x'.repeat(70_000), 'é'.repeat(5_000), '9'.repeat(400));
+/** Names that would reach `Object.prototype` through a params object that has one. */
+export const PROTOTYPE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+];
+
+/** Texts micromark once took seconds over, or overflowed its stack on. */
+const PATHOLOGICAL_MARKDOWN = [
+  '*a'.repeat(25_000),
+  '[a]('.repeat(20_000),
+  '>'.repeat(3_000) + ' x',
+  '- '.repeat(3_000) + 'x',
+  '*'.repeat(5_000) + 'a' + '*'.repeat(5_000),
+  '!['.repeat(2_000) + 'a' + '](b)'.repeat(2_000),
+];
+
+const hugeString = fc.constantFrom(
+  'x'.repeat(70_000),
+  'é'.repeat(5_000),
+  '9'.repeat(400),
+  ...PATHOLOGICAL_MARKDOWN,
+);
 const weirdString = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.constantFrom(
@@ -148,7 +174,7 @@ const jsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     { depthSize: 'small', maxDepth: 4 },
     scalar,
     fc.array(tie('v'), { maxLength: 4 }),
-    fc.dictionary(fc.constantFrom(...PARAM_NAMES, 'a', 'b'), tie('v'), { maxKeys: 4 }),
+    fc.dictionary(fc.constantFrom(...PARAM_NAMES, ...PROTOTYPE_KEYS, 'a', 'b'), tie('v'), { maxKeys: 4 }),
   ),
 })).v;
 
@@ -169,6 +195,18 @@ const paramName = fc.oneof(
     'a]]',
     'x[][][]',
   ),
+  fc.constantFrom(...PROTOTYPE_KEYS),
+  fc
+    .tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.constantFrom(...PARAM_NAMES, 'sudo', 'polluted'))
+    .chain(([k, n]) =>
+      fc.constantFrom(
+        `${k}[${n}]`,
+        `a[${k}][${n}]`,
+        `a[][${k}][${n}]`,
+        `${k}[prototype][${n}]`,
+        `${n}[${k}]`,
+      ),
+    ),
 );
 
 const enc = (s: string) => {
@@ -195,6 +233,9 @@ const rawPair = fc.oneof(
     'page=-5',
     'per_page=100000',
     'page=99999999999999999999',
+    // Past Rack's params_limit (4,096) and key space (65,536 characters).
+    'a=1&'.repeat(5_000) + 'a=1',
+    `${'k'.repeat(70_000)}=1`,
   ),
 );
 const rawQuery = fc.array(rawPair, { maxLength: 6 }).map((p) => p.join('&'));
@@ -267,7 +308,7 @@ const body: fc.Arbitrary<BodyPart> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc
-      .dictionary(fc.constantFrom(...PARAM_NAMES), jsonValue, { maxKeys: 6 })
+      .dictionary(fc.constantFrom(...PARAM_NAMES, ...PROTOTYPE_KEYS), jsonValue, { maxKeys: 6 })
       .map((o) => ['application/json', JSON.stringify(o)] as [string, string]) as fc.Arbitrary<BodyPart>,
   },
   {

@@ -246,22 +246,29 @@ describe('control plane token', () => {
       headers: { 'PRIVATE-TOKEN': 'dev-api' },
     });
     const changed = fx.state;
-    const attempts: Record<string, string>[] = [
-      {},
-      { Authorization: 'Bearer wrong' },
-      { 'PRIVATE-TOKEN': 's3cret-admin' },
+    const missing = {
+      message: '401 Unauthorized - admin token missing: send "Authorization: Bearer <admin token>"',
+    };
+    const wrong = { message: '401 Unauthorized - wrong admin token' };
+    const attempts: [Record<string, string>, unknown][] = [
+      [{}, missing],
+      [{ Authorization: 'Bearer wrong' }, wrong],
+      [{ 'PRIVATE-TOKEN': 's3cret-admin' }, missing],
     ];
-    for (const headers of attempts) {
-      const res = await fx.app.request('/__fauxlab/reset', { method: 'POST', headers });
+    for (const [headers, body] of attempts) {
+      const res = await fx.app.request('/__fauxlab/reset', {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+      });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ message: '401 Unauthorized' });
+      expect(await res.json()).toEqual(body);
       const state = await fx.app.request('/__fauxlab/state', { headers });
       expect(state.status).toBe(401);
     }
     expect(fx.state).toBe(changed);
     const ok = await fx.app.request('/__fauxlab/reset', {
       method: 'POST',
-      headers: { Authorization: 'Bearer s3cret-admin' },
+      headers: { Authorization: 'Bearer s3cret-admin', 'Content-Type': 'application/json' },
     });
     expect(ok.status).toBe(200);
     expect(fx.state).not.toBe(changed);

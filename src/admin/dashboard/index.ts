@@ -11,12 +11,12 @@ import type { JournalEntry, JournalFilter } from '../../testing/journal.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { DESCRIPTIONS } from './endpoints.js';
 import type { Html } from './html.js';
+import { sameSecret } from '../guard.js';
 import { CSP, loginPage, page, VIEWS, type View } from './layout.js';
 import {
   bindingOf,
   COOKIE,
   endSession,
-  sameSecret,
   SESSION_SECONDS,
   signedIn,
   startSession,

@@ -3,7 +3,7 @@
  * random session id kept in an HttpOnly, SameSite=Strict cookie, so that the page's script never holds
  * the token. The control plane accepts that cookie as it accepts the bearer token (see `admits`).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Binding, Fauxlab } from '../../host/instance.js';
@@ -15,10 +15,6 @@ export const SESSION_SECONDS = 12 * 60 * 60;
 const MAX_SESSIONS = 64;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
-
-/** Compares secrets in constant time (by their digests, so lengths do not leak either). */
-export const sameSecret = (given: string | undefined, expected: string): boolean =>
-  given !== undefined && timingSafeEqual(sha256(given), sha256(expected));
 
 /** Per instance: session id digest -> expiry (wall-clock ms). Only digests are kept. */
 const sessions = new WeakMap<Fauxlab, Map<string, number>>();

@@ -15,6 +15,7 @@ import { paginate, paginationParams } from '../../core/pagination.js';
 import { p, type Parsed } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import type { FeatureRecord } from '../../core/state.js';
+import { own } from '../../core/own.js';
 import { iget } from '../../core/table.js';
 
 const setShape = {
@@ -106,7 +107,7 @@ export function featureRoutes(r: ApiRouter): void {
     if (typeof value === 'number' && (value < 0 || value > 100)) throw internalError();
     if (!specified || targets.length > 0 || typeof value === 'number')
       write(c, (d) => {
-        const f = (d.features[name] ??= emptyFeature(name));
+        const f = own(d.features, name) ?? (d.features[name] = emptyFeature(name));
         if (typeof value === 'number') {
           f.boolean = null;
           if (prm.key === 'percentage_of_actors') f.percentage_of_actors = value;
@@ -124,12 +125,12 @@ export function featureRoutes(r: ApiRouter): void {
             if (value) f.boolean = null;
           }
       });
-    return c.json(featureEntity(state(c).features[name] ?? emptyFeature(name)), 201);
+    return c.json(featureEntity(own(state(c).features, name) ?? emptyFeature(name)), 201);
   });
 
   r.delete('/features/:name', { auth: 'admin' }, (c) => {
     const name = c.req.param('name') ?? '';
-    if (state(c).features[name])
+    if (own(state(c).features, name))
       write(c, (d) => {
         delete d.features[name];
       });

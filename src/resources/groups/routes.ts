@@ -44,6 +44,7 @@ import {
   type Group,
   type GroupUpdate,
 } from './model.js';
+import { own } from '../../core/own.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
@@ -197,7 +198,9 @@ function listGroups(
   const attrs = prm.custom_attributes;
   if (attrs && admin)
     for (const [key, value] of Object.entries(attrs))
-      tests.push((k) => k.g.custom_attributes?.[key] === String(value));
+      tests.push(
+        (k) => own(k.g.custom_attributes as Record<string, unknown> | undefined, key) === String(value),
+      );
   const test = (k: GroupKey) => tests.every((t) => t(k));
 
   const similarity =

@@ -511,7 +511,7 @@ function applyAttributes(st: S, pid: number, attrs: Row): void {
   const p = tget(st.projects, pid) as Draft<Project>;
   const rec = p as unknown as Row;
   for (const [k, v] of Object.entries(attrs)) {
-    if (NOT_EXPORTED.has(k) || !(k in rec) || k === 'visibility' || v === undefined) continue;
+    if (NOT_EXPORTED.has(k) || !Object.hasOwn(rec, k) || k === 'visibility' || v === undefined) continue;
     const cur = rec[k];
     if (k.endsWith('_access_level')) {
       if (FEATURE_LEVELS.includes(v as (typeof FEATURE_LEVELS)[number])) rec[k] = v;

@@ -3,6 +3,7 @@
  * `@mentions`, award-emoji-only comments, and the inline diff markers of title-change system notes.
  */
 import { createHash } from 'node:crypto';
+import { own } from '../../core/own.js';
 
 export interface TaskCompletion {
   count: number;
@@ -108,7 +109,7 @@ const EMOJI = new Set(
 
 /** The canonical name of an emoji, or undefined when the platform does not know it. */
 export function emojiName(name: string): string | undefined {
-  const n = EMOJI_ALIASES[name] ?? name;
+  const n = own(EMOJI_ALIASES, name) ?? name;
   return EMOJI.has(n) ? n : undefined;
 }
 

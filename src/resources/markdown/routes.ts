@@ -5,7 +5,7 @@
  */
 import { canReadProject } from '../../core/access.js';
 import { state, type Ctx } from '../../core/context.js';
-import { notFound } from '../../core/errors.js';
+import { grapeError, internalError, notFound } from '../../core/errors.js';
 import { requestBase } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
@@ -15,11 +15,15 @@ import { abilities, canSeeIssue } from '../issuables/access.js';
 import { issueByIid, mergeRequestByIid } from '../issuables/common.js';
 import type { MilestoneRecord } from '../issuables/store.js';
 import type { Project } from '../projects/model.js';
+import { resolveReferences } from './references.js';
 import type { ReferenceResolver, ResolvedReference } from './render.js';
 
 // The parser, sanitizer and emoji data load on the first render, not with the server.
-let renderer: Promise<typeof import('./render.js')> | undefined;
-const loadRenderer = () => (renderer ??= import('./render.js'));
+let pool: Promise<typeof import('./pool.js')> | undefined;
+const loadPool = () => (pool ??= import('./pool.js'));
+
+/** The platform's limit on a note's body; a longer text is refused before anything is parsed. */
+export const MARKDOWN_LIMIT = 1_000_000;
 
 const shape = { text: p.str().required(), gfm: p.bool().default(false), project: p.str() };
 
@@ -144,12 +148,18 @@ export function markdownRoutes(r: ApiRouter): void {
         throw notFound('Project', 'no project with this full path for this viewer');
       project = found as Project;
     }
+    if (prm.text.length > MARKDOWN_LIMIT)
+      throw grapeError(400, `text is too long (maximum is ${MARKDOWN_LIMIT} characters)`);
     const base = requestBase(c);
-    const { renderMarkdown } = await loadRenderer();
-    const html = renderMarkdown(prm.text, {
+    const { render } = await loadPool();
+    const html = await render({
+      text: prm.text,
       gfm: prm.gfm,
       host: new URL(base).host,
-      refs: prm.gfm ? resolver(st, base, user, project) : undefined,
+      refs: prm.gfm ? resolveReferences(prm.text, resolver(st, base, user, project)) : undefined,
+    }).catch(() => {
+      // Only a render past RENDER_TIMEOUT_MS or a worker out of memory: the platform's 500.
+      throw internalError();
     });
     return c.json({ html }, 201);
   });

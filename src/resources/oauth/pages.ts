@@ -2,6 +2,7 @@
 import type { UserRecord } from '../../core/state.js';
 import type { PreAuth } from './authorize.js';
 import { escapeHtml as h, layout } from './web.js';
+import { own } from '../../core/own.js';
 
 /** Scope titles and descriptions as the consent page words them (the platform's doorkeeper locale). */
 const SCOPE_TEXT: Record<string, [string, string]> = {
@@ -86,7 +87,7 @@ export function consentPage(p: PreAuth, user: UserRecord, csrf: string): string 
   const link = `<a href="${h(p.redirectUri)}" target="_blank" rel="noopener noreferrer">${app}</a>`;
   const scopes = p.scopes
     .map((s) => {
-      const [title, desc] = SCOPE_TEXT[s] ?? [s, ''];
+      const [title, desc] = own(SCOPE_TEXT, s) ?? [s, ''];
       return `<li data-scope="${h(s)}"><strong>${h(title)}</strong> <code>${h(s)}</code><div class="scope-description">${h(desc)}</div></li>`;
     })
     .join('\n');

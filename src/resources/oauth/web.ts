@@ -5,7 +5,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Ctx } from '../../core/context.js';
 import { apiError } from '../../core/errors.js';
-import { parseQuery, placeEntries, type RawParams } from '../../core/params.js';
+import {
+  checkMultipartParts,
+  parseJsonBody,
+  parseQuery,
+  placeEntries,
+  type RawParams,
+} from '../../core/params.js';
 import type { PlatformState } from '../../core/state.js';
 import { digest } from '../../core/store.js';
 import { iget, tget } from '../../core/table.js';
@@ -22,19 +28,11 @@ export async function readWebParams(c: Ctx): Promise<RawParams> {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     const type = (c.req.header('content-type') ?? '').toLowerCase();
     if (JSON_TYPE.test(type)) {
-      const text = await c.req.text();
-      if (text.trim() !== '') {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw apiError(400, 'message body does not match declared format');
-        }
-        if (typeof body === 'object' && body !== null && !Array.isArray(body)) Object.assign(params, body);
-      }
+      Object.assign(params, parseJsonBody(await c.req.text()));
     } else if (type.startsWith('application/x-www-form-urlencoded')) {
       parseQuery(await c.req.text(), params);
     } else if (type.startsWith('multipart/form-data')) {
+      checkMultipartParts(new Uint8Array(await c.req.arrayBuffer()), type);
       const form = await c.req.formData().catch(() => {
         throw apiError(400, '400 Bad request');
       });

@@ -37,6 +37,7 @@ import {
   type ProjectOrder,
 } from './finder.js';
 import { settleDeletions } from './lifecycle.js';
+import { own } from '../../core/own.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const ACCESS_VALUES = [10, 20, 30, 40, 50] as const;
@@ -233,7 +234,7 @@ function buildPredicate(
   }
   if (f.customAttributes)
     for (const [key, value] of Object.entries(f.customAttributes))
-      tests.push((k) => k.p.custom_attributes[key] === String(value));
+      tests.push((k) => own(k.p.custom_attributes, key) === String(value));
   if (f.checksumFailed) tests.push(() => false);
   let search: ProjectSearch | undefined;
   if (f.search !== undefined) search = searchProjects(st, f.search, f.searchNamespaces === true);

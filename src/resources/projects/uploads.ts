@@ -31,30 +31,32 @@ const IMAGE_OR_VIDEO = new Set([
 ]);
 const DANGEROUS = new Set(['svg']);
 
-const CONTENT_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  tiff: 'image/tiff',
-  ico: 'image/vnd.microsoft.icon',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-  mp4: 'video/mp4',
-  m4v: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  ogv: 'video/ogg',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  log: 'text/plain',
-  csv: 'text/csv',
-  json: 'application/json',
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-  gz: 'application/gzip',
-};
+const CONTENT_TYPES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    gif: 'image/gif',
+    bmp: 'image/bmp',
+    tiff: 'image/tiff',
+    ico: 'image/vnd.microsoft.icon',
+    webp: 'image/webp',
+    svg: 'image/svg+xml',
+    mp4: 'video/mp4',
+    m4v: 'video/mp4',
+    mov: 'video/quicktime',
+    webm: 'video/webm',
+    ogv: 'video/ogg',
+    txt: 'text/plain',
+    md: 'text/markdown',
+    log: 'text/plain',
+    csv: 'text/csv',
+    json: 'application/json',
+    pdf: 'application/pdf',
+    zip: 'application/zip',
+    gz: 'application/gzip',
+  }),
+);
 
 const extOf = (name: string) => {
   const dot = name.lastIndexOf('.');
@@ -108,7 +110,7 @@ export function projectUploadsRoutes(r: ApiRouter): void {
       throw apiError(413, '413 Request Entity Too Large');
     const data = Buffer.from(await file.arrayBuffer()).toString('base64');
     const filename = sanitize(file.name);
-    const contentType = CONTENT_TYPES[extOf(filename)] ?? (file.type || 'application/octet-stream');
+    const contentType = CONTENT_TYPES.get(extOf(filename)) ?? (file.type || 'application/octet-stream');
     const now = c.get('fx').clock.iso();
     const id = write(c, (d) => {
       const uid = nextId(d, 'uploads');

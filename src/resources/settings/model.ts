@@ -7,6 +7,7 @@
 import type { PlatformState, Visibility } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { SETTING_SPECS, type SettingSpec } from './catalog.js';
+import { own } from '../../core/own.js';
 
 /** The settings other areas read, with the type `setting()` returns for them. */
 export interface TypedSettings {
@@ -42,7 +43,9 @@ const LEVEL_NAMES: Record<string, Visibility> = {
 
 /** A visibility given as a level (`20`, `"20"`) or a name; undefined when it is neither. */
 export function visibilityName(v: unknown): Visibility | undefined {
-  return typeof v === 'number' || typeof v === 'string' ? LEVEL_NAMES[String(v).toLowerCase()] : undefined;
+  return typeof v === 'number' || typeof v === 'string'
+    ? own(LEVEL_NAMES, String(v).toLowerCase())
+    : undefined;
 }
 
 function asInt(v: unknown): number | undefined {
@@ -102,7 +105,7 @@ export function setting<K extends keyof TypedSettings>(st: PlatformState, name: 
 export function setting(st: PlatformState, name: string): unknown;
 export function setting(st: PlatformState, name: string): unknown {
   const spec = SETTING_SPECS.get(name);
-  const v = st.settings[name];
+  const v = own(st.settings, name);
   return spec ? normalise(spec, v) : v;
 }
 

@@ -121,7 +121,7 @@ const KEY_FORMAT = new RegExp(`^(${Object.keys(KEY_FIELDS).join('|')})`);
 
 /** The blob of a `<type> <base64>` key when it parses as a key of that type, else null. */
 function keyBlob(type: string, base64: string): Buffer | null {
-  if (!(type in KEY_FIELDS) || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) return null;
+  if (!Object.hasOwn(KEY_FIELDS, type) || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) return null;
   const blob = Buffer.from(base64, 'base64');
   let at = 0;
   const field = (): Buffer | null => {

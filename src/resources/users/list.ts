@@ -16,6 +16,7 @@ import {
   type UserOrder,
 } from './finder.js';
 import { userIdByUsername } from './model.js';
+import { own } from '../../core/own.js';
 import { present, publicRestricted, rowsNeeded } from './route-helpers.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -143,7 +144,7 @@ export function listUsers(c: Ctx): Response {
     const attrs = o.custom_attributes;
     if (attrs)
       for (const [key, value] of Object.entries(attrs))
-        tests.push((k) => k.u.custom_attributes[key] === String(value));
+        tests.push((k) => own(k.u.custom_attributes, key) === String(value));
   }
 
   let list: readonly UserKey[] = base;
