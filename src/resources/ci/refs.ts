@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Draft } from 'immer';
 import type { PlatformState, ProjectRecord, RefsRecord } from '../../core/state.js';
+import { dict, own } from '../../core/own.js';
 import { tdelete, tget, tset } from '../../core/table.js';
 
 type S = Draft<PlatformState>;
@@ -19,14 +20,10 @@ export function refSha(projectId: number, kind: RefKind, name: string): string {
 type Names = Record<string, string>;
 
 /**
- * A ref table's own entry: ref names are the client's (`constructor`, `__proto__` are valid branch
- * names), so nothing is read through a prototype.
+ * A ref table without a prototype: ref names are the client's (`constructor` and `__proto__` are valid
+ * branch names), so any name is an ordinary key, read with `own`.
  */
-const own = (t: Names | undefined, name: string): string | undefined =>
-  t !== undefined && Object.prototype.hasOwnProperty.call(t, name) ? t[name] : undefined;
-
-/** A table without a prototype, where any name is an ordinary key. */
-export const refTable = (from?: Names): Names => Object.assign(Object.create(null) as Names, from);
+export const refTable = (from?: Names): Names => Object.assign(dict<string>(), from);
 
 /** The head sha of a branch or tag of the project, or undefined when it has none by that name. */
 export function findRef(st: PlatformState, project: ProjectRecord, kind: RefKind, name: string) {
