@@ -3,7 +3,7 @@
  * million users would run any process out of it, so each count has a ceiling (above the largest worlds
  * the benchmarks build), and a scenario past one is refused, naming it, before anything is generated.
  */
-import type { Scenario } from './index.js';
+import type { Scenario } from './schema.js';
 
 export const GENERATE_LIMITS = {
   users: 100_000,

@@ -330,7 +330,9 @@ describe('dashboard: admin token', () => {
     expect(text).not.toContain('acme/secret/vault');
     const json = await fx.app.request('/__fauxlab/');
     expect(json.status).toBe(401);
-    expect(await json.json()).toEqual({ message: '401 Unauthorized' });
+    expect(await json.json()).toEqual({
+      message: '401 Unauthorized - admin token missing: send "Authorization: Bearer <admin token>"',
+    });
     const rows = await fx.app.request('/__fauxlab/?view=requests&fragment=rows', {
       headers: { ...HTML, Authorization: 'Bearer wrong' },
     });

@@ -515,7 +515,12 @@ describe('fauxlab serve: the console', () => {
     ).text();
     await (await fetch(`${base}/api/v4/projects?private_token=glpat-fauxlab-demo-alice`)).text();
     await (await fetch(`${base}/api/v4/users/999`)).text();
-    await (await fetch(`${base}/__fauxlab/reset`, { method: 'POST' })).text();
+    await (
+      await fetch(`${base}/__fauxlab/reset`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+      })
+    ).text();
     // After a reset the journal numbers its entries from 1 again: the log goes on.
     await (
       await fetch(`${base}/api/v4/version`, { headers: { 'PRIVATE-TOKEN': 'glpat-fauxlab-demo-bob' } })
