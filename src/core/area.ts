@@ -3,6 +3,7 @@
  * folder exports. The area list (src/resources/index.ts) is the only place that names areas; the route
  * table, the empty state, the control plane and the scenario format iterate it.
  */
+import type { Cascade } from './cascade.js';
 import type { Context, Hono } from 'hono';
 import type { Draft } from 'immer';
 import type { z } from 'zod';
@@ -75,6 +76,8 @@ export interface Area {
   /** Registers the area's control-plane routes (under `/__fauxlab/`). */
   readonly control?: (app: Hono<Env>, fxOf: (c: Context<Env>) => Fx) => void;
   readonly scenario?: AreaScenario;
+  /** What the area removes when a project or group is deleted (src/core/cascade.ts). */
+  readonly cascade?: Cascade;
 }
 
 /** The slice's type must be the one the area declares for its key. */

@@ -4,6 +4,7 @@
  * (an earlier route wins a path both match).
  */
 import type { Area } from '../core/area.js';
+import { registerCascades } from '../core/cascade.js';
 import { emptyState, type PlatformState, type Tier } from '../core/state.js';
 import type { ApiRouter } from '../core/router.js';
 import { usersArea } from './users/area.js';
@@ -62,6 +63,9 @@ const LIST = [
 export type AreaList = typeof LIST;
 
 export const AREAS: readonly Area[] = LIST;
+
+// Deleting a project or group reaches every area's records through the descriptors' cleanups.
+registerCascades(AREAS.flatMap((a) => (a.cascade ? [a.cascade] : [])));
 
 /** Every area's routes and job runners, registered on one router (mounted at `/api/v4`). */
 export function registerApi(r: ApiRouter): void {

@@ -1,3 +1,4 @@
+import { deleteGroupVariables } from './model.js';
 import { defineArea } from '../../core/area.js';
 import {
   buildGroupVariables,
@@ -24,4 +25,5 @@ export const adminVariablesArea = defineArea({
     build: (st, s: VariablesScenario) => buildInstanceVariables(st, s.variables),
     export: exportCiVariables,
   },
+  cascade: { group: deleteGroupVariables },
 });

@@ -1,3 +1,4 @@
+import { deleteProjectCi } from './model.js';
 import { defineArea } from '../../core/area.js';
 import { tget } from '../../core/table.js';
 import {
@@ -19,4 +20,5 @@ export const ciArea = defineArea({
       buildProjectCi(st, tget(st.projects, id)!, p, b.uid, b.now),
     export: exportProjectCi,
   },
+  cascade: { project: deleteProjectCi },
 });

@@ -1,3 +1,4 @@
+import { deleteOwnedDeployTokens } from './model.js';
 import { defineArea } from '../../core/area.js';
 import {
   buildDeployTokens,
@@ -22,5 +23,9 @@ export const deployTokensArea = defineArea({
     buildProject: (st, id, p: DeployTokenOwner, b) =>
       buildDeployTokens(st, 'project', id, p.deploy_tokens, b.now),
     export: exportDeployTokens,
+  },
+  cascade: {
+    project: (st, id) => deleteOwnedDeployTokens(st, 'project', id),
+    group: (st, id) => deleteOwnedDeployTokens(st, 'group', id),
   },
 });

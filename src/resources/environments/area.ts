@@ -1,3 +1,4 @@
+import { deleteProjectEnvironments } from './model.js';
 import { defineArea } from '../../core/area.js';
 import { environmentsRoutes } from './routes.js';
 import {
@@ -19,4 +20,5 @@ export const environmentsArea = defineArea({
     buildProject: (st, id, p: EnvironmentProject, b) => buildEnvironments(st, id, p, b),
     export: exportEnvironments,
   },
+  cascade: { project: deleteProjectEnvironments },
 });

@@ -1,3 +1,4 @@
+import { deleteProjectImportExport } from './store.js';
 import { defineArea } from '../../core/area.js';
 import { importExportControl } from './control.js';
 import { importExportJobs } from './jobs.js';
@@ -10,4 +11,5 @@ export const importExportArea = defineArea({
   routes: importExportRoutes,
   jobs: importExportJobs,
   control: importExportControl,
+  cascade: { project: deleteProjectImportExport },
 });

@@ -1,3 +1,4 @@
+import { deleteProjectIntegrations } from './store.js';
 import { defineArea } from '../../core/area.js';
 import {
   buildProjectIntegrations,
@@ -22,4 +23,5 @@ export const integrationsArea = defineArea({
       buildProjectIntegrations(st, id, p.integrations, b.now),
     export: exportIntegrations,
   },
+  cascade: { project: deleteProjectIntegrations },
 });

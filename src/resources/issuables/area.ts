@@ -1,3 +1,4 @@
+import { deleteGroupIssuables, deleteProjectIssuables } from './model.js';
 import { defineArea } from '../../core/area.js';
 import { exportIssuables } from './export.js';
 import { generateIssuables, generateIssuablesFields } from './generate.js';
@@ -27,4 +28,5 @@ export const issuablesArea = defineArea({
     generate: generateIssuables,
     export: exportIssuables,
   },
+  cascade: { project: deleteProjectIssuables, group: deleteGroupIssuables },
 });

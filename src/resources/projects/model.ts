@@ -14,17 +14,10 @@ import {
 } from '../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import type { Index, MultiIndex } from '../../core/table.js';
-import { deleteProjectCi } from '../ci/model.js';
-import { deleteProjectTriggers } from '../triggers/model.js';
-import { deleteProjectEnvironments } from '../environments/model.js';
-import { deleteProjectIntegrations } from '../integrations/store.js';
-import { deleteProjectImportExport } from '../import_export/store.js';
-import { deleteNote, deleteProjectIssuables } from '../issuables/model.js';
 import { newGroupRecord } from '../groups/model.js';
 import type { ExpirationPolicy, Project, ProjectExtra } from './record.js';
 import { setProjectTopics } from '../topics/model.js';
-import { deleteOwnedDeployTokens } from '../deploy_tokens/model.js';
-import { deleteGroupVariables } from '../admin_variables/model.js';
+import { cascadeGroup, cascadeProject } from '../../core/cascade.js';
 
 type S = Draft<PlatformState>;
 
@@ -429,7 +422,6 @@ export function deleteProject(st: S, projectId: number): void {
   const p = tget(st.projects, projectId);
   if (!p) return;
   for (const id of mget(st.idx.membersBySource, `project:${projectId}`)) removeMember(st, id);
-  deleteProjectIssuables(st, projectId);
   for (const id of mget(st.idx.starsBy, String(projectId))) removeStar(st, id);
   for (const id of mget(st.idx.sharesBy, String(projectId))) removeShare(st, id);
   for (const id of mget(st.idx.uploadsBy, `p${projectId}`)) {
@@ -438,13 +430,7 @@ export function deleteProject(st: S, projectId: number): void {
     tdelete(st.uploads, id);
   }
   idelete(st.idx.uploadsBy, `p${projectId}`);
-  deleteProjectCi(st, projectId);
-  deleteProjectTriggers(st, projectId);
-  deleteProjectEnvironments(st, projectId);
-  deleteProjectIntegrations(st, projectId);
-  deleteProjectImportExport(st, projectId);
-  setProjectTopics(st, projectId, (p as Project).tag_list ?? NO_TAGS, NO_TAGS, '');
-  deleteOwnedDeployTokens(st, 'project', projectId);
+  cascadeProject(st, projectId);
   mremove(st.idx.projectsMarked, 'all', projectId);
   const parentId = (p as Project).forked_from_project_id;
   const parent = parentId ? (tget(st.projects, parentId) as Project | undefined) : undefined;
@@ -462,20 +448,8 @@ export function deleteGroup(st: S, groupId: number): void {
   for (const pid of mget(st.idx.projectsByNamespace, `group:${groupId}`)) deleteProject(st, pid);
   for (const id of mget(st.idx.membersBySource, `group:${groupId}`)) removeMember(st, id);
   for (const id of mget(st.idx.sharesBy, `g${groupId}`)) removeShare(st, id);
-  for (const id of mget(st.issuables.idx.owned, `g${groupId}`)) tdelete(st.issuables.milestones, id);
-  for (const id of mget(st.issuables.idx.owned, `lg${groupId}`)) tdelete(st.issuables.labels, id);
-  for (const id of mget(st.issuables.idx.owned, `eg${groupId}`)) deleteEpic(st, id);
-  for (const k of ['g', 'lg', 'eg']) idelete(st.issuables.idx.owned, `${k}${groupId}`);
-  tdelete(st.issuables.groupMeta, groupId);
-  deleteGroupVariables(st, groupId);
-  deleteOwnedDeployTokens(st, 'group', groupId);
+  cascadeGroup(st, groupId);
   idelete(st.idx.namespaces, g.full_path.toLowerCase());
   mremove(st.idx.subgroups, g.parent_id === null ? 'root' : String(g.parent_id), groupId);
   tdelete(st.groups, groupId);
-}
-
-/** An epic with its notes (group deletion). */
-function deleteEpic(st: S, id: number): void {
-  for (const n of mget(st.issuables.idx.notes, `Epic:${id}`)) deleteNote(st, n);
-  tdelete(st.issuables.epics, id);
 }

@@ -1,3 +1,6 @@
+import type { Project } from '../projects/record.js';
+import { tget } from '../../core/table.js';
+import { setProjectTopics } from './model.js';
 import { defineArea } from '../../core/area.js';
 import { buildTopics, exportTopics, topicFields, topicProblems, type TopicScenario } from './scenario.js';
 import { topicsRoutes } from './routes.js';
@@ -13,5 +16,10 @@ export const topicsArea = defineArea({
     // Before the users and projects, so that listed topics come first.
     buildFirst: (st, s: { topics: TopicScenario[] }, b) => buildTopics(st, s.topics, b.now),
     export: exportTopics,
+  },
+  cascade: {
+    // The project's tags stop counting towards their topics.
+    project: (st, id) =>
+      setProjectTopics(st, id, (tget(st.projects, id) as Project | undefined)?.tag_list ?? [], [], ''),
   },
 });

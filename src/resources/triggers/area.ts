@@ -1,3 +1,4 @@
+import { deleteProjectTriggers } from './model.js';
 import { defineArea } from '../../core/area.js';
 import { triggersRoutes } from './routes.js';
 import {
@@ -19,4 +20,5 @@ export const triggersArea = defineArea({
     buildProject: (st, id, p: TriggerProject, b) => buildTriggers(st, id, p, b),
     export: exportTriggers,
   },
+  cascade: { project: deleteProjectTriggers },
 });

@@ -6,6 +6,7 @@ import { chunkIds } from '../store.js';
 
 import { deleteMergeRequest } from './merge-requests.js';
 import { deleteIssue } from './issues.js';
+import { deleteNote } from './notes.js';
 
 type S = Draft<PlatformState>;
 
@@ -33,4 +34,16 @@ export function deleteProjectIssuables(st: S, projectId: number): void {
   }
   idelete(st.issuables.idx.owned, `sp${projectId}`);
   tdelete(st.issuables.projectMeta, projectId);
+}
+
+/** A deleted group's milestones, labels and epics (with their notes): called through the cascade. */
+export function deleteGroupIssuables(st: S, groupId: number): void {
+  for (const id of mget(st.issuables.idx.owned, `g${groupId}`)) tdelete(st.issuables.milestones, id);
+  for (const id of mget(st.issuables.idx.owned, `lg${groupId}`)) tdelete(st.issuables.labels, id);
+  for (const id of mget(st.issuables.idx.owned, `eg${groupId}`)) {
+    for (const n of mget(st.issuables.idx.notes, `Epic:${id}`)) deleteNote(st, n);
+    tdelete(st.issuables.epics, id);
+  }
+  for (const k of ['g', 'lg', 'eg']) idelete(st.issuables.idx.owned, `${k}${groupId}`);
+  tdelete(st.issuables.groupMeta, groupId);
 }
