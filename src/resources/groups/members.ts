@@ -8,13 +8,8 @@ import { iget, mget, tget } from '../../core/table.js';
 import type { ApiRouter } from '../../core/router.js';
 import { bestPerUser, memberRoutes } from '../members/routes.js';
 import { groupRenderer } from './entities.js';
-import {
-  isLastOwner,
-  memberValidationErrors,
-  selfAndAncestors,
-  subresourceMemberships,
-  type Group,
-} from './model.js';
+import { selfAndAncestors, type Group } from './model.js';
+import { isLastOwner, memberValidationErrors, subresourceMemberships } from './membership.js';
 import { canAdminGroup, findGroupRecord } from './access.js';
 
 const directMembers = (st: PlatformState, g: Group) =>

@@ -7,7 +7,7 @@ import type { Draft } from 'immer';
 import { nextId, type PlatformState, type UserRecord } from '../../core/state.js';
 import { digest } from '../../core/store.js';
 import { idelete, iget, iset, madd, mget, tget, tset } from '../../core/table.js';
-import { isLastOwner, subresourceMemberships } from '../groups/model.js';
+import { isLastOwner, subresourceMemberships } from '../groups/membership.js';
 import { removeMember, setMember } from '../projects/model.js';
 import { memberKey } from '../../core/access.js';
 import {
