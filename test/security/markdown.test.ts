@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { boundedMarkdown } from '../../src/resources/markdown/render.js';
+import { boundedMarkdown } from '../../src/resources/markdown/bounds.js';
 import { reliabilityFx } from '../reliability/world.js';
 import { expectUnharmed } from './canary.js';
 
