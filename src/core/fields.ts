@@ -2,6 +2,8 @@
 import { z } from 'zod';
 
 export const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time');
+/** A scenario time as the API writes times (`...000Z`); undefined stays undefined. */
+export const isoOf = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
 export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a YYYY-MM-DD date');
 export const digestHex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest (64 hex digits)');
 

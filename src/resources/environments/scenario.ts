@@ -2,7 +2,7 @@
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { ScenarioBuild, ScenarioOut } from '../../core/area.js';
-import { isoTime } from '../../core/fields.js';
+import { isoOf, isoTime } from '../../core/fields.js';
 import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
 import { createEnvironment, fieldErrors } from './model.js';
@@ -33,8 +33,6 @@ export function environmentProblems(p: EnvironmentProject, at: string): string[]
   });
   return problems;
 }
-
-const isoOf = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
 
 export function buildEnvironments(
   st: Draft<PlatformState>,

@@ -4,6 +4,7 @@
  */
 import type { Draft } from 'immer';
 import { z } from 'zod';
+import { isoDate, isoOf, isoTime } from '../../core/fields.js';
 import type { PlatformState } from '../../core/state.js';
 import { iget, tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
@@ -22,9 +23,6 @@ import type { AwardableType, NoteableType } from './store.js';
 import { awardOnly, emojiName } from './text.js';
 
 type S = Draft<PlatformState>;
-
-const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time');
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a YYYY-MM-DD date');
 
 const awardSchema = z.strictObject({
   name: z.string().refine((n) => emojiName(n) !== undefined, 'is not an emoji the platform knows'),
@@ -202,8 +200,6 @@ export function issuableProblems(
   return problems;
 }
 
-const iso = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
-
 /** Builds a project's issuables from its scenario entry (plain mutation on a state being built). */
 export function buildProjectIssuables(
   st: S,
@@ -235,7 +231,7 @@ export function buildProjectIssuables(
           state: m.state,
           due_date: m.due_date ?? null,
           start_date: m.start_date ?? null,
-          created_at: iso(m.created_at),
+          created_at: isoOf(m.created_at),
         },
         now,
       ),
@@ -249,7 +245,7 @@ export function buildProjectIssuables(
     for (const n of list) {
       const by = n.author === undefined ? fallbackAuthor : uid(n.author);
       const emoji = type === 'Issue' || type === 'MergeRequest' ? awardOnly(n.body) : undefined;
-      const at = iso(n.created_at) ?? now;
+      const at = isoOf(n.created_at) ?? now;
       if (emoji && !n.system) addAward(st, type as AwardableType, id, by, emoji, at);
       else
         createNote(
@@ -282,7 +278,7 @@ export function buildProjectIssuables(
     ...list.filter((x) => x.iid === undefined),
   ];
   for (const i of ordered(entry.issues)) {
-    const created = iso(i.created_at) ?? now;
+    const created = isoOf(i.created_at) ?? now;
     const id = createIssue(
       st,
       {
@@ -300,8 +296,8 @@ export function buildProjectIssuables(
         weight: i.weight ?? null,
         state: i.state,
         created_at: created,
-        updated_at: iso(i.updated_at),
-        closed_at: iso(i.closed_at),
+        updated_at: isoOf(i.updated_at),
+        closed_at: isoOf(i.closed_at),
         closed_by_id: i.closed_by === undefined ? null : uid(i.closed_by),
       },
       created,
@@ -310,10 +306,10 @@ export function buildProjectIssuables(
     addNotes('Issue', id, i.notes, rec.author_id);
     awards('Issue', id, i.award_emoji, created);
     // Notes and awards made while building must not move the given times.
-    rec.updated_at = iso(i.updated_at) ?? created;
+    rec.updated_at = isoOf(i.updated_at) ?? created;
   }
   for (const m of ordered(entry.merge_requests)) {
-    const created = iso(m.created_at) ?? now;
+    const created = isoOf(m.created_at) ?? now;
     const id = createMergeRequest(
       st,
       {
@@ -334,16 +330,16 @@ export function buildProjectIssuables(
         squash: m.squash,
         changes: m.changes,
         created_at: created,
-        updated_at: iso(m.updated_at),
+        updated_at: isoOf(m.updated_at),
         merged_by_id: m.merged_by === undefined ? null : uid(m.merged_by),
-        merged_at: iso(m.merged_at),
+        merged_at: isoOf(m.merged_at),
       },
       created,
     );
     const rec = tget(st.issuables.mergeRequests, id)!;
     addNotes('MergeRequest', id, m.notes, rec.author_id);
     awards('MergeRequest', id, m.award_emoji, created);
-    rec.updated_at = iso(m.updated_at) ?? created;
+    rec.updated_at = isoOf(m.updated_at) ?? created;
   }
   for (const s of entry.snippets) {
     const by = author(s.author);
@@ -371,7 +367,7 @@ export function buildEpics(
 ): void {
   for (const e of epics) {
     const groupId = iget(st.idx.namespaces, e.group.toLowerCase())!;
-    const at = iso(e.created_at) ?? now;
+    const at = isoOf(e.created_at) ?? now;
     const id = createEpic(st, {
       group_id: groupId,
       author_id: uid(e.author),
@@ -393,9 +389,9 @@ export function buildEpics(
           body: n.body,
           system: n.system,
           confidential: n.confidential,
-          created_at: iso(n.created_at) ?? at,
+          created_at: isoOf(n.created_at) ?? at,
         },
-        iso(n.created_at) ?? at,
+        isoOf(n.created_at) ?? at,
       );
   }
 }

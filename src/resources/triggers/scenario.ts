@@ -2,7 +2,7 @@
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { ScenarioBuild, ScenarioOut, ScenarioRefs } from '../../core/area.js';
-import { isoTime } from '../../core/fields.js';
+import { isoOf, isoTime } from '../../core/fields.js';
 import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
 import { createTrigger } from './model.js';
@@ -43,8 +43,6 @@ export function triggerProblems(s: { projects?: TriggerProject[] }, refs: Scenar
   );
   return problems;
 }
-
-const isoOf = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
 
 export function buildTriggers(
   st: Draft<PlatformState>,
