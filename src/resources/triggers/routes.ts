@@ -1,7 +1,7 @@
 /**
  * Pipeline triggers (`lib/api/triggers.rb`): maintainers manage a project's trigger tokens; anyone
  * holding one starts a pipeline as the trigger's owner with `POST /projects/:id/trigger/pipeline`,
- * without other credentials. A CI job token works there too, for its user.
+ * without other credentials. (The platform takes a CI job token there too; fauxlab has no running jobs.)
  */
 import { findProject, lookupProject } from '../../core/access.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
