@@ -1,0 +1,72 @@
+/**
+ * The repository area's slice: the instance's object store (outside immer's drafting, see objects.ts)
+ * and the protected branches. Branch and tag heads live in the core `refs` table, inside the immer
+ * state, so that moving a ref is part of a request's one write.
+ */
+import { emptyIndex, emptyTable, type MultiIndex, type Table } from '../../core/table.js';
+import { isDraft, original, type Draft } from 'immer';
+import type { PlatformState } from '../../core/state.js';
+import { ObjectStore, type PackedObjects } from './objects.js';
+
+export interface ProtectedBranchRecord {
+  id: number;
+  project_id: number;
+  /** A branch name or a wildcard (`release/*`). */
+  name: string;
+  push_access_level: number;
+  merge_access_level: number;
+  unprotect_access_level: number;
+  allow_force_push: boolean;
+  code_owner_approval_required: boolean;
+}
+
+export interface RepositoryState {
+  /**
+   * The `ObjectStore`, or the packed objects of a state file until first use: read only through
+   * `objectsOf` (typed opaquely, since immer's draft type of a class with private fields is another type).
+   */
+  objects: unknown;
+  protected: Table<ProtectedBranchRecord>;
+  idx: {
+    /** project id -> protected branch ids */
+    protectedBy: MultiIndex;
+  };
+}
+
+export const emptyRepository = (): RepositoryState => ({
+  objects: new ObjectStore(),
+  protected: emptyTable(),
+  idx: { protectedBy: emptyIndex() },
+});
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    repository: RepositoryState;
+  }
+}
+
+// A state file holds the objects packed; the first read of such a state revives them once.
+const revived = new WeakMap<object, ObjectStore>();
+
+/** The instance's object store. */
+export function objectsOf(st: PlatformState): ObjectStore {
+  const o = st.repository.objects;
+  if (o instanceof ObjectStore) return o;
+  const packed = (o ?? {}) as PackedObjects;
+  let store = revived.get(packed);
+  if (!store) {
+    store = new ObjectStore();
+    store.unpack(packed);
+    revived.set(packed, store);
+  }
+  return store;
+}
+
+/** The store for a write: a revived one is put in the draft, so that the next save carries its additions. */
+export function objectsFor(d: Draft<PlatformState>): ObjectStore {
+  // Read through the original: touching a packed (plain) object on the draft would draft it.
+  const slice = isDraft(d.repository) ? original(d.repository)! : d.repository;
+  const store = objectsOf({ repository: slice } as PlatformState);
+  if (!(slice.objects instanceof ObjectStore)) d.repository.objects = store;
+  return store;
+}
