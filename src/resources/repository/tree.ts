@@ -98,6 +98,8 @@ export function listTree(store: ObjectStore, dir: string, prefix: string, recurs
 
 export interface Delta {
   path: string;
+  /** The old path of a file moved with its content unchanged (git's exact rename detection). */
+  from?: string;
   old?: PathEntry;
   new?: PathEntry;
 }
@@ -126,5 +128,23 @@ export function diffTrees(store: ObjectStore, a: string | undefined, b: string |
     }
   };
   visit(a, b, '');
-  return out.sort((p, q) => (p.path < q.path ? -1 : p.path > q.path ? 1 : 0));
+  return renames(out).sort((p, q) => (p.path < q.path ? -1 : p.path > q.path ? 1 : 0));
+}
+
+/** Pairs a removed file with an added one of the same content into one rename. */
+function renames(deltas: Delta[]): Delta[] {
+  const removed = new Map<string, Delta>();
+  for (const d of deltas) if (d.old && !d.new && !removed.has(d.old.id)) removed.set(d.old.id, d);
+  const paired = new Set<Delta>();
+  const out: Delta[] = [];
+  for (const d of deltas) {
+    if (!d.new || d.old) continue;
+    const r = removed.get(d.new.id);
+    if (r && !paired.has(r)) {
+      paired.add(r);
+      out.push({ path: d.path, from: r.path, old: r.old!, new: d.new });
+    } else out.push(d);
+  }
+  for (const d of deltas) if (d.old && (d.new || !paired.has(d))) out.push(d);
+  return out;
 }
