@@ -1122,6 +1122,18 @@ export const ENDPOINTS: Endpoint[] = [
     mrRead(),
   ),
   project('GET /projects/:id/repository/contributors', () => '/repository/contributors', mrRead()),
+  project('GET /projects/:id/repository/tags', () => '/repository/tags', mrRead()),
+  project('GET /projects/:id/repository/tags/:tag_name', () => '/repository/tags/v1', mrRead(), {
+    setup: (fx, v) =>
+      send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
+  }),
+  project('POST /projects/:id/repository/tags', () => '/repository/tags', pLevel(30, 201), {
+    body: json({ tag_name: 'v2', ref: 'master', message: 'Release' }),
+  }),
+  project('DELETE /projects/:id/repository/tags/:tag_name', () => '/repository/tags/v1', pLevel(30, 204), {
+    setup: (fx, v) =>
+      send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
+  }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
