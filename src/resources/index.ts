@@ -31,6 +31,7 @@ import { userProfileArea } from './user_profile/area.js';
 import { triggersArea } from './triggers/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
+import { releasesArea } from './releases/area.js';
 import { repositoryArea } from './repository/area.js';
 
 const LIST = [
@@ -59,6 +60,7 @@ const LIST = [
   environmentsArea,
   sidekiqArea,
   repositoryArea,
+  releasesArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -175,6 +175,16 @@ const instance = (
   more: Partial<Endpoint> = {},
 ) => ep(route, 'instance', (_v, ids, role) => `${API}${path(ids, role)}`, expect, more);
 const json = (b: unknown) => () => b;
+/** A set-up that makes release `v9` (a new tag on master) with one link. */
+const newRelease = (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'POST', `${P(v)}/releases`, 'root-api', {
+    tag_name: 'v9',
+    ref: 'master',
+    description: 'Notes',
+    assets: { links: [{ name: 'a', url: 'https://a.example.com' }] },
+  });
+/** `authorize_download_code!` on one release: reporters, or anyone public and internal access lets in. */
+const releaseCode = (c: Cell): Expect => (!c.visible ? PNF : readsMr(c) ? [200] : F);
 /** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
 const pushTo =
   (ok: number) =>
@@ -604,6 +614,52 @@ export const ENDPOINTS: Endpoint[] = [
       await send(fx, 'POST', `${P(v)}/environments/1/stop`, 'root-api');
     },
   }),
+  // ---- releases: whoever sees the project reads them (one release: `download_code`, else 403);
+  // developers write; links as their release
+  project('GET /projects/:id/releases', () => '/releases', pRead()),
+  project('GET /projects/:id/releases/:tag_name', () => '/releases/v9', releaseCode, { setup: newRelease }),
+  project('POST /projects/:id/releases', () => '/releases', pLevel(30, 201), {
+    body: json({ tag_name: 'v9', ref: 'master', description: 'Notes' }),
+  }),
+  project('PUT /projects/:id/releases/:tag_name', () => '/releases/v9', pLevel(30, 200), {
+    setup: newRelease,
+    body: json({ name: 'Renamed' }),
+  }),
+  project('DELETE /projects/:id/releases/:tag_name', () => '/releases/v9', pLevel(30, 200), {
+    setup: newRelease,
+  }),
+  project('GET /projects/:id/releases/:tag_name/assets/links', () => '/releases/v9/assets/links', pRead(), {
+    setup: newRelease,
+  }),
+  project(
+    'POST /projects/:id/releases/:tag_name/assets/links',
+    () => '/releases/v9/assets/links',
+    pLevel(30, 201),
+    {
+      setup: newRelease,
+      body: json({ name: 'b', url: 'https://b.example.com' }),
+    },
+  ),
+  project(
+    'GET /projects/:id/releases/:tag_name/assets/links/:link_id',
+    () => '/releases/v9/assets/links/1',
+    pRead(),
+    {
+      setup: newRelease,
+    },
+  ),
+  project(
+    'PUT /projects/:id/releases/:tag_name/assets/links/:link_id',
+    () => '/releases/v9/assets/links/1',
+    pLevel(30, 200),
+    { setup: newRelease, body: json({ name: 'c' }) },
+  ),
+  project(
+    'DELETE /projects/:id/releases/:tag_name/assets/links/:link_id',
+    () => '/releases/v9/assets/links/1',
+    pLevel(30, 200),
+    { setup: newRelease },
+  ),
   // ---- members (admin_project_member: maintainers); `target` is a direct member
   project('GET /projects/:id/members', () => '/members', pAuthRead()),
   project('GET /projects/:id/members/all', () => '/members/all', pAuthRead()),

@@ -81,6 +81,18 @@ const world: ScenarioFile = {
         { name: 'production', external_url: 'https://app.example.com' },
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
       ],
+      releases: [
+        {
+          tag_name: 'v1.0',
+          ref: 'main',
+          description: 'First release',
+          author: 'alice',
+          milestones: ['v1'],
+          links: [
+            { name: 'bin', url: 'https://dl.example.com/app', filepath: '/bin/app', link_type: 'package' },
+          ],
+        },
+      ],
       labels: [{ name: 'bug', color: '#ff0000', description: 'Broken', priority: 1 }],
       milestones: [{ title: 'v1', due_date: '2021-04-01', description: 'First' }],
       issues: [
