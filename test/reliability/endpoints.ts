@@ -174,6 +174,9 @@ const instance = (
   more: Partial<Endpoint> = {},
 ) => ep(route, 'instance', (_v, ids, role) => `${API}${path(ids, role)}`, expect, more);
 const json = (b: unknown) => () => b;
+/** A set-up that gives the project's or group's wiki a `Home` page. */
+const wikiPage = (kind: 'project' | 'group') => (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'POST', `${kind === 'project' ? P(v) : G(v)}/wikis`, 'root-api', { title: 'Home', content: 'x' });
 
 export const ENDPOINTS: Endpoint[] = [
   // ---- projects
@@ -982,6 +985,36 @@ export const ENDPOINTS: Endpoint[] = [
       body: json({ name: 'new-project' }),
     },
   ),
+  // ---- wikis: read_wiki (whoever sees the project or group), create_wiki (developers), admin_wiki
+  // (maintainers); group wikis are a paid feature (the matrix world is premium)
+  project('GET /projects/:id/wikis', () => '/wikis', pRead()),
+  project('GET /projects/:id/wikis/:slug', () => '/wikis/Home', pRead(), { setup: wikiPage('project') }),
+  project('POST /projects/:id/wikis', () => '/wikis', pLevel(30, 201), {
+    body: json({ title: 'New page', content: 'hello' }),
+  }),
+  project('PUT /projects/:id/wikis/:slug', () => '/wikis/Home', pLevel(30, 200), {
+    setup: wikiPage('project'),
+    body: json({ content: 'changed' }),
+  }),
+  project('DELETE /projects/:id/wikis/:slug', () => '/wikis/Home', pLevel(40, 204), {
+    setup: wikiPage('project'),
+  }),
+  project('POST /projects/:id/wikis/attachments', () => '/wikis/attachments', pLevel(30, 201), {
+    body: () => uploadForm(),
+  }),
+  group('GET /groups/:id/wikis', () => '/wikis', gRead()),
+  group('GET /groups/:id/wikis/:slug', () => '/wikis/Home', gRead(), { setup: wikiPage('group') }),
+  group('POST /groups/:id/wikis', () => '/wikis', gLevel(30, 201), {
+    body: json({ title: 'New page', content: 'hello' }),
+  }),
+  group('PUT /groups/:id/wikis/:slug', () => '/wikis/Home', gLevel(30, 200), {
+    setup: wikiPage('group'),
+    body: json({ content: 'changed' }),
+  }),
+  group('DELETE /groups/:id/wikis/:slug', () => '/wikis/Home', gLevel(40, 204), { setup: wikiPage('group') }),
+  group('POST /groups/:id/wikis/attachments', () => '/wikis/attachments', gLevel(30, 201), {
+    body: () => uploadForm(),
+  }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

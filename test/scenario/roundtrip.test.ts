@@ -42,7 +42,7 @@ const world: ScenarioFile = {
       variables: [{ key: 'GROUP_KEY', value: 'group-value', environment_scope: 'production' }],
       deploy_tokens: [{ name: 'group-deploy', token: 'gdt-secret', scopes: ['read_registry'] }],
     },
-    { path: 'acme/sub', description: 'A subgroup' },
+    { path: 'acme/sub', description: 'A subgroup', wiki: [{ title: 'Team', content: 'Who we are' }] },
   ],
   projects: [
     {
@@ -80,6 +80,15 @@ const world: ScenarioFile = {
       environments: [
         { name: 'production', external_url: 'https://app.example.com' },
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
+      ],
+      wiki: [
+        { title: 'Home', content: '# Welcome' },
+        {
+          title: 'docs/Setup Guide',
+          content: '= Setup',
+          format: 'asciidoc',
+          updated_at: '2021-02-27T00:00:00Z',
+        },
       ],
       labels: [{ name: 'bug', color: '#ff0000', description: 'Broken', priority: 1 }],
       milestones: [{ title: 'v1', due_date: '2021-04-01', description: 'First' }],
