@@ -9,7 +9,7 @@ import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, notFound, validationError } from '../../core/errors.js';
 import { offsetPage, paginationParams, requestBase } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
-import { parse, type ApiRouter, type RouteOptions } from '../../core/router.js';
+import type { ApiRouter, RouteOptions } from '../../core/router.js';
 import { tget } from '../../core/table.js';
 import { featureAvailable } from '../projects/access.js';
 import type { Project } from '../projects/model.js';
