@@ -985,6 +985,82 @@ export const ENDPOINTS: Endpoint[] = [
       body: json({ name: 'new-project' }),
     },
   ),
+  // ---- boards: `authenticate!` first; readers of the project (issues on) or group read, reporters edit
+  // lists and (paid tiers) boards
+  project('GET /projects/:id/boards', () => '/boards', pAuthRead()),
+  project('GET /projects/:id/boards/:board_id', (v, ids) => `/boards/${ids.board[v]}`, pAuthRead()),
+  project(
+    'GET /projects/:id/boards/:board_id/lists',
+    (v, ids) => `/boards/${ids.board[v]}/lists`,
+    pAuthRead(),
+  ),
+  project(
+    'GET /projects/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.board[v]}/lists/${ids.boardList[v]}`,
+    pAuthRead(),
+  ),
+  project(
+    'POST /projects/:id/boards/:board_id/lists',
+    (v, ids) => `/boards/${ids.board[v]}/lists`,
+    pLevel(20, 201),
+    {
+      body: (v, ids) => ({ label_id: ids.boardLabel[v] }),
+    },
+  ),
+  project(
+    'PUT /projects/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.board[v]}/lists/${ids.boardList[v]}`,
+    pLevel(20, 200),
+    { body: json({ position: 1 }) },
+  ),
+  project(
+    'DELETE /projects/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.board[v]}/lists/${ids.boardList[v]}`,
+    pLevel(20, 204),
+  ),
+  project('POST /projects/:id/boards', () => '/boards', pLevel(20, 201), {
+    body: json({ name: 'New board' }),
+  }),
+  project('PUT /projects/:id/boards/:board_id', (v, ids) => `/boards/${ids.board[v]}`, pLevel(20, 200), {
+    body: json({ name: 'Renamed' }),
+  }),
+  project('DELETE /projects/:id/boards/:board_id', (v, ids) => `/boards/${ids.board[v]}`, pLevel(20, 204)),
+  group('GET /groups/:id/boards', () => '/boards', gAuthRead()),
+  group('GET /groups/:id/boards/:board_id', (v, ids) => `/boards/${ids.groupBoard[v]}`, gAuthRead()),
+  group(
+    'GET /groups/:id/boards/:board_id/lists',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists`,
+    gAuthRead(),
+  ),
+  group(
+    'GET /groups/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists/${ids.groupBoardList[v]}`,
+    gAuthRead(),
+  ),
+  group(
+    'POST /groups/:id/boards/:board_id/lists',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists`,
+    gLevel(20, 201),
+    {
+      body: (v, ids) => ({ label_id: ids.groupBoardLabel[v] }),
+    },
+  ),
+  group(
+    'PUT /groups/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists/${ids.groupBoardList[v]}`,
+    gLevel(20, 200),
+    { body: json({ position: 1 }) },
+  ),
+  group(
+    'DELETE /groups/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists/${ids.groupBoardList[v]}`,
+    gLevel(20, 204),
+  ),
+  group('POST /groups/:id/boards', () => '/boards', gLevel(20, 201), { body: json({ name: 'New board' }) }),
+  group('PUT /groups/:id/boards/:board_id', (v, ids) => `/boards/${ids.groupBoard[v]}`, gLevel(20, 200), {
+    body: json({ name: 'Renamed' }),
+  }),
+  group('DELETE /groups/:id/boards/:board_id', (v, ids) => `/boards/${ids.groupBoard[v]}`, gLevel(20, 204)),
   // ---- wikis: read_wiki (whoever sees the project or group), create_wiki (developers), admin_wiki
   // (maintainers); group wikis are a paid feature (the matrix world is premium)
   project('GET /projects/:id/wikis', () => '/wikis', pRead()),

@@ -52,13 +52,22 @@ export function snippetVisibleTo(role: Role, vis: Visibility): boolean {
   return vis === 'internal' && role !== 'anonymous' && role !== 'external';
 }
 
+const boardsOf = (prefix: string) => [
+  { name: 'Board', lists: [`${prefix}bug`, `${prefix}spare`] },
+  { name: 'Other', lists: [`${prefix}extra`] },
+];
+
 export const matrixScenario: ScenarioFile = {
   ...reliabilityWorld,
   tier: 'premium',
   // Group SAML and a SCIM token on the three visibility groups, for the SCIM rows.
+  // Boards: two lists on the first board (one to move), a label on the second to add to the first.
   groups: (reliabilityWorld.groups ?? []).map((g) =>
-    VISIBILITIES.some((v) => g.path === `g-${v}`) ? { ...g, saml: true, scim_token: `scim-${g.path}` } : g,
+    VISIBILITIES.some((v) => g.path === `g-${v}`)
+      ? { ...g, saml: true, scim_token: `scim-${g.path}`, boards: boardsOf('group-') }
+      : g,
   ),
+  projects: (reliabilityWorld.projects ?? []).map((p) => ({ ...p, boards: boardsOf('') })),
   // The test report endpoint is behind a flag the platform ships off.
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
   epics: VISIBILITIES.map((v) => ({
@@ -118,6 +127,13 @@ export interface Ids {
   epic: Record<Visibility, number>;
   epicNote: Record<Visibility, number>;
   personalSnippet: Record<Visibility, number>;
+  /** The first board of the project and group, its first list, and a label it has no list of. */
+  board: Record<Visibility, number>;
+  boardList: Record<Visibility, number>;
+  boardLabel: Record<Visibility, number>;
+  groupBoard: Record<Visibility, number>;
+  groupBoardList: Record<Visibility, number>;
+  groupBoardLabel: Record<Visibility, number>;
   /** A personal snippet of `owner` made through the API, so with a user agent. */
   agentSnippet: number;
   shareGroup: number;
@@ -200,6 +216,12 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     epic: per(),
     epicNote: per(),
     personalSnippet: per(),
+    board: per(),
+    boardList: per(),
+    boardLabel: per(),
+    groupBoard: per(),
+    groupBoardList: per(),
+    groupBoardLabel: per(),
     agentSnippet: 0,
     shareGroup: 0,
     sharedGroup: 0,
@@ -262,6 +284,19 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     // Project snippets have no API of their own here, only their notes.
     ids.projectSnippet[v] = tvalues(st.issuables.snippets).find((s) => s.project_id === ids.project[v])!.id;
     ids.snippetNote[v] = idOf((await list(`${P(v)}/snippets/${ids.projectSnippet[v]}/notes`))[0]);
+    for (const [parent, base, label] of [
+      ['project', P(v), 'extra'],
+      ['group', G(v), 'group-extra'],
+    ] as const) {
+      const [board] = await list(`${base}/boards`);
+      const first = (board as { lists: { id: number }[] }).lists[0]!.id;
+      const owner = (l: { project_id: number | null; group_id: number | null }) =>
+        parent === 'project' ? l.project_id === ids.project[v] : l.group_id === ids.group[v];
+      const labelId = tvalues(st.issuables.labels).find((l) => l.title === label && owner(l))!.id;
+      if (parent === 'project')
+        [ids.board[v], ids.boardList[v], ids.boardLabel[v]] = [idOf(board), first, labelId];
+      else [ids.groupBoard[v], ids.groupBoardList[v], ids.groupBoardLabel[v]] = [idOf(board), first, labelId];
+    }
   }
   ids.agentSnippet = idOf(
     await must(

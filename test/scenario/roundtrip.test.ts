@@ -42,7 +42,12 @@ const world: ScenarioFile = {
       variables: [{ key: 'GROUP_KEY', value: 'group-value', environment_scope: 'production' }],
       deploy_tokens: [{ name: 'group-deploy', token: 'gdt-secret', scopes: ['read_registry'] }],
     },
-    { path: 'acme/sub', description: 'A subgroup', wiki: [{ title: 'Team', content: 'Who we are' }] },
+    {
+      path: 'acme/sub',
+      description: 'A subgroup',
+      wiki: [{ title: 'Team', content: 'Who we are' }],
+      boards: [{ name: 'Group board', lists: ['triage'] }],
+    },
   ],
   projects: [
     {
@@ -81,6 +86,7 @@ const world: ScenarioFile = {
         { name: 'production', external_url: 'https://app.example.com' },
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
       ],
+      boards: [{ name: 'Development', lists: ['bug', 'doing'] }, { name: 'Empty' }],
       wiki: [
         { title: 'Home', content: '# Welcome' },
         {
