@@ -33,6 +33,7 @@ import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 import { wikisArea } from './wikis/area.js';
 import { boardsArea } from './boards/area.js';
+import { remoteMirrorsArea } from './remote_mirrors/area.js';
 
 const LIST = [
   usersArea,
@@ -61,6 +62,7 @@ const LIST = [
   sidekiqArea,
   wikisArea,
   boardsArea,
+  remoteMirrorsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

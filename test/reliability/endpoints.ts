@@ -105,6 +105,9 @@ const gLevel = (min: number, ok: number) => (c: Cell) =>
 /** `authenticated_as_admin!`: the same answer whatever the visibility. */
 const adminOnly = (ok: number) => (c: Cell) => (c.anonymous ? U : c.level >= 100 ? ([ok] as Expect) : F);
 const anyone = (ok: number) => (): Expect => [ok];
+/** `unauthorized! unless can?(current_user, :admin_remote_mirror, user_project)`: a 401 for the rest. */
+const mirrorAdmin = (ok: number, write: boolean) => (c: Cell) =>
+  write && c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? ([ok] as Expect) : U;
 const authed = (ok: number) => (c: Cell) => (c.anonymous ? U : ([ok] as Expect));
 
 /**
@@ -985,6 +988,16 @@ export const ENDPOINTS: Endpoint[] = [
       body: json({ name: 'new-project' }),
     },
   ),
+  // ---- remote mirrors: `admin_remote_mirror` (maintainers) in a `before` filter, refused with a 401
+  project('GET /projects/:id/remote_mirrors', () => '/remote_mirrors', mirrorAdmin(200, false)),
+  project('POST /projects/:id/remote_mirrors', () => '/remote_mirrors', mirrorAdmin(201, true), {
+    body: json({ url: 'https://mirror.example.com/a.git' }),
+  }),
+  project('PUT /projects/:id/remote_mirrors/:mirror_id', () => '/remote_mirrors/1', mirrorAdmin(200, true), {
+    setup: (fx, v) =>
+      send(fx, 'POST', `${P(v)}/remote_mirrors`, 'root-api', { url: 'https://m.example.com/a.git' }),
+    body: json({ enabled: true }),
+  }),
   // ---- boards: `authenticate!` first; readers of the project (issues on) or group read, reporters edit
   // lists and (paid tiers) boards
   project('GET /projects/:id/boards', () => '/boards', pAuthRead()),

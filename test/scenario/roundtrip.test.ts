@@ -87,6 +87,7 @@ const world: ScenarioFile = {
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
       ],
       boards: [{ name: 'Development', lists: ['bug', 'doing'] }, { name: 'Empty' }],
+      remote_mirrors: [{ url: 'https://bot:token@mirror.example.com/app.git', enabled: true }],
       wiki: [
         { title: 'Home', content: '# Welcome' },
         {
