@@ -160,27 +160,22 @@ describe('instance templates', () => {
 });
 
 describe('CI templates (gitlab_ci_ymls)', () => {
-  it('GET /templates/gitlab_ci_ymls: {key, name} pairs sorted by name, paginated', async () => {
+  it('GET /templates/gitlab_ci_ymls: {key, name} pairs, General then Pages then Verify, names by bytes, paginated', async () => {
     const fx = world();
     const res = await call(fx, 'GET', '/templates/gitlab_ci_ymls?per_page=3');
     expect(res.status).toBe(200);
-    expect(res.headers.get('X-Total')).toBe('8');
+    expect(res.headers.get('X-Total')).toBe('57');
     expect(await body(res)).toEqual([
-      { key: 'Chef', name: 'Chef' },
-      { key: 'Composer', name: 'Composer' },
-      { key: 'Deploy-ECS', name: 'Deploy-ECS' },
+      { key: '5-Minute-Production-App', name: '5-Minute-Production-App' },
+      { key: 'Android', name: 'Android' },
+      { key: 'Android-Fastlane', name: 'Android-Fastlane' },
     ]);
-    const all = await body(await call(fx, 'GET', '/templates/gitlab_ci_ymls?per_page=100'));
-    expect(all.map((t: any) => t.key)).toEqual([
-      'Chef',
-      'Composer',
-      'Deploy-ECS',
-      'Go',
-      'Gradle',
-      'Grails',
-      'Ruby',
-      'Swift',
-    ]);
+    const all = (await body(await call(fx, 'GET', '/templates/gitlab_ci_ymls?per_page=100'))).map(
+      (t: any) => t.key,
+    );
+    expect(all.slice(32, 38)).toEqual(['Swift', 'dotNET', 'iOS-Fastlane', 'npm', 'Brunch', 'Doxygen']);
+    expect(all.slice(-4)).toEqual(['SwaggerUI', 'Accessibility', 'FailFast', 'Load-Performance-Testing']);
+    expect(all).not.toContain('DAST-On-Demand-Scan');
   });
 
   it('GET /templates/gitlab_ci_ymls/:key: {name, content}, the content headed by the template disclaimer', async () => {
@@ -192,15 +187,20 @@ describe('CI templates (gitlab_ci_ymls)', () => {
     expect(t.name).toBe('Ruby');
     expect(
       t.content.startsWith(
-        '# This file is a template, and might need editing before it works on your project.\n# To contribute',
+        '# This file is a template, and might need editing before it works on your project.\n# Please contribute',
       ),
     ).toBe(true);
     expect(t.content).toContain('image: ruby:latest\n');
+    const hugo = await body(await call(fx, 'GET', '/templates/gitlab_ci_ymls/Hugo'));
+    expect([hugo.name, hugo.content.includes('image: registry.gitlab.com/pages/hugo:latest')]).toEqual([
+      'Hugo',
+      true,
+    ]);
   });
 
-  it('GET /templates/gitlab_ci_ymls/:key: an unknown or differently cased key is 404 gitlab_ci_yml Not Found', async () => {
+  it('GET /templates/gitlab_ci_ymls/:key: an unknown, differently cased or Security key is 404 gitlab_ci_yml Not Found', async () => {
     const fx = world();
-    for (const key of ['Nope', 'ruby', 'Terraform.latest']) {
+    for (const key of ['Nope', 'ruby', 'DAST-On-Demand-Scan']) {
       const res = await call(fx, 'GET', `/templates/gitlab_ci_ymls/${key}`);
       expect([res.status, await body(res)]).toEqual([404, { message: '404 gitlab_ci_yml Not Found' }]);
     }
@@ -209,14 +209,20 @@ describe('CI templates (gitlab_ci_ymls)', () => {
   it('GET /templates/gitlab_ci_ymls/: a trailing slash is the same route, as clients send it', async () => {
     const fx = world();
     const res = await call(fx, 'GET', '/templates/gitlab_ci_ymls/?per_page=1');
-    expect([res.status, await body(res)]).toEqual([200, [{ key: 'Chef', name: 'Chef' }]]);
+    expect([res.status, await body(res)]).toEqual([
+      200,
+      [{ key: '5-Minute-Production-App', name: '5-Minute-Production-App' }],
+    ]);
   });
 
-  it('GET /templates/gitlab_ci_ymls: the paid tiers list the same vendored templates', async () => {
+  it('GET /templates/gitlab_ci_ymls: the paid tiers add the Security category last, and find its templates', async () => {
     const fx = world({}, { tier: 'premium' });
     const res = await call(fx, 'GET', '/templates/gitlab_ci_ymls?per_page=100');
-    expect(res.headers.get('X-Total')).toBe('8');
-    expect((await body(res))[7]).toEqual({ key: 'Swift', name: 'Swift' });
+    expect(res.headers.get('X-Total')).toBe('58');
+    expect((await body(res)).at(-1)).toEqual({ key: 'DAST-On-Demand-Scan', name: 'DAST-On-Demand-Scan' });
+    const dast = await call(fx, 'GET', '/templates/gitlab_ci_ymls/DAST-On-Demand-Scan');
+    expect(dast.status).toBe(200);
+    expect((await body(dast)).content).toContain('DAST_VERSION: 1');
   });
 
   it('GET /projects/:id/templates/gitlab_ci_ymls: the instance’s CI templates, the Template entity and 404', async () => {
@@ -224,10 +230,10 @@ describe('CI templates (gitlab_ci_ymls)', () => {
     const list = await call(fx, 'GET', `${APP}/templates/gitlab_ci_ymls?per_page=2&page=2`, 'dev');
     expect([list.status, list.headers.get('X-Total'), await body(list)]).toEqual([
       200,
-      '8',
+      '57',
       [
-        { key: 'Deploy-ECS', name: 'Deploy-ECS' },
-        { key: 'Go', name: 'Go' },
+        { key: 'Android-Fastlane', name: 'Android-Fastlane' },
+        { key: 'Bash', name: 'Bash' },
       ],
     ]);
     const go = await body(await call(fx, 'GET', `${APP}/templates/gitlab_ci_ymls/Go`, 'dev'));
