@@ -805,6 +805,8 @@ export const ENDPOINTS: Endpoint[] = [
       anyone(200),
     ),
   ]),
+  instance('GET /templates/gitlab_ci_ymls', () => '/templates/gitlab_ci_ymls', anyone(200)),
+  instance('GET /templates/gitlab_ci_ymls/:name', () => '/templates/gitlab_ci_ymls/Ruby', anyone(200)),
   instance('POST /features/:name', () => '/features/new_flag', adminOnly(201), {
     body: json({ value: 'true' }),
   }),
