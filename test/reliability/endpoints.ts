@@ -982,6 +982,64 @@ export const ENDPOINTS: Endpoint[] = [
       body: json({ name: 'new-project' }),
     },
   ),
+  // ---- labels: `before { authenticate! }`; admin_label is reporters' (project and group)
+  project('GET /projects/:id/labels', () => '/labels', pAuthRead()),
+  project('GET /projects/:id/labels/:name', () => '/labels/bug', pAuthRead()),
+  project('POST /projects/:id/labels', () => '/labels', pLevel(20, 201), {
+    body: json({ name: 'new', color: '#000' }),
+  }),
+  project('PUT /projects/:id/labels', () => '/labels', pLevel(20, 200), {
+    body: json({ name: 'bug', color: 'red' }),
+  }),
+  project('PUT /projects/:id/labels/:name', () => '/labels/bug', pLevel(20, 200), {
+    body: json({ new_name: 'defect' }),
+  }),
+  project('DELETE /projects/:id/labels', () => '/labels', pLevel(20, 204), { body: json({ name: 'bug' }) }),
+  project('DELETE /projects/:id/labels/:name', () => '/labels/bug', pLevel(20, 204)),
+  project('PUT /projects/:id/labels/promote', () => '/labels/promote', pLevel(20, 200), {
+    body: json({ name: 'bug' }),
+  }),
+  project('PUT /projects/:id/labels/:name/promote', () => '/labels/bug/promote', pLevel(20, 200)),
+  project('POST /projects/:id/labels/:subscribable_id/subscribe', () => '/labels/bug/subscribe', pUser(201)),
+  project(
+    'POST /projects/:id/labels/:subscribable_id/unsubscribe',
+    () => '/labels/bug/unsubscribe',
+    pUser(201),
+    {
+      setup: (fx, v, _ids, token) => send(fx, 'POST', `${P(v)}/labels/bug/subscribe`, token),
+    },
+  ),
+  group('GET /groups/:id/labels', () => '/labels', gAuthRead()),
+  group('POST /groups/:id/labels', () => '/labels', gLevel(20, 201), {
+    body: json({ name: 'new', color: '#000' }),
+  }),
+  ...(
+    [
+      ['GET /groups/:id/labels/:name', '/labels/glabel', gAuthRead()],
+      ['PUT /groups/:id/labels', '/labels', gLevel(20, 200), { name: 'glabel', color: 'red' }],
+      ['PUT /groups/:id/labels/:name', '/labels/glabel', gLevel(20, 200), { new_name: 'other' }],
+      ['DELETE /groups/:id/labels', '/labels', gLevel(20, 204), { name: 'glabel' }],
+      ['DELETE /groups/:id/labels/:name', '/labels/glabel', gLevel(20, 204)],
+      ['POST /groups/:id/labels/:subscribable_id/subscribe', '/labels/glabel/subscribe', gUser(201)],
+    ] as [string, string, Endpoint['expect'], unknown?][]
+  ).map(([route, suffix, expect, body]) =>
+    group(route, () => suffix, expect, {
+      ...(body ? { body: json(body) } : {}),
+      // Groups have no label of their own in the world: one is made first.
+      setup: (fx, v) => send(fx, 'POST', `${G(v)}/labels`, 'root-api', { name: 'glabel', color: '#000' }),
+    }),
+  ),
+  group(
+    'POST /groups/:id/labels/:subscribable_id/unsubscribe',
+    () => '/labels/glabel/unsubscribe',
+    gUser(201),
+    {
+      setup: async (fx, v, _ids, token) => {
+        await send(fx, 'POST', `${G(v)}/labels`, 'root-api', { name: 'glabel', color: '#000' });
+        return send(fx, 'POST', `${G(v)}/labels/glabel/subscribe`, token);
+      },
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -41,6 +41,7 @@ const world: ScenarioFile = {
       scim_identities: [{ username: 'bob', extern_uid: 'bob-uid', active: false }],
       variables: [{ key: 'GROUP_KEY', value: 'group-value', environment_scope: 'production' }],
       deploy_tokens: [{ name: 'group-deploy', token: 'gdt-secret', scopes: ['read_registry'] }],
+      labels: [{ name: 'team', color: '#123', description: 'The team', subscribers: ['alice'] }],
     },
     { path: 'acme/sub', description: 'A subgroup' },
   ],
@@ -81,7 +82,8 @@ const world: ScenarioFile = {
         { name: 'production', external_url: 'https://app.example.com' },
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
       ],
-      labels: [{ name: 'bug', color: '#ff0000', description: 'Broken', priority: 1 }],
+      labels: [{ name: 'bug', color: '#ff0000', description: 'Broken', priority: 1, subscribers: ['bob'] }],
+      group_labels: [{ name: 'team', priority: 2, subscribers: ['bob'] }],
       milestones: [{ title: 'v1', due_date: '2021-04-01', description: 'First' }],
       issues: [
         {
@@ -105,7 +107,7 @@ const world: ScenarioFile = {
           source_branch: 'fix',
           author: 'bob',
           reviewers: ['alice'],
-          labels: ['bug'],
+          labels: ['bug', 'team'],
           changes: 3,
           notes: [{ body: 'LGTM', author: 'alice' }],
         },

@@ -1,8 +1,9 @@
 /**
  * The issuables in an exported scenario: each project's labels, milestones, issues, merge requests and
  * snippets with their notes and award emoji, and the top-level epics, as the fields the builder
- * (scenario.ts) reads back. Not kept, for want of a scenario field: group labels and milestones, award
- * emoji on notes and snippets, todos, subscriptions, resource events, time tracking, the extra diff
+ * (scenario.ts) reads back; labels/scenario.ts adds group labels and label subscriptions. Not kept, for
+ * want of a scenario field: group milestones, award emoji on notes and snippets, todos, subscriptions to
+ * issues and merge requests, resource events, time tracking, the extra diff
  * versions of a pushed-to merge request, and merge requests from a fork (their source project).
  */
 import type { ScenarioOut } from '../../core/area.js';

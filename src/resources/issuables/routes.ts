@@ -1,7 +1,8 @@
-/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji and todos. */
+/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos and labels. */
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
 import { issuesRoutes } from './issues.js';
+import { labelsRoutes } from './labels/routes.js';
 import { mergeRequestsRoutes } from './merge_requests.js';
 import { milestonesRoutes } from './milestones.js';
 import { notesRoutes } from './notes.js';
@@ -14,4 +15,5 @@ export function issuablesRoutes(r: ApiRouter): void {
   milestonesRoutes(r);
   awardRoutes(r);
   todosRoutes(r);
+  labelsRoutes(r);
 }

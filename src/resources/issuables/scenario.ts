@@ -89,10 +89,11 @@ export const labelScenario = z.strictObject({
   name: z.string().min(1),
   color: z
     .string()
-    .regex(/^#[0-9A-Fa-f]{6}$/)
+    .regex(/^#(?:[0-9A-Fa-f]{3}){1,2}$/)
     .optional(),
   description: z.string().optional(),
   priority: z.number().int().min(0).optional(),
+  subscribers: z.array(z.string()).default([]).describe('usernames subscribed to the label'),
 });
 
 export const snippetScenario = z.strictObject({

@@ -128,9 +128,11 @@ export interface LabelRecord {
   title: string;
   color: string;
   description: string | null;
-  /** Project-level label priority (lower is higher); null when unprioritised. */
+  /** The label's priority in its own project (lower is higher); null when unprioritised or a group label. */
   priority: number | null;
   created_at: string;
+  /** Set by the first update; absent until then (the creation time stands for it). */
+  updated_at?: string;
 }
 
 export interface AwardEmojiRecord {
@@ -296,6 +298,10 @@ export interface IssuablesState {
     closing: MultiIndex;
     /** `<mr>` -> diff version ids */
     diffs: MultiIndex;
+    /** `<project>:<label>` -> the priority of a group label in a project (project labels keep theirs on the record) */
+    labelPriority: Index;
+    /** `<label>:<user>:<project or 0>` -> whether the user subscribed to the label (in that project) */
+    labelSubscriptions: Index<boolean>;
   };
 }
 
@@ -325,6 +331,8 @@ export function emptyIssuables(): IssuablesState {
       byTarget: emptyIndex(),
       closing: emptyIndex(),
       diffs: emptyIndex(),
+      labelPriority: emptyIndex(),
+      labelSubscriptions: emptyIndex<boolean>(),
     },
   };
 }
