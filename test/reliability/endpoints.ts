@@ -140,6 +140,8 @@ const LIMIT: Expect = [
   403,
   { error: ['Personal project creation is not allowed. Please contact your administrator with questions'] },
 ];
+/** Note routes on issues and snippets once the noteable is found: 401 first, then the project. */
+const seenNote = (then: (c: Cell) => Expect) => (c: Cell) => (c.anonymous ? U : !c.visible ? PNF : then(c));
 /** Edits of a note by its author (`owner`) or with `admin_note` (maintainers). */
 const noteAdmin = (ok: number) => (c: Cell) => (c.level >= 40 ? ([ok] as Expect) : F);
 
@@ -1038,6 +1040,54 @@ export const ENDPOINTS: Endpoint[] = [
         await send(fx, 'POST', `${G(v)}/labels`, 'root-api', { name: 'glabel', color: '#000' });
         return send(fx, 'POST', `${G(v)}/labels/glabel/subscribe`, token);
       },
+    },
+  ),
+  // ---- discussions: the notes' rules (the plain note of each noteable is a discussion of its own)
+  ...(
+    [
+      ['issues', () => '1', 'issue', seenNote],
+      ['merge_requests', () => '1', 'mr', mrNote],
+      ['snippets', (v: Visibility, ids: Ids) => String(ids.projectSnippet[v]), 'snippet', seenNote],
+    ] as const
+  ).flatMap(([kind, noteable, key, gate]) => {
+    const base = `/projects/:id/${kind}/:noteable_id/discussions`;
+    const at = (v: Visibility, ids: Ids) => `/${kind}/${noteable(v, ids)}/discussions`;
+    const d = (v: Visibility, ids: Ids) => `${at(v, ids)}/${ids.discussion[key][v]}`;
+    const noteId = { issue: 'issueNote', mr: 'mrNote', snippet: 'snippetNote' } as const;
+    const note = (v: Visibility, ids: Ids) => `${d(v, ids)}/notes/${ids[noteId[key]][v]}`;
+    const ok = (status: number) => () => [status] as Expect;
+    return [
+      project(`GET ${base}`, at, gate(ok(200))),
+      project(`GET ${base}/:discussion_id`, d, gate(ok(200))),
+      project(`POST ${base}`, at, gate(ok(201)), { body: json({ body: 'hello' }) }),
+      project(`GET ${base}/:discussion_id/notes`, (v, ids) => `${d(v, ids)}/notes`, gate(ok(200))),
+      // An individual snippet note cannot be replied to.
+      project(
+        `POST ${base}/:discussion_id/notes`,
+        (v, ids) => `${d(v, ids)}/notes`,
+        gate(ok(key === 'snippet' ? 400 : 201)),
+        {
+          body: json({ body: 'reply' }),
+        },
+      ),
+      project(`GET ${base}/:discussion_id/notes/:note_id`, note, gate(ok(200))),
+      project(`PUT ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(200)), {
+        body: json({ body: 'edited' }),
+      }),
+      project(`DELETE ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(204))),
+    ];
+  }),
+  // Resolving: developers and up, and the merge request's author; the note is made a thread first.
+  project(
+    'PUT /projects/:id/merge_requests/:noteable_id/discussions/:discussion_id',
+    (v, ids) => `/merge_requests/1/discussions/${ids.discussion.mr[v]}`,
+    mrNote((c) => (c.level >= 30 ? [200] : F)),
+    {
+      body: json({ resolved: true }),
+      setup: (fx, v, ids) =>
+        send(fx, 'POST', `${P(v)}/merge_requests/1/discussions/${ids.discussion.mr[v]}/notes`, 'root-api', {
+          body: 'a reply',
+        }),
     },
   ),
 ];

@@ -130,6 +130,8 @@ export interface Ids {
   targetGpgKey: number;
   /** Per username: an e-mail, an SSH key, a GPG key and a todo of their own. */
   own: Record<string, { email: number; key: number; gpgKey: number; todo: number }>;
+  /** The discussion of the plain issue note, of the merge request note and of the snippet note. */
+  discussion: Record<'issue' | 'mr' | 'snippet', Record<Visibility, string>>;
 }
 
 /** An ed25519 public key in OpenSSH format, distinct per seed. */
@@ -210,6 +212,11 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     targetKey: 0,
     targetGpgKey: 0,
     own: {},
+    discussion: {
+      issue: {} as Record<Visibility, string>,
+      mr: {} as Record<Visibility, string>,
+      snippet: {} as Record<Visibility, string>,
+    },
   };
   ids.shareGroup = idOf(await get('/api/v4/groups/g-share-a'));
   ids.sharedGroup = idOf(await get('/api/v4/groups/g-share-b'));
@@ -262,6 +269,10 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     // Project snippets have no API of their own here, only their notes.
     ids.projectSnippet[v] = tvalues(st.issuables.snippets).find((s) => s.project_id === ids.project[v])!.id;
     ids.snippetNote[v] = idOf((await list(`${P(v)}/snippets/${ids.projectSnippet[v]}/notes`))[0]);
+    const discussionOf = (id: number) => tvalues(st.issuables.notes).find((n) => n.id === id)!.discussion_id;
+    ids.discussion.issue[v] = discussionOf(ids.issueNote[v]);
+    ids.discussion.mr[v] = discussionOf(ids.mrNote[v]);
+    ids.discussion.snippet[v] = discussionOf(ids.snippetNote[v]);
   }
   ids.agentSnippet = idOf(
     await must(

@@ -9,6 +9,7 @@
 import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
+import { exportThread } from './discussions/scenario.js';
 import type { AwardableType, IssueRecord, MergeRequestRecord, NoteableType } from './store.js';
 
 type Entry = Record<string, unknown>;
@@ -27,6 +28,7 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
       if (n.system) e.system = true;
       if (n.confidential) e.confidential = true;
       e.created_at = n.created_at;
+      Object.assign(e, exportThread(n, out.username));
       return [e];
     });
   const awards = (type: AwardableType, id: number): Entry[] =>

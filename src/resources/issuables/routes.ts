@@ -1,6 +1,7 @@
-/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos and labels. */
+/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels and discussions. */
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
+import { discussionsRoutes } from './discussions/routes.js';
 import { issuesRoutes } from './issues.js';
 import { labelsRoutes } from './labels/routes.js';
 import { mergeRequestsRoutes } from './merge_requests.js';
@@ -16,4 +17,5 @@ export function issuablesRoutes(r: ApiRouter): void {
   awardRoutes(r);
   todosRoutes(r);
   labelsRoutes(r);
+  discussionsRoutes(r);
 }

@@ -21,6 +21,7 @@ import {
 } from './model.js';
 import type { AwardableType, NoteableType } from './store.js';
 import { awardOnly, emojiName } from './text.js';
+import { noteThreadFields, threadInput } from './discussions/scenario.js';
 
 type S = Draft<PlatformState>;
 
@@ -35,6 +36,7 @@ export const noteScenario = z.strictObject({
   system: z.boolean().default(false),
   confidential: z.boolean().default(false),
   created_at: isoTime.optional(),
+  ...noteThreadFields,
 });
 
 const issuableFields = {
@@ -157,7 +159,10 @@ export function issuableProblems(
     if (name !== undefined && !usernames.has(name.toLowerCase())) problems.push(`${at}: no user "${name}"`);
   };
   const notes = (at: string, list: readonly z.output<typeof noteScenario>[]) =>
-    list.forEach((n, k) => user(`${at}.notes[${k}].author`, n.author));
+    list.forEach((n, k) => {
+      user(`${at}.notes[${k}].author`, n.author);
+      user(`${at}.notes[${k}].resolved_by`, n.resolved_by);
+    });
   projects.forEach((p, i) => {
     const at = `projects[${i}]`;
     const titles = new Set<string>();
@@ -260,6 +265,7 @@ export function buildProjectIssuables(
             system: n.system,
             confidential: n.confidential,
             created_at: at,
+            ...threadInput(n, uid, at),
           },
           at,
         );
@@ -391,6 +397,7 @@ export function buildEpics(
           system: n.system,
           confidential: n.confidential,
           created_at: isoOf(n.created_at) ?? at,
+          ...threadInput(n, uid, isoOf(n.created_at) ?? at),
         },
         isoOf(n.created_at) ?? at,
       );

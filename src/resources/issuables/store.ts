@@ -105,6 +105,31 @@ export interface NoteRecord {
   confidential: boolean;
   created_at: string;
   updated_at: string;
+  /** 40 hex digits; an individual note is a discussion of its own. */
+  discussion_id: string;
+  /** `DiscussionNote` (a thread) or `DiffNote` (a thread on a diff line); null for an individual note. */
+  type: 'DiscussionNote' | 'DiffNote' | null;
+  /** A diff note's position, as given (`Gitlab::Diff::Position#to_h`). */
+  position?: DiffPosition;
+  /** Resolution of a resolvable note (a thread's non-system note on a merge request). */
+  resolved_at?: string | null;
+  resolved_by_id?: number | null;
+}
+
+export interface DiffPosition {
+  base_sha: string;
+  start_sha: string;
+  head_sha: string;
+  old_path: string | null;
+  new_path: string | null;
+  position_type: 'text' | 'image';
+  old_line?: number | null;
+  new_line?: number | null;
+  line_range?: Record<string, unknown> | null;
+  width?: number | null;
+  height?: number | null;
+  x?: number | null;
+  y?: number | null;
 }
 
 export interface MilestoneRecord {

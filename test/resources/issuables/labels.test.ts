@@ -3,9 +3,9 @@
  * and docs; the group acme has `team` (erin subscribed) and acme/labs has `lab`.
  */
 import { describe, expect, it } from 'vitest';
-import { createFauxlab, exportScenario, loadScenario, ScenarioError } from '../../../src/index.js';
+import { createFauxlab, exportScenario } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
-import { get, issuablesWorld, refused, send, WEB } from './world.js';
+import { get, issuablesWorld, refused, scenarioProblems, send, WEB } from './world.js';
 
 const world: ScenarioFile = {
   ...issuablesWorld,
@@ -328,19 +328,15 @@ describe('labels in scenarios', () => {
   });
 
   it('scenario: unknown subscribers and group labels no group above the project has are named', () => {
-    let problems: string[] = [];
-    try {
-      loadScenario({
+    expect(
+      scenarioProblems({
         users: [{ username: 'a' }],
         groups: [{ path: 'g', labels: [{ name: 'x', subscribers: ['ghost'] }] }],
         projects: [
           { path: 'a/p', labels: [{ name: 'y', subscribers: ['nobody'] }], group_labels: [{ name: 'x' }] },
         ],
-      });
-    } catch (e) {
-      problems = e instanceof ScenarioError ? e.problems : [];
-    }
-    expect(problems).toEqual([
+      }),
+    ).toEqual([
       'groups[0].labels[0].subscribers[0]: no user "ghost"',
       'projects[0].labels[0].subscribers[0]: no user "nobody"',
       'projects[0].group_labels[0].name: no group label "x" above the project',
