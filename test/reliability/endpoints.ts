@@ -1090,6 +1090,21 @@ export const ENDPOINTS: Endpoint[] = [
         }),
     },
   ),
+  // ---- resource events: `before { authenticate! }`, the issuable found as the notes API finds it
+  ...(['issues', 'merge_requests'] as const).flatMap((kind) =>
+    (['label', 'milestone', 'state'] as const).flatMap((what) => {
+      const base = `/projects/:id/${kind}/:eventable_id/resource_${what}_events`;
+      const gate = kind === 'issues' ? pAuthRead() : mrNote(() => [200]);
+      return [
+        project(`GET ${base}`, () => `/${kind}/1/resource_${what}_events`, gate),
+        project(
+          `GET ${base}/:event_id`,
+          (v, ids) => `/${kind}/1/resource_${what}_events/${ids.events[kind][v][what]}`,
+          gate,
+        ),
+      ];
+    }),
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

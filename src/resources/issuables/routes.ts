@@ -1,4 +1,4 @@
-/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels and discussions. */
+/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels, discussions and resource events. */
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
 import { discussionsRoutes } from './discussions/routes.js';
@@ -7,6 +7,7 @@ import { labelsRoutes } from './labels/routes.js';
 import { mergeRequestsRoutes } from './merge_requests.js';
 import { milestonesRoutes } from './milestones.js';
 import { notesRoutes } from './notes.js';
+import { resourceEventsRoutes } from './resource_events.js';
 import { todosRoutes } from './todos.js';
 
 export function issuablesRoutes(r: ApiRouter): void {
@@ -18,4 +19,5 @@ export function issuablesRoutes(r: ApiRouter): void {
   todosRoutes(r);
   labelsRoutes(r);
   discussionsRoutes(r);
+  resourceEventsRoutes(r);
 }

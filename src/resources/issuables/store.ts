@@ -194,10 +194,13 @@ export interface TodoRecord {
   updated_at: string;
 }
 
-/** State, milestone and weight changes: recorded as resource events, not as system notes. */
+/**
+ * State, milestone, weight and label changes: recorded as resource events (label changes also as system
+ * notes).
+ */
 export interface ResourceEventRecord {
   id: number;
-  kind: 'state' | 'milestone' | 'weight';
+  kind: 'state' | 'milestone' | 'weight' | 'label';
   target_type: 'Issue' | 'MergeRequest';
   target_id: number;
   user_id: number;
@@ -206,6 +209,10 @@ export interface ResourceEventRecord {
   milestone_id: number | null;
   action: 'add' | 'remove' | null;
   weight: number | null;
+  /** The label of a label event; absent on other kinds. */
+  label_id?: number;
+  /** A milestone event's issuable state when it happened (the API's `state` of the event). */
+  issuable_state?: string;
 }
 
 export interface DiffCommit {

@@ -177,6 +177,13 @@ export function setLabels(
   if (!body) return false;
   rec.label_ids = [...ids];
   systemNote(st, t, userId, body, now);
+  // `ResourceEvents::ChangeLabelsService`: one event per label added or removed.
+  for (const id of ids)
+    if (!before.includes(id))
+      resourceEvent(st, t, userId, now, { kind: 'label', label_id: id, action: 'add' });
+  for (const id of before)
+    if (!ids.includes(id))
+      resourceEvent(st, t, userId, now, { kind: 'label', label_id: id, action: 'remove' });
   return true;
 }
 
@@ -189,13 +196,16 @@ export function setMilestone(
   now: string,
 ): boolean {
   if (rec.milestone_id === id) return false;
+  const issuable_state = rec.state;
   if (rec.milestone_id !== null)
     resourceEvent(st, t, userId, now, {
       kind: 'milestone',
       milestone_id: rec.milestone_id,
       action: 'remove',
+      issuable_state,
     });
-  if (id !== null) resourceEvent(st, t, userId, now, { kind: 'milestone', milestone_id: id, action: 'add' });
+  if (id !== null)
+    resourceEvent(st, t, userId, now, { kind: 'milestone', milestone_id: id, action: 'add', issuable_state });
   rec.milestone_id = id;
   return true;
 }

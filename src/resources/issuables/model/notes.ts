@@ -2,7 +2,7 @@
 import { type Draft } from 'immer';
 import { nextId, type PlatformState } from '../../../core/state.js';
 import { madd, mget, mremove, tdelete, tget, tset } from '../../../core/table.js';
-import { type DiffPosition, type NoteableType, type NoteRecord } from '../store.js';
+import { type DiffPosition, type NoteableType, type NoteRecord, type ResourceEventRecord } from '../store.js';
 import { sha, toSentence } from '../text.js';
 import { removeAward } from './awards.js';
 import { projectMeta } from './meta.js';
@@ -112,15 +112,17 @@ export function resourceEvent(
   userId: number,
   now: string,
   e: {
-    kind: 'state' | 'milestone' | 'weight';
+    kind: 'state' | 'milestone' | 'weight' | 'label';
     state?: string;
     milestone_id?: number;
+    label_id?: number;
+    issuable_state?: string;
     action?: 'add' | 'remove';
     weight?: number | null;
   },
 ): void {
   const id = nextId(st, 'resource_events');
-  tset(st.issuables.events, id, {
+  const rec: ResourceEventRecord = {
     id,
     kind: e.kind,
     target_type: t.type,
@@ -131,7 +133,10 @@ export function resourceEvent(
     milestone_id: e.milestone_id ?? null,
     action: e.action ?? null,
     weight: e.weight ?? null,
-  });
+  };
+  if (e.label_id !== undefined) rec.label_id = e.label_id;
+  if (e.issuable_state !== undefined) rec.issuable_state = e.issuable_state;
+  tset(st.issuables.events, id, rec);
   madd(st.issuables.idx.byTarget, `e${t.type}:${t.id}`, id);
 }
 
