@@ -1105,6 +1105,39 @@ export const ENDPOINTS: Endpoint[] = [
       ];
     }),
   ),
+  // ---- time tracking: admin_issue (reporters) or admin_merge_request (developers) after the issuable is found
+  ...(
+    [
+      ['issues', 'issue_iid', pLevel(20, 200), pLevel(20, 201), pAuthRead()],
+      [
+        'merge_requests',
+        'merge_request_iid',
+        mrFound((c) => (c.level >= 30 ? [200] : F)),
+        mrFound((c) => (c.level >= 30 ? [201] : F)),
+        mrFound(() => [200]),
+      ],
+    ] as const
+  ).flatMap(([kind, key, ok, created, read]) => [
+    project(`POST /projects/:id/${kind}/:${key}/time_estimate`, () => `/${kind}/1/time_estimate`, ok, {
+      body: json({ duration: '1h' }),
+    }),
+    project(
+      `POST /projects/:id/${kind}/:${key}/reset_time_estimate`,
+      () => `/${kind}/1/reset_time_estimate`,
+      ok,
+      {
+        // There is an estimate to reset.
+        setup: (fx, v) => send(fx, 'POST', `${P(v)}/${kind}/1/time_estimate`, 'root-api', { duration: '1h' }),
+      },
+    ),
+    project(`POST /projects/:id/${kind}/:${key}/add_spent_time`, () => `/${kind}/1/add_spent_time`, created, {
+      body: json({ duration: '1h' }),
+    }),
+    project(`POST /projects/:id/${kind}/:${key}/reset_spent_time`, () => `/${kind}/1/reset_spent_time`, ok, {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/${kind}/1/add_spent_time`, 'root-api', { duration: '1h' }),
+    }),
+    project(`GET /projects/:id/${kind}/:${key}/time_stats`, () => `/${kind}/1/time_stats`, read),
+  ]),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -3,7 +3,7 @@
  * snippets with their notes and award emoji, and the top-level epics, as the fields the builder
  * (scenario.ts) reads back; labels/scenario.ts adds group labels and label subscriptions. Not kept, for
  * want of a scenario field: group milestones, award emoji on notes and snippets, todos, subscriptions to
- * issues and merge requests, resource events, time tracking, the extra diff
+ * issues and merge requests, resource events, timelogs (only the totals), the extra diff
  * versions of a pushed-to merge request, and merge requests from a fork (their source project).
  */
 import type { ScenarioOut } from '../../core/area.js';
@@ -77,6 +77,8 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     e.updated_at = r.updated_at;
     e.award_emoji = awards(type, r.id);
     e.notes = notes(type, r.id);
+    if (r.time_estimate) e.time_estimate = r.time_estimate;
+    if (r.total_time_spent) e.total_time_spent = r.total_time_spent;
     return e;
   };
   for (const i of tvalues(iss.issues)) {

@@ -1,4 +1,4 @@
-/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels, discussions and resource events. */
+/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels, discussions, resource events and time tracking. */
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
 import { discussionsRoutes } from './discussions/routes.js';
@@ -8,6 +8,7 @@ import { mergeRequestsRoutes } from './merge_requests.js';
 import { milestonesRoutes } from './milestones.js';
 import { notesRoutes } from './notes.js';
 import { resourceEventsRoutes } from './resource_events.js';
+import { timeTrackingRoutes } from './time_tracking.js';
 import { todosRoutes } from './todos.js';
 
 export function issuablesRoutes(r: ApiRouter): void {
@@ -20,4 +21,5 @@ export function issuablesRoutes(r: ApiRouter): void {
   labelsRoutes(r);
   discussionsRoutes(r);
   resourceEventsRoutes(r);
+  timeTrackingRoutes(r);
 }

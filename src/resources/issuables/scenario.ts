@@ -51,6 +51,8 @@ const issuableFields = {
   updated_at: isoTime.optional(),
   award_emoji: z.array(awardSchema).default([]),
   notes: z.array(noteScenario).default([]),
+  time_estimate: z.number().int().min(0).default(0).describe('seconds'),
+  total_time_spent: z.number().int().min(0).default(0).describe('seconds'),
 };
 
 export const issueScenario = z.strictObject({
@@ -314,6 +316,8 @@ export function buildProjectIssuables(
     awards('Issue', id, i.award_emoji, created);
     // Notes and awards made while building must not move the given times.
     rec.updated_at = isoOf(i.updated_at) ?? created;
+    rec.time_estimate = i.time_estimate;
+    rec.total_time_spent = i.total_time_spent;
   }
   for (const m of ordered(entry.merge_requests)) {
     const created = isoOf(m.created_at) ?? now;
@@ -347,6 +351,8 @@ export function buildProjectIssuables(
     addNotes('MergeRequest', id, m.notes, rec.author_id);
     awards('MergeRequest', id, m.award_emoji, created);
     rec.updated_at = isoOf(m.updated_at) ?? created;
+    rec.time_estimate = m.time_estimate;
+    rec.total_time_spent = m.total_time_spent;
   }
   for (const s of entry.snippets) {
     const by = author(s.author);
