@@ -1138,6 +1138,24 @@ export const ENDPOINTS: Endpoint[] = [
     }),
     project(`GET /projects/:id/${kind}/:${key}/time_stats`, () => `/${kind}/1/time_stats`, read),
   ]),
+  // ---- award emoji on notes: as on their issue or merge request
+  ...(
+    [
+      ['issues', 'issue_iid', pAuthRead(), pUser(201)],
+      ['merge_requests', 'merge_request_iid', mrAward(200), mrAward(201)],
+    ] as const
+  ).flatMap(([kind, key, read, award]) => {
+    const base = `/projects/:id/${kind}/:${key}/notes/:note_id/award_emoji`;
+    const at = (v: Visibility, ids: Ids) =>
+      `/${kind}/1/notes/${kind === 'issues' ? ids.issueNote[v] : ids.mrNote[v]}/award_emoji`;
+    const one = (v: Visibility, ids: Ids) => `${at(v, ids)}/${ids.noteAward[kind][v]}`;
+    return [
+      project(`GET ${base}`, at, read),
+      project(`GET ${base}/:award_id`, one, read),
+      project(`POST ${base}`, at, award, { body: json({ name: 'smile' }) }),
+      project(`DELETE ${base}/:award_id`, one, ownAward),
+    ];
+  }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -132,6 +132,8 @@ export interface Ids {
   own: Record<string, { email: number; key: number; gpgKey: number; todo: number }>;
   /** The discussion of the plain issue note, of the merge request note and of the snippet note. */
   discussion: Record<'issue' | 'mr' | 'snippet', Record<Visibility, string>>;
+  /** An award of `owner` on the plain issue note and on the merge request note. */
+  noteAward: Record<'issues' | 'merge_requests', Record<Visibility, number>>;
   /** A resource event of each kind on issue #1 and merge request !1. */
   events: Record<
     'issues' | 'merge_requests',
@@ -224,6 +226,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
       snippet: {} as Record<Visibility, string>,
     },
     events: { issues: per3(), merge_requests: per3() },
+    noteAward: { issues: per(), merge_requests: per() },
   };
   ids.shareGroup = idOf(await get('/api/v4/groups/g-share-a'));
   ids.sharedGroup = idOf(await get('/api/v4/groups/g-share-b'));
@@ -339,6 +342,13 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
       await must(send(fx, 'PUT', at, root, { milestone_id: 0 }), 'milestone event');
       await must(send(fx, 'PUT', at, root, { state_event: 'close' }), 'state event');
       await must(send(fx, 'PUT', at, root, { state_event: 'reopen' }), 'state event');
+      const note = kind === 'issues' ? ids.issueNote[v] : ids.mrNote[v];
+      ids.noteAward[kind][v] = idOf(
+        await must(
+          send(fx, 'POST', `${at}/notes/${note}/award_emoji`, 'owner-api', { name: 'tada' }),
+          'note award',
+        ),
+      );
       const first = async (what: string) => idOf((await list(`${at}/resource_${what}_events`))[0]);
       ids.events[kind][v] = {
         label: await first('label'),
