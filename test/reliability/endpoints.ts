@@ -1156,6 +1156,35 @@ export const ENDPOINTS: Endpoint[] = [
       project(`DELETE ${base}/:award_id`, one, ownAward),
     ];
   }),
+  // ---- issue links: admin_issue_link (reporters) on both issues; #3 is the set-up's open issue
+  project('GET /projects/:id/issues/:issue_iid/links', () => '/issues/1/links', pAuthRead()),
+  project(
+    'POST /projects/:id/issues/:issue_iid/links',
+    () => '/issues/1/links',
+    (c) =>
+      c.anonymous
+        ? U
+        : !c.visible
+          ? PNF
+          : c.level >= 20
+            ? [201]
+            : [404, { message: 'No matching issue found. Make sure that you are adding a valid issue URL.' }],
+    { body: (v) => ({ target_project_id: `g-${v}/p`, target_issue_iid: 3 }) },
+  ),
+  project(
+    'DELETE /projects/:id/issues/:issue_iid/links/:issue_link_id',
+    // The set-up's link is the world's first.
+    () => '/issues/1/links/1',
+    (c) =>
+      c.anonymous ? U : !c.visible ? PNF : c.level >= 20 ? [200] : [404, { message: 'No Issue Link found' }],
+    {
+      setup: (fx, v) =>
+        send(fx, 'POST', `${P(v)}/issues/1/links`, 'root-api', {
+          target_project_id: `g-${v}/p`,
+          target_issue_iid: 3,
+        }),
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

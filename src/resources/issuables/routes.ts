@@ -1,7 +1,8 @@
-/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels, discussions, resource events and time tracking. */
+/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels, discussions, resource events, time tracking and issue links. */
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
 import { discussionsRoutes } from './discussions/routes.js';
+import { issueLinksRoutes } from './issue_links.js';
 import { issuesRoutes } from './issues.js';
 import { labelsRoutes } from './labels/routes.js';
 import { mergeRequestsRoutes } from './merge_requests.js';
@@ -22,4 +23,5 @@ export function issuablesRoutes(r: ApiRouter): void {
   discussionsRoutes(r);
   resourceEventsRoutes(r);
   timeTrackingRoutes(r);
+  issueLinksRoutes(r);
 }

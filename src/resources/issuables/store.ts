@@ -277,6 +277,16 @@ export interface EpicRecord {
   updated_at: string;
 }
 
+/** A relation between two issues (`IssueLink`): `blocks` (paid tiers) reads `is_blocked_by` from the target. */
+export interface IssueLinkRecord {
+  id: number;
+  source_id: number;
+  target_id: number;
+  link_type: 'relates_to' | 'blocks';
+  created_at: string;
+  updated_at: string;
+}
+
 /** Per project: the iid sequences and a version bumped by every issuable write in the project. */
 export interface ProjectMeta {
   id: number;
@@ -309,6 +319,7 @@ export interface IssuablesState {
   diffs: Table<DiffVersionRecord>;
   snippets: Table<SnippetRecord>;
   epics: Table<EpicRecord>;
+  links: Table<IssueLinkRecord>;
   projectMeta: Table<ProjectMeta>;
   groupMeta: Table<GroupMeta>;
   idx: {
@@ -334,6 +345,8 @@ export interface IssuablesState {
     labelPriority: Index;
     /** `<label>:<user>:<project or 0>` -> whether the user subscribed to the label (in that project) */
     labelSubscriptions: Index<boolean>;
+    /** `<issue>` -> ids of the links it is the source or target of */
+    links: MultiIndex;
   };
 }
 
@@ -351,6 +364,7 @@ export function emptyIssuables(): IssuablesState {
     diffs: emptyTable(),
     snippets: emptyTable(),
     epics: emptyTable(),
+    links: emptyTable(),
     projectMeta: emptyTable(),
     groupMeta: emptyTable(),
     idx: {
@@ -365,6 +379,7 @@ export function emptyIssuables(): IssuablesState {
       diffs: emptyIndex(),
       labelPriority: emptyIndex(),
       labelSubscriptions: emptyIndex<boolean>(),
+      links: emptyIndex(),
     },
   };
 }
