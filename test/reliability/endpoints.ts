@@ -143,6 +143,8 @@ const LIMIT: Expect = [
   403,
   { error: ['Personal project creation is not allowed. Please contact your administrator with questions'] },
 ];
+/** Note routes on issues and snippets once the noteable is found: 401 first, then the project. */
+const seenNote = (then: (c: Cell) => Expect) => (c: Cell) => (c.anonymous ? U : !c.visible ? PNF : then(c));
 /** Edits of a note by its author (`owner`) or with `admin_note` (maintainers). */
 const noteAdmin = (ok: number) => (c: Cell) => (c.level >= 40 ? ([ok] as Expect) : F);
 
@@ -1106,6 +1108,207 @@ export const ENDPOINTS: Endpoint[] = [
   group('POST /groups/:id/wikis/attachments', () => '/wikis/attachments', gLevel(30, 201), {
     body: () => uploadForm(),
   }),
+  // ---- labels: `before { authenticate! }`; admin_label is reporters' (project and group)
+  project('GET /projects/:id/labels', () => '/labels', pAuthRead()),
+  project('GET /projects/:id/labels/:name', () => '/labels/bug', pAuthRead()),
+  project('POST /projects/:id/labels', () => '/labels', pLevel(20, 201), {
+    body: json({ name: 'new', color: '#000' }),
+  }),
+  project('PUT /projects/:id/labels', () => '/labels', pLevel(20, 200), {
+    body: json({ name: 'bug', color: 'red' }),
+  }),
+  project('PUT /projects/:id/labels/:name', () => '/labels/bug', pLevel(20, 200), {
+    body: json({ new_name: 'defect' }),
+  }),
+  project('DELETE /projects/:id/labels', () => '/labels', pLevel(20, 204), { body: json({ name: 'bug' }) }),
+  project('DELETE /projects/:id/labels/:name', () => '/labels/bug', pLevel(20, 204)),
+  project('PUT /projects/:id/labels/promote', () => '/labels/promote', pLevel(20, 200), {
+    body: json({ name: 'bug' }),
+  }),
+  project('PUT /projects/:id/labels/:name/promote', () => '/labels/bug/promote', pLevel(20, 200)),
+  project('POST /projects/:id/labels/:subscribable_id/subscribe', () => '/labels/bug/subscribe', pUser(201)),
+  project(
+    'POST /projects/:id/labels/:subscribable_id/unsubscribe',
+    () => '/labels/bug/unsubscribe',
+    pUser(201),
+    {
+      setup: (fx, v, _ids, token) => send(fx, 'POST', `${P(v)}/labels/bug/subscribe`, token),
+    },
+  ),
+  group('GET /groups/:id/labels', () => '/labels', gAuthRead()),
+  group('POST /groups/:id/labels', () => '/labels', gLevel(20, 201), {
+    body: json({ name: 'new', color: '#000' }),
+  }),
+  ...(
+    [
+      ['GET /groups/:id/labels/:name', '/labels/glabel', gAuthRead()],
+      ['PUT /groups/:id/labels', '/labels', gLevel(20, 200), { name: 'glabel', color: 'red' }],
+      ['PUT /groups/:id/labels/:name', '/labels/glabel', gLevel(20, 200), { new_name: 'other' }],
+      ['DELETE /groups/:id/labels', '/labels', gLevel(20, 204), { name: 'glabel' }],
+      ['DELETE /groups/:id/labels/:name', '/labels/glabel', gLevel(20, 204)],
+      ['POST /groups/:id/labels/:subscribable_id/subscribe', '/labels/glabel/subscribe', gUser(201)],
+    ] as [string, string, Endpoint['expect'], unknown?][]
+  ).map(([route, suffix, expect, body]) =>
+    group(route, () => suffix, expect, {
+      ...(body ? { body: json(body) } : {}),
+      // Groups have no label of their own in the world: one is made first.
+      setup: (fx, v) => send(fx, 'POST', `${G(v)}/labels`, 'root-api', { name: 'glabel', color: '#000' }),
+    }),
+  ),
+  group(
+    'POST /groups/:id/labels/:subscribable_id/unsubscribe',
+    () => '/labels/glabel/unsubscribe',
+    gUser(201),
+    {
+      setup: async (fx, v, _ids, token) => {
+        await send(fx, 'POST', `${G(v)}/labels`, 'root-api', { name: 'glabel', color: '#000' });
+        return send(fx, 'POST', `${G(v)}/labels/glabel/subscribe`, token);
+      },
+    },
+  ),
+  // ---- discussions: the notes' rules (the plain note of each noteable is a discussion of its own)
+  ...(
+    [
+      ['issues', () => '1', 'issue', seenNote],
+      ['merge_requests', () => '1', 'mr', mrNote],
+      ['snippets', (v: Visibility, ids: Ids) => String(ids.projectSnippet[v]), 'snippet', seenNote],
+    ] as const
+  ).flatMap(([kind, noteable, key, gate]) => {
+    const base = `/projects/:id/${kind}/:noteable_id/discussions`;
+    const at = (v: Visibility, ids: Ids) => `/${kind}/${noteable(v, ids)}/discussions`;
+    const d = (v: Visibility, ids: Ids) => `${at(v, ids)}/${ids.discussion[key][v]}`;
+    const noteId = { issue: 'issueNote', mr: 'mrNote', snippet: 'snippetNote' } as const;
+    const note = (v: Visibility, ids: Ids) => `${d(v, ids)}/notes/${ids[noteId[key]][v]}`;
+    const ok = (status: number) => () => [status] as Expect;
+    return [
+      project(`GET ${base}`, at, gate(ok(200))),
+      project(`GET ${base}/:discussion_id`, d, gate(ok(200))),
+      project(`POST ${base}`, at, gate(ok(201)), { body: json({ body: 'hello' }) }),
+      project(`GET ${base}/:discussion_id/notes`, (v, ids) => `${d(v, ids)}/notes`, gate(ok(200))),
+      // An individual snippet note cannot be replied to.
+      project(
+        `POST ${base}/:discussion_id/notes`,
+        (v, ids) => `${d(v, ids)}/notes`,
+        gate(ok(key === 'snippet' ? 400 : 201)),
+        {
+          body: json({ body: 'reply' }),
+        },
+      ),
+      project(`GET ${base}/:discussion_id/notes/:note_id`, note, gate(ok(200))),
+      project(`PUT ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(200)), {
+        body: json({ body: 'edited' }),
+      }),
+      project(`DELETE ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(204))),
+    ];
+  }),
+  // Resolving: developers and up, and the merge request's author; the note is made a thread first.
+  project(
+    'PUT /projects/:id/merge_requests/:noteable_id/discussions/:discussion_id',
+    (v, ids) => `/merge_requests/1/discussions/${ids.discussion.mr[v]}`,
+    mrNote((c) => (c.level >= 30 ? [200] : F)),
+    {
+      body: json({ resolved: true }),
+      setup: (fx, v, ids) =>
+        send(fx, 'POST', `${P(v)}/merge_requests/1/discussions/${ids.discussion.mr[v]}/notes`, 'root-api', {
+          body: 'a reply',
+        }),
+    },
+  ),
+  // ---- resource events: `before { authenticate! }`, the issuable found as the notes API finds it
+  ...(['issues', 'merge_requests'] as const).flatMap((kind) =>
+    (['label', 'milestone', 'state'] as const).flatMap((what) => {
+      const base = `/projects/:id/${kind}/:eventable_id/resource_${what}_events`;
+      const gate = kind === 'issues' ? pAuthRead() : mrNote(() => [200]);
+      return [
+        project(`GET ${base}`, () => `/${kind}/1/resource_${what}_events`, gate),
+        project(
+          `GET ${base}/:event_id`,
+          (v, ids) => `/${kind}/1/resource_${what}_events/${ids.events[kind][v][what]}`,
+          gate,
+        ),
+      ];
+    }),
+  ),
+  // ---- time tracking: admin_issue (reporters) or admin_merge_request (developers) after the issuable is found
+  ...(
+    [
+      ['issues', 'issue_iid', pLevel(20, 200), pLevel(20, 201), pAuthRead()],
+      [
+        'merge_requests',
+        'merge_request_iid',
+        mrFound((c) => (c.level >= 30 ? [200] : F)),
+        mrFound((c) => (c.level >= 30 ? [201] : F)),
+        mrFound(() => [200]),
+      ],
+    ] as const
+  ).flatMap(([kind, key, ok, created, read]) => [
+    project(`POST /projects/:id/${kind}/:${key}/time_estimate`, () => `/${kind}/1/time_estimate`, ok, {
+      body: json({ duration: '1h' }),
+    }),
+    project(
+      `POST /projects/:id/${kind}/:${key}/reset_time_estimate`,
+      () => `/${kind}/1/reset_time_estimate`,
+      ok,
+      {
+        // There is an estimate to reset.
+        setup: (fx, v) => send(fx, 'POST', `${P(v)}/${kind}/1/time_estimate`, 'root-api', { duration: '1h' }),
+      },
+    ),
+    project(`POST /projects/:id/${kind}/:${key}/add_spent_time`, () => `/${kind}/1/add_spent_time`, created, {
+      body: json({ duration: '1h' }),
+    }),
+    project(`POST /projects/:id/${kind}/:${key}/reset_spent_time`, () => `/${kind}/1/reset_spent_time`, ok, {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/${kind}/1/add_spent_time`, 'root-api', { duration: '1h' }),
+    }),
+    project(`GET /projects/:id/${kind}/:${key}/time_stats`, () => `/${kind}/1/time_stats`, read),
+  ]),
+  // ---- award emoji on notes: as on their issue or merge request
+  ...(
+    [
+      ['issues', 'issue_iid', pAuthRead(), pUser(201)],
+      ['merge_requests', 'merge_request_iid', mrAward(200), mrAward(201)],
+    ] as const
+  ).flatMap(([kind, key, read, award]) => {
+    const base = `/projects/:id/${kind}/:${key}/notes/:note_id/award_emoji`;
+    const at = (v: Visibility, ids: Ids) =>
+      `/${kind}/1/notes/${kind === 'issues' ? ids.issueNote[v] : ids.mrNote[v]}/award_emoji`;
+    const one = (v: Visibility, ids: Ids) => `${at(v, ids)}/${ids.noteAward[kind][v]}`;
+    return [
+      project(`GET ${base}`, at, read),
+      project(`GET ${base}/:award_id`, one, read),
+      project(`POST ${base}`, at, award, { body: json({ name: 'smile' }) }),
+      project(`DELETE ${base}/:award_id`, one, ownAward),
+    ];
+  }),
+  // ---- issue links: admin_issue_link (reporters) on both issues; #3 is the set-up's open issue
+  project('GET /projects/:id/issues/:issue_iid/links', () => '/issues/1/links', pAuthRead()),
+  project(
+    'POST /projects/:id/issues/:issue_iid/links',
+    () => '/issues/1/links',
+    (c) =>
+      c.anonymous
+        ? U
+        : !c.visible
+          ? PNF
+          : c.level >= 20
+            ? [201]
+            : [404, { message: 'No matching issue found. Make sure that you are adding a valid issue URL.' }],
+    { body: (v) => ({ target_project_id: `g-${v}/p`, target_issue_iid: 3 }) },
+  ),
+  project(
+    'DELETE /projects/:id/issues/:issue_iid/links/:issue_link_id',
+    // The set-up's link is the world's first.
+    () => '/issues/1/links/1',
+    (c) =>
+      c.anonymous ? U : !c.visible ? PNF : c.level >= 20 ? [200] : [404, { message: 'No Issue Link found' }],
+    {
+      setup: (fx, v) =>
+        send(fx, 'POST', `${P(v)}/issues/1/links`, 'root-api', {
+          target_project_id: `g-${v}/p`,
+          target_issue_iid: 3,
+        }),
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -146,6 +146,15 @@ export interface Ids {
   targetGpgKey: number;
   /** Per username: an e-mail, an SSH key, a GPG key and a todo of their own. */
   own: Record<string, { email: number; key: number; gpgKey: number; todo: number }>;
+  /** The discussion of the plain issue note, of the merge request note and of the snippet note. */
+  discussion: Record<'issue' | 'mr' | 'snippet', Record<Visibility, string>>;
+  /** An award of `owner` on the plain issue note and on the merge request note. */
+  noteAward: Record<'issues' | 'merge_requests', Record<Visibility, number>>;
+  /** A resource event of each kind on issue #1 and merge request !1. */
+  events: Record<
+    'issues' | 'merge_requests',
+    Record<Visibility, Record<'label' | 'milestone' | 'state', number>>
+  >;
 }
 
 /** An ed25519 public key in OpenSSH format, distinct per seed. */
@@ -196,6 +205,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
   const get = (path: string) => must(send(fx, 'GET', path, root), path);
   const list = async (path: string) => (await get(path)) as unknown as Record<string, unknown>[];
   const per = () => ({}) as Record<Visibility, number>;
+  const per3 = () => ({}) as Record<Visibility, Record<'label' | 'milestone' | 'state', number>>;
   const ids: Ids = {
     group: per(),
     project: per(),
@@ -232,6 +242,13 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     targetKey: 0,
     targetGpgKey: 0,
     own: {},
+    discussion: {
+      issue: {} as Record<Visibility, string>,
+      mr: {} as Record<Visibility, string>,
+      snippet: {} as Record<Visibility, string>,
+    },
+    events: { issues: per3(), merge_requests: per3() },
+    noteAward: { issues: per(), merge_requests: per() },
   };
   ids.shareGroup = idOf(await get('/api/v4/groups/g-share-a'));
   ids.sharedGroup = idOf(await get('/api/v4/groups/g-share-b'));
@@ -297,6 +314,10 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
         [ids.board[v], ids.boardList[v], ids.boardLabel[v]] = [idOf(board), first, labelId];
       else [ids.groupBoard[v], ids.groupBoardList[v], ids.groupBoardLabel[v]] = [idOf(board), first, labelId];
     }
+    const discussionOf = (id: number) => tvalues(st.issuables.notes).find((n) => n.id === id)!.discussion_id;
+    ids.discussion.issue[v] = discussionOf(ids.issueNote[v]);
+    ids.discussion.mr[v] = discussionOf(ids.mrNote[v]);
+    ids.discussion.snippet[v] = discussionOf(ids.snippetNote[v]);
   }
   ids.agentSnippet = idOf(
     await must(
@@ -348,6 +369,28 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
       todo: idOf(await must(send(fx, 'POST', `${P('public')}/issues/3/todo`, t), 'own todo')),
     };
   }
+  // A label, a milestone and a state event on issue #1 and merge request !1 (left open, labelled, without milestone).
+  for (const v of VISIBILITIES)
+    for (const kind of ['issues', 'merge_requests'] as const) {
+      const at = `${P(v)}/${kind}/1`;
+      await must(send(fx, 'PUT', at, root, { add_labels: 'eventful' }), 'label event');
+      await must(send(fx, 'PUT', at, root, { milestone_id: 0 }), 'milestone event');
+      await must(send(fx, 'PUT', at, root, { state_event: 'close' }), 'state event');
+      await must(send(fx, 'PUT', at, root, { state_event: 'reopen' }), 'state event');
+      const note = kind === 'issues' ? ids.issueNote[v] : ids.mrNote[v];
+      ids.noteAward[kind][v] = idOf(
+        await must(
+          send(fx, 'POST', `${at}/notes/${note}/award_emoji`, 'owner-api', { name: 'tada' }),
+          'note award',
+        ),
+      );
+      const first = async (what: string) => idOf((await list(`${at}/resource_${what}_events`))[0]);
+      ids.events[kind][v] = {
+        label: await first('label'),
+        milestone: await first('milestone'),
+        state: await first('state'),
+      };
+    }
   // Let the exports finish, so that their downloads exist.
   fx.clock.advance(60_000);
   return { fx, ids };

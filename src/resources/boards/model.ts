@@ -28,9 +28,27 @@ export function boardLists(st: PlatformState, boardId: number): ListRecord[] {
     .sort((a, b) => rank(a) - rank(b) || (a.position ?? 0) - (b.position ?? 0) || a.id - b.id);
 }
 
-/** `Board#destroyable_lists`: the lists the API shows and edits. */
+/**
+ * `Board#destroyable_lists`: the lists the API shows and edits. A label list whose label was deleted is
+ * gone (the platform's foreign key removes it); the writers below drop such lists for good.
+ */
 export const destroyableLists = (st: PlatformState, boardId: number) =>
-  boardLists(st, boardId).filter(movable);
+  boardLists(st, boardId).filter((l) => movable(l) && !dangling(st, l));
+
+const dangling = (st: PlatformState, l: ListRecord) =>
+  l.list_type === 'label' && (l.label_id === null || !tget(st.issuables.labels, l.label_id));
+
+/**
+ * Removes a board's lists of deleted labels. Their places stay empty, as after the platform's cascading
+ * delete (only `Boards::Lists::DestroyService` moves the later lists up).
+ */
+function dropDangling(st: S, boardId: number): void {
+  for (const l of boardLists(st, boardId))
+    if (dangling(st, l)) {
+      mremove(st.boards.idx.lists, String(boardId), l.id);
+      tdelete(st.boards.lists, l.id);
+    }
+}
 
 export interface BoardFields {
   name: string;
@@ -86,6 +104,7 @@ export function addList(
   target: { label_id?: number; user_id?: number; milestone_id?: number },
   now: string,
 ): number {
+  dropDangling(st, boardId);
   const id = nextId(st, 'board_lists');
   let position: number | null = null;
   if (MOVABLE.has(type)) {
@@ -115,6 +134,7 @@ export function addList(
  * old and new place shift by one. False when the move is not valid (the API's 400).
  */
 export function moveList(st: S, listId: number, to: number, now: string): boolean {
+  dropDangling(st, tget(st.boards.lists, listId)!.board_id);
   const list = tget(st.boards.lists, listId)!;
   const others = destroyableLists(st, list.board_id);
   const from = list.position ?? 0;
@@ -132,6 +152,7 @@ export function moveList(st: S, listId: number, to: number, now: string): boolea
 
 /** `Boards::Lists::DestroyService`: the later lists move up. */
 export function deleteList(st: S, listId: number): void {
+  dropDangling(st, tget(st.boards.lists, listId)!.board_id);
   const list = tget(st.boards.lists, listId)!;
   for (const l of destroyableLists(st, list.board_id))
     if ((l.position ?? 0) > (list.position ?? 0))

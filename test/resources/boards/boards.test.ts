@@ -134,6 +134,21 @@ describe('boards', () => {
     expect(await positions(fx)).toEqual([['Review', 0]]);
   });
 
+  it("DELETE /projects/:id/labels/:name: the label's lists leave its boards; the others keep their places", async () => {
+    const fx = world();
+    expect((await call(fx, 'DELETE', `${APP}/labels/Doing`, 'maint')).status).toBe(204);
+    expect(await positions(fx)).toEqual([['Review', 1]]);
+    const added = await body(
+      await call(fx, 'POST', `${PB}/lists`, 'rep', { label_id: labelId(fx, 'Spare') }),
+    );
+    expect(added.position).toBe(2);
+    // The deleted label's list is gone from the state too once the board is written.
+    const labelLists = tvalues(fx.state.boards.lists).filter(
+      (l) => l.board_id === 2 && l.list_type === 'label',
+    );
+    expect(labelLists.map((l) => l.position)).toEqual([1, 2]);
+  });
+
   it('POST /projects/:id/boards: absent on the free tier; on paid tiers a board with the scope fields', async () => {
     expect((await call(world(), 'POST', BOARDS, 'rep', { name: 'x' })).status).toBe(404);
     const fx = world({ tier: 'premium' });
