@@ -32,6 +32,7 @@ import { triggersArea } from './triggers/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 import { hooksArea } from './hooks/area.js';
+import { eventsArea } from './events/area.js';
 
 const LIST = [
   usersArea,
@@ -59,6 +60,7 @@ const LIST = [
   environmentsArea,
   sidekiqArea,
   hooksArea,
+  eventsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -1017,6 +1017,11 @@ export const ENDPOINTS: Endpoint[] = [
   instance('DELETE /hooks/:id', () => '/hooks/1', adminOnly(204), {
     setup: (fx) => send(fx, 'POST', `${API}/hooks`, 'root-api', HOOK),
   }),
+  // ---- events: a project's for whoever sees it, the caller's own, a user's (filtered per viewer)
+  project('GET /projects/:id/events', () => '/events', pRead()),
+  instance('GET /events', () => '/events?scope=all', authed(200)),
+  instance('GET /users/:id/events', () => '/users/10/events', anyone(200)),
+  instance('GET /user/activities', () => '/user/activities', adminOnly(200)),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
