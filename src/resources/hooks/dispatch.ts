@@ -15,6 +15,7 @@ import { branchMatches, hooksOf, urlProblems } from './model.js';
 import {
   issuablePayload,
   issueAttrs,
+  labelsAttrs,
   mergeRequestAttrs,
   notePayload,
   pipelinePayload,
@@ -144,7 +145,7 @@ function issuableChanges<T extends IssueRecord | MergeRequestRecord>(
     if (!prev && (after === null || after === undefined || (Array.isArray(after) && after.length === 0)))
       continue;
     if (k === 'label_ids') {
-      const labels = (ids: unknown) => issueLabelList(s, (ids as number[] | undefined) ?? []);
+      const labels = (ids: unknown) => labelsAttrs(s.st, (ids as number[] | undefined) ?? []);
       out.labels = { previous: labels(before), current: labels(after) };
     } else if (k === 'assignee_ids') {
       const users = (ids: unknown) =>
@@ -162,15 +163,6 @@ function issuableChanges<T extends IssueRecord | MergeRequestRecord>(
         : { previous: before ?? null, current: after ?? null };
   }
   return out;
-}
-
-function issueLabelList(s: Scope, ids: readonly number[]): Json[] {
-  return issueAttrs(
-    s.st,
-    s.u,
-    { path_with_namespace: '' } as ProjectRecord,
-    { label_ids: ids, assignee_ids: [] } as unknown as IssueRecord,
-  ).labels as Json[];
 }
 
 const ISSUE_FIELDS = [
@@ -213,6 +205,13 @@ const MR_FIELDS = [
   'assignee_ids',
 ] as const;
 
+/** The hook's `action`: `open` for a new record, else what the state change was, or `update`. */
+function issuableAction(before: string | undefined, after: string): string {
+  if (before === undefined) return 'open';
+  if (before === after) return 'update';
+  return after === 'merged' ? 'merge' : after === 'closed' ? 'close' : 'reopen';
+}
+
 function issueHooks(s: Scope, id: number, prev: IssueRecord | undefined, actorId: number | null): void {
   const issue = tget(s.st.issuables.issues, id);
   const project = issue && tget(s.st.projects, issue.project_id);
@@ -220,13 +219,7 @@ function issueHooks(s: Scope, id: number, prev: IssueRecord | undefined, actorId
   const flag: HookFlag = issue.confidential ? 'confidential_issues_events' : 'issues_events';
   const hooks = projectHooks(s.st, project, flag);
   if (!hooks.length) return;
-  const action = !prev
-    ? 'open'
-    : prev.state === issue.state
-      ? 'update'
-      : issue.state === 'closed'
-        ? 'close'
-        : 'reopen';
+  const action = issuableAction(prev?.state, issue.state);
   const attrs = { ...issueAttrs(s.st, s.u, project, issue), action };
   const changes = issuableChanges(s, prev, issue, ISSUE_FIELDS as unknown as (keyof IssueRecord & string)[]);
   const body = issuablePayload(
@@ -259,15 +252,7 @@ function mergeRequestHooks(
     ...hooksOf(s.st, 'system').filter((h) => h.merge_requests_events === true),
   ];
   if (!hooks.length) return;
-  const action = !prev
-    ? 'open'
-    : prev.state === mr.state
-      ? 'update'
-      : mr.state === 'merged'
-        ? 'merge'
-        : mr.state === 'closed'
-          ? 'close'
-          : 'reopen';
+  const action = issuableAction(prev?.state, mr.state);
   const attrs = { ...mergeRequestAttrs(s.st, s.u, project, mr), action };
   const cur = { ...mr, target_project_id: mr.project_id } as MergeRequestRecord;
   const before = prev && ({ ...prev, target_project_id: prev.project_id } as MergeRequestRecord);

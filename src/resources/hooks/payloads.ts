@@ -84,7 +84,7 @@ const shortUser = (u: Urls, user: UserRecord | undefined) => {
 };
 
 /** `Label#hook_attrs`. */
-function labelsAttrs(st: PlatformState, ids: readonly number[]): Json[] {
+export function labelsAttrs(st: PlatformState, ids: readonly number[]): Json[] {
   return ids.flatMap((id) => {
     const l = tget(st.issuables.labels, id);
     if (!l) return [];

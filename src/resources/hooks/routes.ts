@@ -52,43 +52,45 @@ function hookEntity(h: HookRecord): Record<string, unknown> {
   };
 }
 
-const flagsOf = (h: HookRecord, flags: readonly HookFlag[]) =>
-  Object.fromEntries(flags.map((f) => [f, h[f]]));
+/**
+ * The entity of a project's or group's hook: `Entities::Hook`, the owner's id, then the flags in the
+ * order each entity exposes them.
+ */
+function ownedHookEntity(
+  owner: 'project_id' | 'group_id',
+  flags: readonly HookFlag[],
+  branchFilter: boolean,
+) {
+  return (h: HookRecord) => ({
+    ...hookEntity(h),
+    [owner]: h[owner],
+    ...Object.fromEntries(flags.map((f) => [f, h[f]])),
+    ...(branchFilter && { push_events_branch_filter: h.push_events_branch_filter }),
+  });
+}
+
+const OWNED_FLAGS: readonly HookFlag[] = [
+  'issues_events',
+  'confidential_issues_events',
+  'note_events',
+  'confidential_note_events',
+  'pipeline_events',
+  'wiki_page_events',
+];
 
 /** `Entities::ProjectHook`. */
-const projectHookEntity = (h: HookRecord) => ({
-  ...hookEntity(h),
-  project_id: h.project_id,
-  ...flagsOf(h, [
-    'issues_events',
-    'confidential_issues_events',
-    'note_events',
-    'confidential_note_events',
-    'pipeline_events',
-    'wiki_page_events',
-    'deployment_events',
-    'job_events',
-    'releases_events',
-  ]),
-  push_events_branch_filter: h.push_events_branch_filter,
-});
+const projectHookEntity = ownedHookEntity(
+  'project_id',
+  [...OWNED_FLAGS, 'deployment_events', 'job_events', 'releases_events'],
+  true,
+);
 
 /** `EE::API::Entities::GroupHook`. */
-const groupHookEntity = (h: HookRecord) => ({
-  ...hookEntity(h),
-  group_id: h.group_id,
-  ...flagsOf(h, [
-    'issues_events',
-    'confidential_issues_events',
-    'note_events',
-    'confidential_note_events',
-    'pipeline_events',
-    'wiki_page_events',
-    'job_events',
-    'deployment_events',
-    'releases_events',
-  ]),
-});
+const groupHookEntity = ownedHookEntity(
+  'group_id',
+  [...OWNED_FLAGS, 'job_events', 'deployment_events', 'releases_events'],
+  false,
+);
 
 /** The declared params of a kind's POST and PUT: `url` required, its flags, then the rest. */
 function propertiesShape(flags: readonly HookFlag[], branchFilter: boolean): Shape {
