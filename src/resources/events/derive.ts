@@ -1,11 +1,15 @@
 /**
  * The instance's events (`Event` records), derived from what their causes left: a project's creation,
- * memberships (joined), issues and merge requests (opened, and their state events: closed, reopened,
- * merged), comments and the push log. Milestones keep no author, so their events are not derived. One list per state, in time order
- * and numbered from 1, computed once for each state the API is asked about.
+ * its memberships (joined), issues and merge requests (opened, and their state events: closed, reopened,
+ * merged), comments and the push log. Milestones keep no author, so their events are not derived.
+ *
+ * A project's events come from its own records through the indexes, so that a project's list costs what
+ * the project holds. An event's id is made from the record it comes from (16 × the record's id plus its
+ * kind), the same in every list and stable while the record stands; lists are in time order.
  */
 import type { PlatformState } from '../../core/state.js';
-import { tget, tvalues } from '../../core/table.js';
+import { mget, tget, tvalues } from '../../core/table.js';
+import { projectSet } from '../issuables/finder.js';
 import type { IssueRecord, MergeRequestRecord } from '../issuables/store.js';
 import type { PushRecord } from './store.js';
 
@@ -29,124 +33,156 @@ export interface EventRow {
   action: EventAction;
   author_id: number;
   created_at: string;
-  target_type: 'Issue' | 'MergeRequest' | 'Milestone' | 'Note' | 'DiffNote' | null;
+  target_type: 'Issue' | 'MergeRequest' | 'Note' | 'DiffNote' | null;
   target_id: number | null;
   push?: PushRecord;
 }
 
-type Draft = Omit<EventRow, 'id'> & { order: number };
+/** The kind part of an event's id. */
+const KIND = {
+  project: 1,
+  member: 2,
+  issue: 3,
+  mergeRequest: 4,
+  stateEvent: 5,
+  issueClosed: 6,
+  mergeRequestEnded: 7,
+  note: 8,
+  push: 9,
+} as const;
 
-const cache = new WeakMap<PlatformState, EventRow[]>();
+const eventId = (kind: keyof typeof KIND, recordId: number) => recordId * 16 + KIND[kind];
 
-export function allEvents(st: PlatformState): EventRow[] {
-  let list = cache.get(st);
-  if (!list) cache.set(st, (list = derive(st)));
-  return list;
-}
+/** Time order; events of the same instant by id. */
+export const byTime = (a: EventRow, b: EventRow) =>
+  a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id;
 
-function derive(st: PlatformState): EventRow[] {
-  const out: Draft[] = [];
-  let order = 0;
-  const add = (e: Omit<Draft, 'order'>) => out.push({ ...e, order: order++ });
-  for (const p of tvalues(st.projects))
-    add({
-      project_id: p.id,
-      action: 'created',
-      author_id: p.creator_id,
-      created_at: p.created_at,
-      target_type: null,
-      target_id: null,
-    });
-  for (const m of tvalues(st.members))
-    if (m.source === 'project' && tget(st.projects, m.source_id))
-      add({
-        project_id: m.source_id,
+const STATE_ACTION: Readonly<Record<string, EventAction>> = {
+  closed: 'closed',
+  reopened: 'reopened',
+  merged: 'merged',
+};
+
+/** The events of one project, oldest first. */
+function deriveProject(st: PlatformState, pid: number): EventRow[] {
+  const p = tget(st.projects, pid);
+  if (!p) return [];
+  const out: EventRow[] = [];
+  const base = { project_id: pid, target_type: null, target_id: null };
+  out.push({
+    ...base,
+    id: eventId('project', pid),
+    action: 'created',
+    author_id: p.creator_id,
+    created_at: p.created_at,
+  });
+  for (const mid of mget(st.idx.membersBySource, `project:${pid}`)) {
+    const m = tget(st.members, mid);
+    if (m)
+      out.push({
+        ...base,
+        id: eventId('member', m.id),
         action: 'joined',
         author_id: m.user_id,
         created_at: m.created_at,
-        target_type: null,
-        target_id: null,
       });
-  const stateEvents = new Set<string>();
-  for (const ev of tvalues(st.issuables.events)) {
-    if (ev.kind !== 'state' || !ev.state) continue;
-    const target =
-      ev.target_type === 'Issue'
-        ? tget(st.issuables.issues, ev.target_id)
-        : tget(st.issuables.mergeRequests, ev.target_id);
-    const action = (
-      { closed: 'closed', reopened: 'reopened', merged: 'merged' } as Record<string, EventAction>
-    )[ev.state];
-    if (!target || !action) continue;
-    stateEvents.add(`${ev.target_type}:${ev.target_id}`);
-    add({
-      project_id: target.project_id,
-      action,
-      author_id: ev.user_id,
-      created_at: ev.created_at,
-      target_type: ev.target_type,
-      target_id: target.id,
-    });
   }
-  const issuable = (type: 'Issue' | 'MergeRequest', x: IssueRecord | MergeRequestRecord) => {
-    add({
-      project_id: x.project_id,
-      action: 'created',
-      author_id: x.author_id,
-      created_at: x.created_at,
-      target_type: type,
-      target_id: x.id,
-    });
-    if (stateEvents.has(`${type}:${x.id}`)) return;
-    // Records a scenario made closed or merged have no state events: their own fields tell.
-    const mr = type === 'MergeRequest' ? (x as MergeRequestRecord) : undefined;
-    if (mr?.state === 'merged' && mr.merged_at)
-      add({
-        project_id: x.project_id,
-        action: 'merged',
-        author_id: mr.merged_by_id ?? x.author_id,
-        created_at: mr.merged_at,
-        target_type: type,
-        target_id: x.id,
-      });
-    else if (x.state === 'closed' && x.closed_at)
-      add({
-        project_id: x.project_id,
-        action: 'closed',
-        author_id: x.closed_by_id ?? x.author_id,
-        created_at: x.closed_at,
-        target_type: type,
-        target_id: x.id,
-      });
-  };
-  for (const i of tvalues(st.issuables.issues)) issuable('Issue', i);
-  for (const m of tvalues(st.issuables.mergeRequests)) issuable('MergeRequest', m);
-  for (const n of tvalues(st.issuables.notes))
-    if (
-      !n.system &&
-      n.project_id !== null &&
-      (n.noteable_type === 'Issue' || n.noteable_type === 'MergeRequest' || n.noteable_type === 'Snippet')
-    )
-      add({
-        project_id: n.project_id,
+  const notesOf = (type: string, id: number) => {
+    for (const nid of mget(st.issuables.idx.notes, `${type}:${id}`)) {
+      const n = tget(st.issuables.notes, nid);
+      if (!n || n.system) continue;
+      const diff = (n as { type?: string }).type === 'DiffNote';
+      out.push({
+        project_id: pid,
+        id: eventId('note', n.id),
         action: 'commented',
         author_id: n.author_id,
         created_at: n.created_at,
-        target_type: (n as { type?: string }).type === 'DiffNote' ? 'DiffNote' : 'Note',
+        target_type: diff ? 'DiffNote' : 'Note',
         target_id: n.id,
       });
-  for (const push of tvalues(st.events.pushes))
-    add({
-      project_id: push.project_id,
-      action: 'pushed',
-      author_id: push.author_id,
-      created_at: push.created_at,
-      target_type: null,
-      target_id: null,
-      push,
+    }
+  };
+  const issuable = (type: 'Issue' | 'MergeRequest', x: IssueRecord | MergeRequestRecord) => {
+    const target = { project_id: pid, target_type: type, target_id: x.id };
+    out.push({
+      ...target,
+      id: eventId(type === 'Issue' ? 'issue' : 'mergeRequest', x.id),
+      action: 'created',
+      author_id: x.author_id,
+      created_at: x.created_at,
     });
-  out.sort((a, b) =>
-    a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.order - b.order,
-  );
-  return out.map(({ order: _order, ...e }, i) => ({ id: i + 1, ...e }));
+    let stateEvents = 0;
+    for (const eid of mget(st.issuables.idx.byTarget, `e${type}:${x.id}`)) {
+      const ev = tget(st.issuables.events, eid);
+      const action = ev && ev.kind === 'state' && ev.state ? STATE_ACTION[ev.state] : undefined;
+      if (!ev || !action) continue;
+      stateEvents++;
+      out.push({
+        ...target,
+        id: eventId('stateEvent', ev.id),
+        action,
+        author_id: ev.user_id,
+        created_at: ev.created_at,
+      });
+    }
+    notesOf(type, x.id);
+    if (stateEvents) return;
+    // Records a scenario made closed or merged have no state events: their own fields tell.
+    const mr = type === 'MergeRequest' ? (x as MergeRequestRecord) : undefined;
+    if (mr?.state === 'merged' && mr.merged_at)
+      out.push({
+        ...target,
+        id: eventId('mergeRequestEnded', x.id),
+        action: 'merged',
+        author_id: mr.merged_by_id ?? x.author_id,
+        created_at: mr.merged_at,
+      });
+    else if (x.state === 'closed' && x.closed_at)
+      out.push({
+        ...target,
+        id: eventId(mr ? 'mergeRequestEnded' : 'issueClosed', x.id),
+        action: 'closed',
+        author_id: x.closed_by_id ?? x.author_id,
+        created_at: x.closed_at,
+      });
+  };
+  for (const i of projectSet<IssueRecord>(st, 'i', pid).all) issuable('Issue', i);
+  for (const m of projectSet<MergeRequestRecord>(st, 'm', pid).all) issuable('MergeRequest', m);
+  for (const sid of mget(st.issuables.idx.owned, `sp${pid}`)) notesOf('Snippet', sid);
+  for (const push of tvalues(st.events.pushes))
+    if (push.project_id === pid)
+      out.push({
+        ...base,
+        id: eventId('push', push.id),
+        action: 'pushed',
+        author_id: push.author_id,
+        created_at: push.created_at,
+        push,
+      });
+  return out.sort(byTime);
+}
+
+const perProject = new WeakMap<PlatformState, Map<number, EventRow[]>>();
+const everything = new WeakMap<PlatformState, EventRow[]>();
+
+/** One project's events, oldest first; computed once per state. */
+export function projectEvents(st: PlatformState, projectId: number): EventRow[] {
+  let m = perProject.get(st);
+  if (!m) perProject.set(st, (m = new Map()));
+  let list = m.get(projectId);
+  if (!list) m.set(projectId, (list = deriveProject(st, projectId)));
+  return list;
+}
+
+/** Every project's events, oldest first; computed once per state. */
+export function allEvents(st: PlatformState): EventRow[] {
+  let list = everything.get(st);
+  if (!list) {
+    list = tvalues(st.projects)
+      .flatMap((p) => projectEvents(st, p.id))
+      .sort(byTime);
+    everything.set(st, list);
+  }
+  return list;
 }

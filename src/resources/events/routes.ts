@@ -18,7 +18,7 @@ import { issuableRenderer } from '../issuables/entities.js';
 import type { Project } from '../projects/model.js';
 import { loadProject } from '../projects/helpers.js';
 import { userRenderer } from '../users/entities.js';
-import { allEvents, type EventAction, type EventRow } from './derive.js';
+import { allEvents, byTime, projectEvents, type EventAction, type EventRow } from './derive.js';
 
 const ACTIONS: readonly EventAction[] = [
   'created',
@@ -206,22 +206,18 @@ export function eventsRoutes(r: ApiRouter): void {
     const user = requireUser(c);
     const st = state(c);
     const visible = visibility(st, user);
-    // `scope=all`: the events of every project the user is a member of (`authorized_projects`).
-    const member = new Map<number, boolean>();
-    const inScope =
+    // `scope=all`: the events of every project the user is a member of (`authorized_projects`), read
+    // project by project; otherwise the user's own events, wherever they happened.
+    const list =
       prm.scope === 'all'
-        ? (e: EventRow) => {
-            let m = member.get(e.project_id);
-            if (m === undefined) {
-              const project = tget(st.projects, e.project_id);
-              member.set(e.project_id, (m = !!project && projectAccess(st, user, project) > 0));
-            }
-            return m;
-          }
-        : (e: EventRow) => e.author_id === user.id;
+        ? tvalues(st.projects)
+            .filter((project) => projectAccess(st, user, project) > 0)
+            .flatMap((project) => projectEvents(st, project.id))
+            .sort(byTime)
+        : allEvents(st).filter((e) => e.author_id === user.id);
     return send(
       c,
-      allEvents(st).filter((e) => inScope(e) && visible(e)),
+      list.filter((e) => visible(e)),
       prm,
     );
   });
@@ -244,7 +240,7 @@ export function eventsRoutes(r: ApiRouter): void {
     const visible = visibility(st, c.get('viewer').user);
     return send(
       c,
-      allEvents(st).filter((e) => e.project_id === project.id && visible(e)),
+      projectEvents(st, project.id).filter((e) => visible(e)),
       prm,
     );
   });
