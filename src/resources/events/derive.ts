@@ -8,7 +8,7 @@
  * kind), the same in every list and stable while the record stands; lists are in time order.
  */
 import type { PlatformState } from '../../core/state.js';
-import { mget, tget, tvalues } from '../../core/table.js';
+import { iget, mget, tget, tvalues } from '../../core/table.js';
 import { projectSet } from '../issuables/finder.js';
 import type { IssueRecord, MergeRequestRecord } from '../issuables/store.js';
 import type { PushRecord } from './store.js';
@@ -163,26 +163,38 @@ function deriveProject(st: PlatformState, pid: number): EventRow[] {
   return out.sort(byTime);
 }
 
-const perProject = new WeakMap<PlatformState, Map<number, EventRow[]>>();
-const everything = new WeakMap<PlatformState, EventRow[]>();
-
-/** One project's events, oldest first; computed once per state. */
-export function projectEvents(st: PlatformState, projectId: number): EventRow[] {
-  let m = perProject.get(st);
-  if (!m) perProject.set(st, (m = new Map()));
-  let list = m.get(projectId);
-  if (!list) m.set(projectId, (list = deriveProject(st, projectId)));
-  return list;
+/**
+ * What a project's events are made from, by identity: its record, its issuables' meta (its version moves
+ * with every write to its issues, merge requests and their comments and state events), its members and
+ * the push log. While none of them changes, the project's list is kept across states.
+ */
+interface Kept {
+  meta: unknown;
+  members: unknown;
+  pushes: unknown;
+  rows: EventRow[];
 }
 
-/** Every project's events, oldest first; computed once per state. */
-export function allEvents(st: PlatformState): EventRow[] {
-  let list = everything.get(st);
-  if (!list) {
-    list = tvalues(st.projects)
-      .flatMap((p) => projectEvents(st, p.id))
-      .sort(byTime);
-    everything.set(st, list);
-  }
-  return list;
+const kept = new WeakMap<object, Kept>();
+
+/** One project's events, oldest first. */
+export function projectEvents(st: PlatformState, projectId: number): EventRow[] {
+  const p = tget(st.projects, projectId);
+  if (!p) return [];
+  const meta = tget(st.issuables.projectMeta, projectId);
+  const members = iget(st.idx.membersBySource, `project:${projectId}`);
+  const pushes = st.events.pushes;
+  const k = kept.get(p);
+  if (k && k.meta === meta && k.members === members && k.pushes === pushes) return k.rows;
+  const rows = deriveProject(st, projectId);
+  kept.set(p, { meta, members, pushes, rows });
+  return rows;
+}
+
+/** A user's events in every project, oldest first. */
+export function authoredEvents(st: PlatformState, userId: number): EventRow[] {
+  const out: EventRow[] = [];
+  for (const p of tvalues(st.projects))
+    for (const e of projectEvents(st, p.id)) if (e.author_id === userId) out.push(e);
+  return out.sort(byTime);
 }

@@ -18,7 +18,7 @@ import { issuableRenderer } from '../issuables/entities.js';
 import type { Project } from '../projects/model.js';
 import { loadProject } from '../projects/helpers.js';
 import { userRenderer } from '../users/entities.js';
-import { allEvents, byTime, projectEvents, type EventAction, type EventRow } from './derive.js';
+import { authoredEvents, byTime, projectEvents, type EventAction, type EventRow } from './derive.js';
 
 const ACTIONS: readonly EventAction[] = [
   'created',
@@ -214,7 +214,7 @@ export function eventsRoutes(r: ApiRouter): void {
             .filter((project) => projectAccess(st, user, project) > 0)
             .flatMap((project) => projectEvents(st, project.id))
             .sort(byTime)
-        : allEvents(st).filter((e) => e.author_id === user.id);
+        : authoredEvents(st, user.id);
     return send(
       c,
       list.filter((e) => visible(e)),
@@ -230,7 +230,7 @@ export function eventsRoutes(r: ApiRouter): void {
     // `read_user_profile`: a private profile shows its events only to its owner and admins.
     const readable = !target.private_profile || viewer?.id === target.id || viewer?.admin === true;
     const visible = visibility(st, viewer);
-    const list = readable ? allEvents(st).filter((e) => e.author_id === target.id && visible(e)) : [];
+    const list = readable ? authoredEvents(st, target.id).filter((e) => visible(e)) : [];
     return send(c, list, prm);
   });
 

@@ -103,6 +103,27 @@ describe('events API', () => {
     expect([hidden.status, await body(hidden)]).toEqual([404, { message: '404 Project Not Found' }]);
   });
 
+  it('GET /projects/:id/events: a list read once still shows what happens afterwards', async () => {
+    const fx = world();
+    const { issue } = await story(fx);
+    const names = async () =>
+      (await body(await call(fx, 'GET', `${APP}/events?per_page=100`, 'alice'))).map(
+        (e: any) => e.action_name,
+      );
+    const before = await names();
+    await call(fx, 'POST', `${APP}/issues/${issue.iid}/notes`, 'alice', { body: 'Because.' });
+    await call(fx, 'PUT', `${APP}/issues/${issue.iid}`, 'alice', { state_event: 'reopen' });
+    await call(fx, 'POST', '/__fauxlab/push', undefined, { project: 'acme/app', ref: 'topic', user: 'dev' });
+    await call(fx, 'POST', `${APP}/members`, 'alice', { user_id: 5, access_level: 30 });
+    const after = await names();
+    expect(after.length).toBe(before.length + 4);
+    expect(after.slice(0, 4).sort()).toEqual(['commented on', 'joined', 'pushed to', 'reopened']);
+    const ids = (await body(await call(fx, 'GET', `${APP}/events?per_page=100`, 'alice'))).map(
+      (e: any) => e.id,
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it("GET /events: the caller's own events; scope=all adds their projects' events; 401 anonymous", async () => {
     const fx = world();
     await story(fx);
