@@ -1,19 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../../src/resources/integrations/delivery.js';
-import { APP, NOW, body, call, receiver, world } from '../settings/world.js';
-
-const LOCAL_OK = { settings: { allow_local_requests_from_web_hooks_and_services: true } };
-
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-
-async function listen() {
-  const r = await receiver();
-  closers.push(r.close);
-  return r;
-}
+import { APP, NOW, body, call, world } from '../settings/world.js';
+import { LOCAL_OK, listen } from './receivers.js';
 
 describe('group hooks API', () => {
   it('GET /groups/:id/hooks: no such route on the free tier (the catch-all 404)', async () => {

@@ -1,19 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../../src/resources/integrations/delivery.js';
-import { APP, NOW, body, call, receiver, world, type World } from '../settings/world.js';
-
-const LOCAL_OK = { settings: { allow_local_requests_from_web_hooks_and_services: true } };
-
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-
-async function listen(status?: (n: number) => number) {
-  const r = await receiver(status);
-  closers.push(r.close);
-  return r;
-}
+import { APP, NOW, body, call, world, type World } from '../settings/world.js';
+import { LOCAL_OK, listen } from './receivers.js';
 
 async function addHook(fx: World, params: Record<string, unknown>) {
   const res = await call(fx, 'POST', `${APP}/hooks`, 'maint', params);

@@ -1,17 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../../src/resources/integrations/delivery.js';
-import { APP, NOW, body, call, receiver, world, type World } from '../settings/world.js';
-
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-
-async function listen() {
-  const r = await receiver();
-  closers.push(r.close);
-  return r;
-}
+import { APP, NOW, body, call, world, type World } from '../settings/world.js';
+import { listen } from './receivers.js';
 
 async function addSystemHook(fx: World, params: Record<string, unknown>) {
   const res = await call(fx, 'POST', '/hooks', 'root', params);
