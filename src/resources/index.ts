@@ -34,6 +34,8 @@ import { sidekiqArea } from './sidekiq/area.js';
 import { wikisArea } from './wikis/area.js';
 import { boardsArea } from './boards/area.js';
 import { remoteMirrorsArea } from './remote_mirrors/area.js';
+import { hooksArea } from './hooks/area.js';
+import { eventsArea } from './events/area.js';
 
 const LIST = [
   usersArea,
@@ -63,6 +65,8 @@ const LIST = [
   wikisArea,
   boardsArea,
   remoteMirrorsArea,
+  hooksArea,
+  eventsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

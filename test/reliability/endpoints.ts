@@ -83,6 +83,8 @@ const pLevel = (min: number, ok: number) => (c: Cell) =>
 /** `before { authenticate! }` (401 first), then the project, then a minimum level for `authorize!`. */
 const pAuthLevel = (min: number) => (c: Cell) =>
   c.anonymous ? U : !c.visible ? PNF : c.level >= min ? ([200] as Expect) : F;
+/** A webhook whose deliveries fail at once (`.invalid` never resolves), for the hook rows. */
+const HOOK = { url: 'https://hooks.invalid/x', push_events: false };
 /** The token of the trigger a cell's set-up made (the trigger pipeline rows send it). */
 let triggerToken = '';
 /** A project route that only `authorize!`s (no `authenticate!`): anonymous callers get the 403 too. */
@@ -1309,6 +1311,44 @@ export const ENDPOINTS: Endpoint[] = [
         }),
     },
   ),
+  // ---- webhooks: project hooks (admin_project), group hooks (admin_group, paid), system hooks (admins)
+  project('GET /projects/:id/hooks', () => '/hooks', pLevel(40, 200)),
+  project('GET /projects/:id/hooks/:hook_id', () => '/hooks/1', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/hooks`, 'root-api', HOOK),
+  }),
+  project('POST /projects/:id/hooks', () => '/hooks', pLevel(40, 201), { body: json(HOOK) }),
+  project('PUT /projects/:id/hooks/:hook_id', () => '/hooks/1', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/hooks`, 'root-api', HOOK),
+    body: json({ ...HOOK, note_events: true }),
+  }),
+  project('DELETE /projects/:id/hooks/:hook_id', () => '/hooks/1', pLevel(40, 204), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/hooks`, 'root-api', HOOK),
+  }),
+  group('GET /groups/:id/hooks', () => '/hooks', gLevel(50, 200)),
+  group('GET /groups/:id/hooks/:hook_id', () => '/hooks/1', gLevel(50, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${G(v)}/hooks`, 'root-api', HOOK),
+  }),
+  group('POST /groups/:id/hooks', () => '/hooks', gLevel(50, 201), { body: json(HOOK) }),
+  group('PUT /groups/:id/hooks/:hook_id', () => '/hooks/1', gLevel(50, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${G(v)}/hooks`, 'root-api', HOOK),
+    body: json({ ...HOOK, issues_events: true }),
+  }),
+  group('DELETE /groups/:id/hooks/:hook_id', () => '/hooks/1', gLevel(50, 204), {
+    setup: (fx, v) => send(fx, 'POST', `${G(v)}/hooks`, 'root-api', HOOK),
+  }),
+  instance('GET /hooks', () => '/hooks', adminOnly(200)),
+  instance('POST /hooks', () => '/hooks', adminOnly(201), { body: json(HOOK) }),
+  instance('GET /hooks/:id', () => '/hooks/1', adminOnly(200), {
+    setup: (fx) => send(fx, 'POST', `${API}/hooks`, 'root-api', HOOK),
+  }),
+  instance('DELETE /hooks/:id', () => '/hooks/1', adminOnly(204), {
+    setup: (fx) => send(fx, 'POST', `${API}/hooks`, 'root-api', HOOK),
+  }),
+  // ---- events: a project's for whoever sees it, the caller's own, a user's (filtered per viewer)
+  project('GET /projects/:id/events', () => '/events', pRead()),
+  instance('GET /events', () => '/events?scope=all', authed(200)),
+  instance('GET /users/:id/events', () => '/users/10/events', anyone(200)),
+  instance('GET /user/activities', () => '/user/activities', adminOnly(200)),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

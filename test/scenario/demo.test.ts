@@ -94,6 +94,7 @@ describe('scenarios/schema.json', () => {
       'snippets',
       'topics',
       'variables',
+      'system_hooks',
       'generate',
     ]);
     expect(schema.required ?? []).toEqual([]);

@@ -41,6 +41,7 @@ const world: ScenarioFile = {
       scim_identities: [{ username: 'bob', extern_uid: 'bob-uid', active: false }],
       variables: [{ key: 'GROUP_KEY', value: 'group-value', environment_scope: 'production' }],
       deploy_tokens: [{ name: 'group-deploy', token: 'gdt-secret', scopes: ['read_registry'] }],
+      hooks: [{ url: 'https://hooks.example.com/group', token: 'g-token', issues_events: true }],
       labels: [{ name: 'team', color: '#123', description: 'The team', subscribers: ['alice'] }],
     },
     {
@@ -79,6 +80,18 @@ const world: ScenarioFile = {
         { slug: 'asana', active: false },
       ],
       deploy_tokens: [{ name: 'project-deploy', token: 'pdt-secret', scopes: ['read_repository'] }],
+      hooks: [
+        {
+          url: 'https://hooks.example.com/app',
+          token: 'p-token',
+          push_events: false,
+          confidential_note_events: true,
+          push_events_branch_filter: 'release/*',
+          enable_ssl_verification: false,
+          created_at: '2021-02-01T00:00:00Z',
+        },
+        { url: 'https://hooks.example.com/all' },
+      ],
       triggers: [
         { description: 'deploy', owner: 'alice', token: 'trigger-secret', last_used: '2021-02-28T10:00:00Z' },
         { description: 'made by the loader' },
@@ -166,6 +179,9 @@ const world: ScenarioFile = {
   ],
   epics: [{ group: 'acme', title: 'Roadmap', author: 'alice', notes: [{ body: 'Plan', author: 'alice' }] }],
   snippets: [{ author: 'alice', title: 'Note to self', content: 'echo hi', visibility: 'public' }],
+  system_hooks: [
+    { url: 'https://hooks.example.com/system', tag_push_events: true, repository_update_events: false },
+  ],
   generate: { users: 3, groups: 2, projects: 3, issues_per_project: 2, merge_requests_per_project: 1 },
 };
 

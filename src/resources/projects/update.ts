@@ -25,6 +25,7 @@ import {
 } from './validation.js';
 import { attributeChanges, groupOwnerLevel } from './create.js';
 import { findNamespace } from './namespaces.js';
+import { projectEventData, systemEvent } from '../hooks/system.js';
 
 // ---------------------------------------------------------------------------------------------------
 // PUT /projects/:id
@@ -132,6 +133,12 @@ export function updateProjectRoute(c: Ctx): Response {
     if (path !== project.path) renameProjectPath(d, rec, path, namespacePath(ns));
     rec.updated_at = now;
   });
+  if (path !== project.path)
+    systemEvent(
+      c,
+      'project_rename',
+      projectEventData(state(c), tget(state(c).projects, project.id)!, project.path_with_namespace),
+    );
   return sendProject(c, project.id, 200, { canAdminProject: true });
 }
 
