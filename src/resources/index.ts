@@ -31,6 +31,7 @@ import { userProfileArea } from './user_profile/area.js';
 import { triggersArea } from './triggers/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
+import { jobsArea } from './jobs/area.js';
 
 const LIST = [
   usersArea,
@@ -57,6 +58,7 @@ const LIST = [
   triggersArea,
   environmentsArea,
   sidekiqArea,
+  jobsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

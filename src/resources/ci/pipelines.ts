@@ -28,6 +28,7 @@ import {
   retryPipeline,
   type LivePipeline,
 } from './model.js';
+import { defaultBuildSpecs, newBuilds } from './builds.js';
 import { findRef, refNames } from './refs.js';
 import { emitEvent } from '../integrations/events.js';
 
@@ -192,6 +193,10 @@ export function startPipeline(
       duration: null,
       variables: req.variables,
       test_suites: null,
+      builds: newBuilds(defaultBuildSpecs(DEFAULT_RUN_SECONDS, 'success'), undefined, {
+        created_at: now,
+        user_id: req.userId,
+      }),
     });
   });
   emitEvent(c, { kind: 'pipeline', id });
@@ -286,7 +291,10 @@ export function pipelineRoutes(r: ApiRouter): void {
       const pl = findPipeline(c, proj.id, prm.pipeline_id);
       authorizeCi(c, proj, 'update_pipeline');
       const now = c.get('fx').clock.ms();
-      write(c, (d) => change(d, pl.id, now));
+      const userId = c.get('viewer').user?.id ?? null;
+      write(c, (d) =>
+        change === retryPipeline ? retryPipeline(d, pl.id, now, userId) : change(d, pl.id, now),
+      );
       emitEvent(c, { kind: 'pipeline', id: pl.id });
       return sendPipeline(c, pl.id, status, now);
     });
