@@ -14,6 +14,7 @@ import type { PipelineRecord, ProjectRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { authorizeCi, canCi } from '../ci/access.js';
 import { PIPELINE_STATUSES, livePipeline } from '../ci/model.js';
+import { emitEvent } from '../integrations/events.js';
 import { artifactsZip, JobRenderer } from './entities.js';
 import {
   cancelJob,
@@ -234,6 +235,7 @@ export function jobsRoutes(r: ApiRouter): void {
     const ref = job(c, proj, prm.job_id);
     const now = c.get('fx').clock.ms();
     write(c, (d) => cancelJob(d, ref, now));
+    emitEvent(c, { kind: 'pipeline', id: ref.pipeline.id });
     return sendJob(c, proj, ref.build.id, 201, now);
   });
 
@@ -244,6 +246,7 @@ export function jobsRoutes(r: ApiRouter): void {
     const now = c.get('fx').clock.ms();
     if (!retryable(ref.build, new JobRenderer(c, now).live.of(ref))) throw forbidden('Job is not retryable');
     const id = write(c, (d) => retryJob(d, ref, now, c.get('viewer').user!.id));
+    emitEvent(c, { kind: 'pipeline', id: ref.pipeline.id });
     return sendJob(c, proj, id, 201, now);
   });
 
@@ -269,6 +272,7 @@ export function jobsRoutes(r: ApiRouter): void {
     const live = new JobRenderer(c, now).live.of(ref);
     if (!playable(ref.build, live)) throw badRequest('Unplayable Job');
     write(c, (d) => playJob(d, ref, live, now, c.get('viewer').user!.id));
+    emitEvent(c, { kind: 'pipeline', id: ref.pipeline.id });
     return sendJob(c, proj, ref.build.id, 200, now);
   });
 

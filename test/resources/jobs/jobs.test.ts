@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createFauxlab } from '../../../src/index.js';
+import { deliveries } from '../../../src/resources/integrations/delivery.js';
 import { crc32 } from '../../../src/resources/jobs/zip.js';
-import { APP, body, call, jobsFx, NOW, WEB } from './world.js';
+import { receiver } from '../settings/world.js';
+import { APP, body, call, jobsFx, jobsWorld, NOW, WEB } from './world.js';
 
 type Job = { id: number; name: string; status: string; [k: string]: unknown };
 
@@ -363,5 +366,33 @@ describe('jobs: artifacts', () => {
     expect((await call(fx, 'GET', `${WEB}/jobs/${compile}/artifacts`, 'dev')).status).toBe(404);
     // The trace stays.
     expect(await (await call(fx, 'GET', `${WEB}/jobs/${compile}/trace`, 'dev')).text()).toContain('step 4');
+  });
+});
+
+describe('jobs: integrations', () => {
+  it('POST /projects/:id/jobs/:job_id/play: the pipeline it unblocks notifies chat integrations when it passes', async () => {
+    const r = await receiver();
+    try {
+      const fx = createFauxlab({
+        scenario: { ...jobsWorld, settings: { allow_local_requests_from_web_hooks_and_services: true } },
+      });
+      const put = await call(fx, 'PUT', `${WEB}/services/slack`, 'maint', {
+        webhook: r.url,
+        pipeline_events: true,
+        notify_only_broken_pipelines: false,
+      });
+      expect(put.status).toBe(200);
+      fx.clock.advance(31_000);
+      await call(fx, 'POST', `${WEB}/jobs/${await idOf(fx, 'deploy')}/play`, 'dev');
+      fx.clock.advance(6000);
+      await call(fx, 'GET', `${WEB}/pipelines/8`, 'dev');
+      await deliveries(fx.clock).settled();
+      expect(r.received.map((x) => x.body.text)).toEqual([
+        '<http://localhost/acme/web|acme / web>: Pipeline <http://localhost/acme/web/-/pipelines/8|#8> ' +
+          'of branch <http://localhost/acme/web/-/commits/master|master> by Dev User (dev) passed in 00:35',
+      ]);
+    } finally {
+      await r.close();
+    }
   });
 });
