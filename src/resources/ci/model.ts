@@ -12,6 +12,7 @@ import {
 } from '../../core/state.js';
 import { idelete, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import { CANCELABLE, liveRun, settleBuilds, type BuildRecord } from './builds.js';
+import { addJobToken, removeJobToken } from './job-tokens.js';
 import { removeRefs } from './refs.js';
 
 type S = Draft<PlatformState>;
@@ -115,7 +116,10 @@ export function createPipeline(st: S, p: NewPipeline): number {
   const builds = p.builds?.map((b) => ({ ...b, id: nextId(st, 'builds') }));
   tset(st.pipelines, id, { id, ...p, ...(builds && { builds }) });
   madd(st.idx.pipelinesBy, String(p.project_id), id);
-  for (const b of builds ?? []) iset(st.ciJobs.byId, String(b.id), id);
+  for (const b of builds ?? []) {
+    iset(st.ciJobs.byId, String(b.id), id);
+    addJobToken(st, b);
+  }
   return id;
 }
 
@@ -125,13 +129,18 @@ export function addBuild(st: S, pipelineId: number, b: Omit<BuildRecord, 'id'>):
   const p = tget(st.pipelines, pipelineId)!;
   (p.builds ??= []).push({ ...b, id });
   iset(st.ciJobs.byId, String(id), pipelineId);
-  return p.builds[p.builds.length - 1]!;
+  const added = p.builds[p.builds.length - 1]!;
+  addJobToken(st, added);
+  return added;
 }
 
 export function deletePipeline(st: S, id: number): void {
   const p = tget(st.pipelines, id);
   if (!p) return;
-  for (const b of p.builds ?? []) idelete(st.ciJobs.byId, String(b.id));
+  for (const b of p.builds ?? []) {
+    idelete(st.ciJobs.byId, String(b.id));
+    removeJobToken(st, b);
+  }
   mremove(st.idx.pipelinesBy, String(p.project_id), id);
   tdelete(st.pipelines, id);
 }

@@ -1,4 +1,5 @@
 import { defineArea } from '../../core/area.js';
+import { jobsControl } from './control.js';
 import { jobsRoutes } from './routes.js';
 import { emptyCiJobs } from './store.js';
 
@@ -6,4 +7,5 @@ export const jobsArea = defineArea({
   name: 'jobs',
   state: { key: 'ciJobs', empty: emptyCiJobs },
   routes: jobsRoutes,
+  control: jobsControl,
 });

@@ -6,13 +6,21 @@
  */
 import { findProject } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import { apiError, badRequest, forbidden, notFound, recordNotFound } from '../../core/errors.js';
+import {
+  apiError,
+  badRequest,
+  forbidden,
+  notFound,
+  recordNotFound,
+  unauthorized,
+} from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p, type ParamValue } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { PipelineRecord, ProjectRecord } from '../../core/state.js';
-import { tget } from '../../core/table.js';
+import { iget, tget } from '../../core/table.js';
 import { authorizeCi, canCi } from '../ci/access.js';
+import { jobIdOfToken } from '../ci/job-tokens.js';
 import { PIPELINE_STATUSES, livePipeline } from '../ci/model.js';
 import { emitEvent } from '../integrations/events.js';
 import { artifactsZip, JobRenderer } from './entities.js';
@@ -132,6 +140,22 @@ function sendArchive(c: Ctx, ref: JobRef | undefined, now: number, r: JobRendere
 
 const refShape = { job: p.str().required() };
 
+/**
+ * The job a request's job token stands for (`current_authenticated_job`), or null for other
+ * credentials. The token is good only while its job runs: 401 otherwise, as for an unknown token.
+ */
+function authenticatedJob(c: Ctx): JobRef | null {
+  const token = c.get('viewer').token;
+  if (token?.kind !== 'job') return null;
+  const st = state(c);
+  const id = jobIdOfToken(token.name);
+  const pid = id === undefined ? undefined : iget(st.ciJobs.byId, String(id));
+  const pl = pid === undefined ? undefined : tget(st.pipelines, pid);
+  const ref = pl && findJob(st, pl.project_id, id!);
+  if (!ref || new JobRenderer(c).live.of(ref).status !== 'running') throw unauthorized();
+  return ref;
+}
+
 /** `latest_successful_build_for_ref!`: a record 404 when there is none. */
 function jobForRef(c: Ctx, proj: ProjectRecord, refName: string, name: string, r: JobRenderer): JobRef {
   const found = latestSuccessfulJob(
@@ -148,6 +172,14 @@ function jobForRef(c: Ctx, proj: ProjectRecord, refName: string, name: string, r
 }
 
 export function jobsRoutes(r: ApiRouter): void {
+  // `GET /job`: the job whose token authenticates the request; other credentials find no job.
+  r.get('/job', { auth: 'required', jobToken: true }, (c) => {
+    const ref = authenticatedJob(c);
+    if (!ref) throw notFound('Job');
+    const proj = tget(state(c).projects, ref.pipeline.project_id)!;
+    return c.json(new JobRenderer(c).full(ref, proj));
+  });
+
   // ---- Pipelines' jobs and bridges (the pipelines API: reads need no user on public projects)
   r.get(
     '/projects/:id/pipelines/:pipeline_id/jobs',
@@ -183,6 +215,7 @@ export function jobsRoutes(r: ApiRouter): void {
     '/projects/:id/jobs/artifacts/:ref_name{.+}/download',
     { params: refShape, jobToken: true },
     (c, prm) => {
+      authenticatedJob(c);
       const proj = project(c);
       authorizeCi(c, proj, 'read_pipeline');
       const rr = new JobRenderer(c);
@@ -278,6 +311,7 @@ export function jobsRoutes(r: ApiRouter): void {
 
   // ---- Artifacts of one job (`authenticate_non_get!`)
   r.get('/projects/:id/jobs/:job_id/artifacts', { params: jobShape, jobToken: true }, (c, prm) => {
+    authenticatedJob(c);
     const proj = project(c);
     authorizeCi(c, proj, 'read_pipeline');
     const ref = job(c, proj, prm.job_id);

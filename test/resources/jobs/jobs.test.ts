@@ -396,3 +396,44 @@ describe('jobs: integrations', () => {
     }
   });
 });
+
+describe('jobs: CI_JOB_TOKEN', () => {
+  const tokenOf = async (fx: ReturnType<typeof jobsFx>, id: number) =>
+    (await body(await call(fx, 'GET', `/__fauxlab/jobs/${id}/token`))).token as string;
+  const withJobToken = (fx: ReturnType<typeof jobsFx>, path: string, token: string) =>
+    fx.app.request(path, { headers: { 'JOB-TOKEN': token } });
+
+  it('GET /job: the running job of the token; other credentials find no job', async () => {
+    const fx = jobsFx();
+    const compile = await idOf(fx, 'compile');
+    const token = await tokenOf(fx, compile);
+    expect(token).toMatch(/^[0-9a-f]{20}$/);
+    fx.clock.advance(1000);
+    const res = await withJobToken(fx, '/api/v4/job', token);
+    expect(res.status).toBe(200);
+    expect(await body(res)).toMatchObject({ id: compile, status: 'running', user: { username: 'dev' } });
+    expect(await body(await fx.app.request(`/api/v4/job?job_token=${token}`))).toMatchObject({ id: compile });
+    expect(await body(await call(fx, 'GET', '/job', 'dev'))).toEqual({ message: '404 Job Not Found' });
+    expect((await call(fx, 'GET', '/job')).status).toBe(401);
+  });
+
+  it('GET /job: a token is good only while its job runs (401 before and after)', async () => {
+    const fx = jobsFx();
+    const token = await tokenOf(fx, await idOf(fx, 'compile'));
+    expect(await body(await withJobToken(fx, '/api/v4/job', token))).toEqual({ message: '401 Unauthorized' });
+    fx.clock.advance(10_000);
+    expect((await withJobToken(fx, '/api/v4/job', token)).status).toBe(401);
+    expect((await withJobToken(fx, '/api/v4/job', 'f'.repeat(20))).status).toBe(401);
+  });
+
+  it('GET /projects/:id/jobs/artifacts/:ref_name/download: a running job downloads with its token as its user', async () => {
+    const fx = jobsFx();
+    const token = await tokenOf(fx, await idOf(fx, 'compile'));
+    fx.clock.advance(1000);
+    const res = await withJobToken(fx, `${WEB}/jobs/artifacts/master/download?job=compile`, token);
+    expect(res.status).toBe(200);
+    expect(unzipStored(new Uint8Array(await res.arrayBuffer()))).toEqual({ 'bin/app.txt': 'v0' });
+    // A route that does not take job tokens ignores the header: the project is hidden from anonymous.
+    expect((await withJobToken(fx, `${WEB}/pipelines`, token)).status).toBe(404);
+  });
+});
