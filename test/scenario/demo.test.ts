@@ -94,6 +94,7 @@ describe('scenarios/schema.json', () => {
       'snippets',
       'topics',
       'variables',
+      'ci',
       'generate',
     ]);
     expect(schema.required ?? []).toEqual([]);

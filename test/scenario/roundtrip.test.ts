@@ -16,6 +16,7 @@ const world: ScenarioFile = {
   tier: 'ultimate',
   settings: { signup_enabled: false },
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
+  ci: { queue_time: '3s' },
   topics: [{ name: 'infra', description: 'Infrastructure code' }, { name: 'bare' }],
   variables: [{ key: 'INSTANCE_KEY', value: 'instance-value', masked: false, protected: true }],
   users: [

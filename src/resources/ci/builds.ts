@@ -260,6 +260,7 @@ export function liveRun(
     started_at: string | null;
     finished_at: string | null;
     duration: number | null;
+    updated_at: string;
   },
   now: number,
 ): LiveRun {
@@ -288,7 +289,12 @@ export function liveRun(
       duration: started === null ? null : runDuration(periods),
     };
   }
-  const updated = status === 'running' && newStarts.length ? Math.min(...newStarts) : a;
+  // Running: since this run started; waiting (pending, or blocked on a manual job): since the last change.
+  const settled = latest.flatMap((x) => (x.l.finished_at ? [Date.parse(x.l.finished_at)] : []));
+  const updated =
+    status === 'running' && newStarts.length
+      ? Math.min(...newStarts)
+      : Math.max(Math.min(a, Date.parse(before.updated_at)), ...settled.filter((t) => t >= a));
   return {
     status,
     started_at: started,
@@ -381,4 +387,15 @@ export function newBuilds(
     erased_at: null,
     erased_by: null,
   }));
+}
+
+/**
+ * Queues the first stage's jobs that run at once (`pending` since `at`): they start when the pipeline's
+ * clock starts, so a pipeline anchored later than `at` waits that long for a runner.
+ */
+export function queueFirstStage(builds: BuildRecord[], at: string): void {
+  const first = Math.min(...builds.map((b) => b.stage_idx));
+  for (const b of builds)
+    if (b.stage_idx === first && (b.when === 'on_success' || b.when === 'always'))
+      Object.assign(b, { status: 'pending', queued_at: at });
 }

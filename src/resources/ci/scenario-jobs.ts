@@ -121,7 +121,13 @@ export function buildsSpan(builds: readonly BuildRecord[]): number {
   const run = liveRun(
     builds,
     new Date(0).toISOString(),
-    { status: 'created', started_at: null, finished_at: null, duration: null },
+    {
+      status: 'created',
+      started_at: null,
+      finished_at: null,
+      duration: null,
+      updated_at: new Date(0).toISOString(),
+    },
     8.64e15,
   );
   return run.finished_at === null ? 0 : Math.round(Date.parse(run.finished_at) / 1000);

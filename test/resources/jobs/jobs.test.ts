@@ -437,3 +437,38 @@ describe('jobs: CI_JOB_TOKEN', () => {
     expect((await withJobToken(fx, `${WEB}/pipelines`, token)).status).toBe(404);
   });
 });
+
+describe('jobs: queue time', () => {
+  it('ci.queue_time: a new pipeline stays pending that long, then runs its full minute', async () => {
+    const fx = createFauxlab({ scenario: { ...jobsWorld, ci: { queue_time: '5s' } } });
+    const pl = await body(await call(fx, 'POST', `${WEB}/pipeline`, 'dev', { ref: 'master' }));
+    expect(pl).toMatchObject({ status: 'pending', updated_at: NOW });
+    const get = async () => body(await call(fx, 'GET', `${WEB}/pipelines/${pl.id}`, 'dev'));
+    fx.clock.advance(5000);
+    expect(await get()).toMatchObject({ status: 'pending', started_at: null, updated_at: NOW });
+    fx.clock.advance(1);
+    expect(await get()).toMatchObject({ status: 'running', started_at: '2021-03-01T12:00:05.000Z' });
+    const [build] = (await body(await call(fx, 'GET', `${WEB}/pipelines/${pl.id}/jobs`, 'dev'))) as Job[];
+    expect(build).toMatchObject({ name: 'build', queued_duration: 5 });
+    fx.clock.advance(60_000);
+    expect(await get()).toMatchObject({
+      status: 'success',
+      duration: 60,
+      finished_at: '2021-03-01T12:01:05.000Z',
+    });
+  });
+
+  it('PUT /__fauxlab/ci: sets the queue time; a bad value is 400 and changes nothing', async () => {
+    const fx = jobsFx();
+    expect(await body(await call(fx, 'GET', '/__fauxlab/ci'))).toEqual({ queue_time_ms: 0 });
+    expect(await body(await call(fx, 'PUT', '/__fauxlab/ci', undefined, { queue_time: '2s' }))).toEqual({
+      queue_time_ms: 2000,
+    });
+    const bad = await call(fx, 'PUT', '/__fauxlab/ci', undefined, { queue_time: '2 weeks' });
+    expect(bad.status).toBe(400);
+    expect(await body(await call(fx, 'GET', '/__fauxlab/ci'))).toEqual({ queue_time_ms: 2000 });
+    const pl = await body(await call(fx, 'POST', `${WEB}/pipeline`, 'dev', { ref: 'master' }));
+    fx.clock.advance(1500);
+    expect((await body(await call(fx, 'GET', `${WEB}/pipelines/${pl.id}`, 'dev'))).status).toBe('pending');
+  });
+});
