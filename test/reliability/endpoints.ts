@@ -582,7 +582,11 @@ export const ENDPOINTS: Endpoint[] = [
     pLevel(30, 200),
   ),
   // Personal tokens find no job: only a running job's token does.
-  instance('GET /job', () => '/job', (c) => (c.anonymous ? U : nf('Job'))),
+  instance(
+    'GET /job',
+    () => '/job',
+    (c) => (c.anonymous ? U : nf('Job')),
+  ),
   project(
     'DELETE /projects/:id/jobs/:job_id/artifacts',
     (v, ids) => `/jobs/${ids.job[v]}/artifacts`,

@@ -17,11 +17,10 @@ export interface ArtifactFile {
   content: string;
 }
 
-export interface BuildRecord {
-  id: number;
+/** What a job does, as a scenario (or the default set) describes it. */
+export interface BuildSpec {
   name: string;
   stage: string;
-  stage_idx: number;
   when: BuildWhen;
   allow_failure: boolean;
   /** How long the job runs once a runner takes it, in seconds. */
@@ -32,6 +31,11 @@ export interface BuildRecord {
   /** The files of the job's artifacts archive; empty when it has none. */
   artifacts: ArtifactFile[];
   artifacts_expire_at: string | null;
+}
+
+export interface BuildRecord extends BuildSpec {
+  id: number;
+  stage_idx: number;
   user_id: number | null;
   created_at: string;
   /** The job's state at the pipeline's anchor (or for good, when the pipeline has none). */
@@ -308,19 +312,6 @@ export function liveRun(
 export function settleBuilds(builds: BuildRecord[], anchor: string | null, now: number): void {
   const live = liveBuilds(builds, anchor, now);
   builds.forEach((b, i) => Object.assign(b, live[i]));
-}
-
-/** The job set of a pipeline nobody described: build, test and deploy, sharing its run length. */
-export interface BuildSpec {
-  name: string;
-  stage: string;
-  when: BuildWhen;
-  allow_failure: boolean;
-  run_seconds: number;
-  outcome: 'success' | 'failed';
-  log: string;
-  artifacts: ArtifactFile[];
-  artifacts_expire_at: string | null;
 }
 
 const spec = (name: string, run: number, outcome: 'success' | 'failed', log: string): BuildSpec => ({

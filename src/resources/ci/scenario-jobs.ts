@@ -15,31 +15,29 @@ import {
 /** Bounds of a described pipeline: its jobs, their logs and artifacts. */
 export const JOB_LIMITS = { jobs: 200, stages: 50, logChars: 1_000_000, files: 100, fileChars: 1_000_000 };
 
-const seconds = z
+/** Seconds, or a duration string; pipelines' and jobs' run lengths. */
+export const secondsField = z
   .union([
-    z
-      .number()
-      .min(0)
-      .max(86_400 * 7),
-    z.string().max(32),
+    z.number().min(0),
+    z.string().refine(
+      (v) => {
+        try {
+          return parseDuration(v) >= 0;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be seconds or a duration such as 90s, 5m, 1h30m' },
+    ),
   ])
-  .refine(
-    (v) => {
-      try {
-        return parseDuration(v) >= 0;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'must be seconds or a duration such as 90s, 5m, 1h30m' },
-  );
+  .describe('seconds, or a duration such as 90s, 5m, 1h30m');
 
 const jobSchema = z.strictObject({
   name: z.string().min(1).max(255),
   stage: z.string().min(1).max(255).default('test'),
   when: z.enum(['on_success', 'on_failure', 'always', 'manual']).default('on_success'),
   allow_failure: z.boolean().optional().describe('default true for manual jobs, false for the others'),
-  duration: seconds.default(60).describe('how long the job runs'),
+  duration: secondsField.default(60).describe('how long the job runs'),
   outcome: z.enum(['success', 'failed']).default('success'),
   log: z
     .string()

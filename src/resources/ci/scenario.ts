@@ -18,29 +18,19 @@ import {
   type NewPipeline,
 } from './model.js';
 import { addRef, findRef } from './refs.js';
-import { buildsSpan, exportBuilds, pipelineJobFields, scenarioBuilds } from './scenario-jobs.js';
+import {
+  buildsSpan,
+  exportBuilds,
+  pipelineJobFields,
+  scenarioBuilds,
+  secondsField,
+} from './scenario-jobs.js';
 
 const shaHex = z.string().regex(/^[0-9a-f]{40}$/, 'must be a commit sha (40 hex digits)');
 
 const refEntry = z
   .union([z.string().min(1), z.strictObject({ name: z.string().min(1), sha: shaHex.optional() })])
   .describe('a name, or {name, sha}; a sha is made up when none is given');
-
-const secondsField = z
-  .union([
-    z.number().min(0),
-    z.string().refine(
-      (v) => {
-        try {
-          return parseDuration(v) >= 0;
-        } catch {
-          return false;
-        }
-      },
-      { message: 'must be seconds or a duration such as 90s, 5m, 1h30m' },
-    ),
-  ])
-  .describe('seconds, or a duration such as 90s, 5m, 1h30m');
 
 const variableSchema = z.strictObject({
   key: z.string(),
