@@ -16,21 +16,28 @@ import {
 export const JOB_LIMITS = { jobs: 200, stages: 50, logChars: 1_000_000, files: 100, fileChars: 1_000_000 };
 
 /** Seconds, or a duration string; pipelines' and jobs' run lengths. */
+/** The longest run a scenario may give a pipeline or job: a year, well inside what a date can hold. */
+export const MAX_RUN_SECONDS = 366 * 86_400;
+
 export const secondsField = z
   .union([
-    z.number().min(0),
-    z.string().refine(
-      (v) => {
-        try {
-          return parseDuration(v) >= 0;
-        } catch {
-          return false;
-        }
-      },
-      { message: 'must be seconds or a duration such as 90s, 5m, 1h30m' },
-    ),
+    z.number().min(0).max(MAX_RUN_SECONDS),
+    z
+      .string()
+      .max(32)
+      .refine(
+        (v) => {
+          try {
+            const ms = parseDuration(v);
+            return ms >= 0 && ms <= MAX_RUN_SECONDS * 1000;
+          } catch {
+            return false;
+          }
+        },
+        { message: 'must be seconds or a duration such as 90s, 5m, 1h30m' },
+      ),
   ])
-  .describe('seconds, or a duration such as 90s, 5m, 1h30m');
+  .describe('seconds, or a duration such as 90s, 5m, 1h30m (at most a year)');
 
 const jobSchema = z.strictObject({
   name: z.string().min(1).max(255),

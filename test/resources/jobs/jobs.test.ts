@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFauxlab } from '../../../src/index.js';
+import { createFauxlab, loadScenario, ScenarioError } from '../../../src/index.js';
 import { deliveries } from '../../../src/resources/integrations/delivery.js';
 import { crc32 } from '../../../src/resources/jobs/zip.js';
 import { receiver } from '../settings/world.js';
@@ -470,5 +470,33 @@ describe('jobs: queue time', () => {
     const pl = await body(await call(fx, 'POST', `${WEB}/pipeline`, 'dev', { ref: 'master' }));
     fx.clock.advance(1500);
     expect((await body(await call(fx, 'GET', `${WEB}/pipelines/${pl.id}`, 'dev'))).status).toBe('pending');
+  });
+});
+
+describe('jobs: scenario', () => {
+  it('projects[].pipelines[].jobs: a run longer than a year, or a path that climbs out, is refused by field', () => {
+    let problems: string[] = [];
+    try {
+      loadScenario({
+        projects: [
+          {
+            path: 'root/app',
+            pipelines: [
+              {
+                jobs: [
+                  { name: 'forever', duration: 1e300 },
+                  { name: 'sneaky', artifacts: [{ path: '../etc/passwd', content: '' }] },
+                ],
+              },
+            ],
+          },
+        ],
+        users: [{ username: 'root' }],
+      });
+    } catch (e) {
+      problems = e instanceof ScenarioError ? e.problems : [];
+    }
+    expect(problems.join('\n')).toContain('projects[0].pipelines[0].jobs[0].duration');
+    expect(problems.join('\n')).toContain('projects[0].pipelines[0].jobs[1].artifacts[0].path');
   });
 });
