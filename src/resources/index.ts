@@ -36,6 +36,7 @@ import { boardsArea } from './boards/area.js';
 import { remoteMirrorsArea } from './remote_mirrors/area.js';
 import { hooksArea } from './hooks/area.js';
 import { eventsArea } from './events/area.js';
+import { jobsArea } from './jobs/area.js';
 
 const LIST = [
   usersArea,
@@ -67,6 +68,7 @@ const LIST = [
   remoteMirrorsArea,
   hooksArea,
   eventsArea,
+  jobsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

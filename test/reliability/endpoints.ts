@@ -539,6 +539,69 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/pipelines/${ids.pipeline[v]}`,
     pLevel(50, 204),
   ),
+  // ---- jobs: the jobs API `authenticate!`s, the pipeline lists and artifact downloads only for writes;
+  // reads need read_build (public jobs), writes update_build (developers), erase and artifact deletion
+  // maintainers (the job is not the developer's own)
+  project(
+    'GET /projects/:id/pipelines/:pipeline_id/jobs',
+    (v, ids) => `/pipelines/${ids.pipeline[v]}/jobs`,
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/pipelines/:pipeline_id/bridges',
+    (v, ids) => `/pipelines/${ids.pipeline[v]}/bridges`,
+    pRead(),
+  ),
+  project('GET /projects/:id/jobs', () => '/jobs', pAuthRead()),
+  project('GET /projects/:id/jobs/:job_id', (v, ids) => `/jobs/${ids.job[v]}`, pAuthRead()),
+  project('GET /projects/:id/jobs/:job_id/trace', (v, ids) => `/jobs/${ids.job[v]}/trace`, pAuthRead()),
+  project(
+    'POST /projects/:id/jobs/:job_id/cancel',
+    (v, ids) => `/jobs/${ids.job[v]}/cancel`,
+    pLevel(30, 201),
+    {
+      readOnly: true, // a finished job stays as it is
+    },
+  ),
+  project('POST /projects/:id/jobs/:job_id/retry', (v, ids) => `/jobs/${ids.job[v]}/retry`, pLevel(30, 201)),
+  project('POST /projects/:id/jobs/:job_id/erase', (v, ids) => `/jobs/${ids.job[v]}/erase`, pLevel(40, 201)),
+  project(
+    'POST /projects/:id/jobs/:job_id/play',
+    (v, ids) => `/jobs/${ids.job[v] + 1}/play`,
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 30 ? [200] : F),
+  ),
+  project('GET /projects/:id/jobs/:job_id/artifacts', (v, ids) => `/jobs/${ids.job[v]}/artifacts`, pRead()),
+  project(
+    'GET /projects/:id/jobs/:job_id/artifacts/:artifact_path{.+}',
+    (v, ids) => `/jobs/${ids.job[v]}/artifacts/out/app.txt`,
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/jobs/artifacts/:ref_name{.+}/download',
+    () => '/jobs/artifacts/master/download?job=compile',
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/jobs/artifacts/:ref_name{.+}/raw/:artifact_path{.+}',
+    () => '/jobs/artifacts/master/raw/out/app.txt?job=compile',
+    pRead(),
+  ),
+  project(
+    'POST /projects/:id/jobs/:job_id/artifacts/keep',
+    (v, ids) => `/jobs/${ids.job[v]}/artifacts/keep`,
+    pLevel(30, 200),
+  ),
+  // Personal tokens find no job: only a running job's token does.
+  instance(
+    'GET /job',
+    () => '/job',
+    (c) => (c.anonymous ? U : nf('Job')),
+  ),
+  project(
+    'DELETE /projects/:id/jobs/:job_id/artifacts',
+    (v, ids) => `/jobs/${ids.job[v]}/artifacts`,
+    pLevel(40, 204),
+  ),
   // ---- pipeline triggers (admin_build; the token alone starts a pipeline) and environments
   // (reporters read, developers write; deleting needs a stopped environment)
   project('GET /projects/:id/triggers', () => '/triggers', pLevel(40, 200)),

@@ -120,6 +120,8 @@ export interface Ids {
   milestone: Record<Visibility, number>;
   groupMilestone: Record<Visibility, number>;
   pipeline: Record<Visibility, number>;
+  /** The first job of the pipeline (it has artifacts). */
+  job: Record<Visibility, number>;
   projectSnippet: Record<Visibility, number>;
   snippetNote: Record<Visibility, number>;
   projectDeployToken: Record<Visibility, number>;
@@ -219,6 +221,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     milestone: per(),
     groupMilestone: per(),
     pipeline: per(),
+    job: per(),
     projectSnippet: per(),
     snippetNote: per(),
     projectDeployToken: per(),
@@ -270,6 +273,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     ids.mrVersion[v] = idOf((await list(`${P(v)}/merge_requests/1/versions`))[0]);
     ids.milestone[v] = idOf((await list(`${P(v)}/milestones`))[0]);
     ids.pipeline[v] = idOf((await list(`${P(v)}/pipelines`))[0]);
+    ids.job[v] = idOf((await list(`${P(v)}/pipelines/${ids.pipeline[v]}/jobs`))[0]);
     ids.projectDeployToken[v] = idOf((await list(`${P(v)}/deploy_tokens`))[0]);
     ids.groupDeployToken[v] = idOf((await list(`${G(v)}/deploy_tokens`))[0]);
     ids.personalSnippet[v] = idOf(snippets.find((s) => s.title === `Personal ${v} snippet`));

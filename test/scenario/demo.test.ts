@@ -95,6 +95,7 @@ describe('scenarios/schema.json', () => {
       'topics',
       'variables',
       'system_hooks',
+      'ci',
       'generate',
     ]);
     expect(schema.required ?? []).toEqual([]);

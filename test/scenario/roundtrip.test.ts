@@ -16,6 +16,7 @@ const world: ScenarioFile = {
   tier: 'ultimate',
   settings: { signup_enabled: false },
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
+  ci: { queue_time: '3s' },
   topics: [{ name: 'infra', description: 'Infrastructure code' }, { name: 'bare' }],
   variables: [{ key: 'INSTANCE_KEY', value: 'instance-value', masked: false, protected: true }],
   users: [
@@ -73,6 +74,28 @@ const world: ScenarioFile = {
           },
         },
         { ref: 'v1.0', tag: true, status: 'running', duration: 3600 },
+        {
+          status: 'success',
+          created_at: '2021-02-02T10:00:00Z',
+          stages: ['lint', 'build', 'ship'],
+          jobs: [
+            {
+              name: 'compile',
+              stage: 'build',
+              duration: 30,
+              artifacts: [{ path: 'out/a.txt', content: 'a' }],
+            },
+            {
+              name: 'style',
+              stage: 'lint',
+              duration: 5,
+              outcome: 'failed',
+              allow_failure: true,
+              log: 'bad\n',
+            },
+            { name: 'ship', stage: 'ship', when: 'manual', artifacts_expire_at: '2021-03-01T00:00:00Z' },
+          ],
+        },
         { status: 'canceled' },
       ],
       integrations: [
