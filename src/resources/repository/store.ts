@@ -48,9 +48,10 @@ declare module '../../core/state.js' {
 // A state file holds the objects packed; the first read of such a state revives them once.
 const revived = new WeakMap<object, ObjectStore>();
 
-/** The instance's object store. */
+/** The instance's object store (on a draft too: a packed slice is read through its original). */
 export function objectsOf(st: PlatformState): ObjectStore {
-  const o = st.repository.objects;
+  const slice = isDraft(st.repository) ? (original(st.repository) ?? st.repository) : st.repository;
+  const o = slice.objects;
   if (o instanceof ObjectStore) return o;
   const packed = (o ?? {}) as PackedObjects;
   let store = revived.get(packed);
@@ -64,9 +65,7 @@ export function objectsOf(st: PlatformState): ObjectStore {
 
 /** The store for a write: a revived one is put in the draft, so that the next save carries its additions. */
 export function objectsFor(d: Draft<PlatformState>): ObjectStore {
-  // Read through the original: touching a packed (plain) object on the draft would draft it.
-  const slice = isDraft(d.repository) ? original(d.repository)! : d.repository;
-  const store = objectsOf({ repository: slice } as PlatformState);
-  if (!(slice.objects instanceof ObjectStore)) d.repository.objects = store;
+  const store = objectsOf(d as PlatformState);
+  if (!(d.repository.objects instanceof ObjectStore)) d.repository.objects = store;
   return store;
 }
