@@ -1134,6 +1134,43 @@ export const ENDPOINTS: Endpoint[] = [
     setup: (fx, v) =>
       send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
   }),
+  project(
+    'GET /projects/:id/repository/commits/:sha/statuses',
+    () => '/repository/commits/master/statuses',
+    mrRead(),
+  ),
+  project('POST /projects/:id/statuses/:sha', () => '/statuses/master', pLevel(30, 201), {
+    body: json({ state: 'success', name: 'ci' }),
+  }),
+  project(
+    'POST /projects/:id/repository/commits/:sha/cherry_pick',
+    () => '/repository/commits/master/cherry_pick',
+    pushTo(201),
+    {
+      setup: async (fx, v) => {
+        await send(fx, 'POST', `${P(v)}/repository/branches`, 'root-api', {
+          branch: 'stable',
+          ref: 'master',
+        });
+        await send(fx, 'POST', `${P(v)}/repository/files/x.txt`, 'root-api', X_FILE);
+      },
+      body: json({ branch: 'stable' }),
+    },
+  ),
+  project(
+    'POST /projects/:id/repository/commits/:sha/revert',
+    () => '/repository/commits/master/revert',
+    pushTo(201),
+    {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/repository/files/x.txt`, 'root-api', X_FILE),
+      body: json({ branch: 'master' }),
+    },
+  ),
+  project(
+    'GET /projects/:id/repository/commits/:sha/signature',
+    () => '/repository/commits/master/signature',
+    (c) => (!c.visible ? PNF : !readsMr(c) ? F : nf('Signature')),
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

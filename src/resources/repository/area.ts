@@ -25,10 +25,13 @@ export const repositoryArea = defineArea({
     export: exportRepositories,
   },
   cascade: {
-    // Objects stay (a fork may share them, and the store is append-only); the protections go.
+    // Objects stay (a fork may share them, and the store is append-only); protections and statuses go.
     project: (st, id) => {
-      for (const pb of mget(st.repository.idx.protectedBy, String(id))) tdelete(st.repository.protected, pb);
-      idelete(st.repository.idx.protectedBy, String(id));
+      const r = st.repository;
+      for (const pb of mget(r.idx.protectedBy, String(id))) tdelete(r.protected, pb);
+      idelete(r.idx.protectedBy, String(id));
+      for (const s of mget(r.idx.statusesBy, String(id))) tdelete(r.statuses, s);
+      idelete(r.idx.statusesBy, String(id));
     },
   },
 });

@@ -4,6 +4,8 @@ import { commitRoutes } from './commits.js';
 import { fileRoutes } from './files.js';
 import { repositoryReadRoutes } from './repositories.js';
 import { tagRoutes } from './tags.js';
+import { statusRoutes } from './statuses.js';
+import { pickRoutes } from './pick.js';
 
 export function repositoryRoutes(r: ApiRouter): void {
   branchRoutes(r);
@@ -11,4 +13,6 @@ export function repositoryRoutes(r: ApiRouter): void {
   fileRoutes(r);
   repositoryReadRoutes(r);
   tagRoutes(r);
+  statusRoutes(r);
+  pickRoutes(r);
 }

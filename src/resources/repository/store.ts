@@ -20,6 +20,23 @@ export interface ProtectedBranchRecord {
   code_owner_approval_required: boolean;
 }
 
+/** A status an integration posted on a commit (`GenericCommitStatus`). */
+export interface CommitStatusRecord {
+  id: number;
+  project_id: number;
+  sha: string;
+  ref: string;
+  name: string;
+  status: 'pending' | 'running' | 'success' | 'failed' | 'canceled';
+  target_url: string | null;
+  description: string | null;
+  coverage: number | null;
+  author_id: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 export interface RepositoryState {
   /**
    * The `ObjectStore`, or the packed objects of a state file until first use: read only through
@@ -27,16 +44,20 @@ export interface RepositoryState {
    */
   objects: unknown;
   protected: Table<ProtectedBranchRecord>;
+  statuses: Table<CommitStatusRecord>;
   idx: {
     /** project id -> protected branch ids */
     protectedBy: MultiIndex;
+    /** project id -> commit status ids */
+    statusesBy: MultiIndex;
   };
 }
 
 export const emptyRepository = (): RepositoryState => ({
   objects: new ObjectStore(),
   protected: emptyTable(),
-  idx: { protectedBy: emptyIndex() },
+  statuses: emptyTable(),
+  idx: { protectedBy: emptyIndex(), statusesBy: emptyIndex() },
 });
 
 declare module '../../core/state.js' {
