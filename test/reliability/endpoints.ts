@@ -1171,6 +1171,11 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/repository/commits/master/signature',
     (c) => (!c.visible ? PNF : !readsMr(c) ? F : nf('Signature')),
   ),
+  project(
+    'GET /projects/:id/repository/:archive{archive(?:\\.[a-z0-9.]+)?}',
+    () => '/repository/archive.zip',
+    mrRead(),
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -6,6 +6,7 @@ import { repositoryReadRoutes } from './repositories.js';
 import { tagRoutes } from './tags.js';
 import { statusRoutes } from './statuses.js';
 import { pickRoutes } from './pick.js';
+import { archiveRoutes } from './archive.js';
 
 export function repositoryRoutes(r: ApiRouter): void {
   branchRoutes(r);
@@ -15,4 +16,5 @@ export function repositoryRoutes(r: ApiRouter): void {
   tagRoutes(r);
   statusRoutes(r);
   pickRoutes(r);
+  archiveRoutes(r);
 }
