@@ -1176,6 +1176,11 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/repository/archive.zip',
     mrRead(),
   ),
+  project(
+    'GET /projects/:id/repository/files/:file_path/blame',
+    () => '/repository/files/README.md/blame?ref=master',
+    mrRead(),
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

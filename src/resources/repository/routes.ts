@@ -7,10 +7,12 @@ import { tagRoutes } from './tags.js';
 import { statusRoutes } from './statuses.js';
 import { pickRoutes } from './pick.js';
 import { archiveRoutes } from './archive.js';
+import { blameRoutes } from './blame.js';
 
 export function repositoryRoutes(r: ApiRouter): void {
   branchRoutes(r);
   commitRoutes(r);
+  blameRoutes(r);
   fileRoutes(r);
   repositoryReadRoutes(r);
   tagRoutes(r);
