@@ -1181,6 +1181,19 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/repository/files/README.md/blame?ref=master',
     mrRead(),
   ),
+  project(
+    'GET /projects/:id/repository/commits/:sha/comments',
+    () => '/repository/commits/master/comments',
+    mrRead(),
+  ),
+  project(
+    'POST /projects/:id/repository/commits/:sha/comments',
+    () => '/repository/commits/master/comments',
+    mrUser(201),
+    {
+      body: json({ note: 'Looks good' }),
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -8,6 +8,7 @@ import { statusRoutes } from './statuses.js';
 import { pickRoutes } from './pick.js';
 import { archiveRoutes } from './archive.js';
 import { blameRoutes } from './blame.js';
+import { commentRoutes } from './comments.js';
 
 export function repositoryRoutes(r: ApiRouter): void {
   branchRoutes(r);
@@ -18,5 +19,6 @@ export function repositoryRoutes(r: ApiRouter): void {
   tagRoutes(r);
   statusRoutes(r);
   pickRoutes(r);
+  commentRoutes(r);
   archiveRoutes(r);
 }

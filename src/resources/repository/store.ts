@@ -37,6 +37,19 @@ export interface CommitStatusRecord {
   finished_at: string | null;
 }
 
+/** A comment on a commit, optionally on one line of its diff (`Note` with `noteable_type: Commit`). */
+export interface CommitCommentRecord {
+  id: number;
+  project_id: number;
+  sha: string;
+  note: string;
+  path: string | null;
+  line: number | null;
+  line_type: 'new' | 'old' | null;
+  author_id: number;
+  created_at: string;
+}
+
 export interface RepositoryState {
   /**
    * The `ObjectStore`, or the packed objects of a state file until first use: read only through
@@ -45,11 +58,14 @@ export interface RepositoryState {
   objects: unknown;
   protected: Table<ProtectedBranchRecord>;
   statuses: Table<CommitStatusRecord>;
+  comments: Table<CommitCommentRecord>;
   idx: {
     /** project id -> protected branch ids */
     protectedBy: MultiIndex;
     /** project id -> commit status ids */
     statusesBy: MultiIndex;
+    /** project id -> commit comment ids */
+    commentsBy: MultiIndex;
   };
 }
 
@@ -57,7 +73,8 @@ export const emptyRepository = (): RepositoryState => ({
   objects: new ObjectStore(),
   protected: emptyTable(),
   statuses: emptyTable(),
-  idx: { protectedBy: emptyIndex(), statusesBy: emptyIndex() },
+  comments: emptyTable(),
+  idx: { protectedBy: emptyIndex(), statusesBy: emptyIndex(), commentsBy: emptyIndex() },
 });
 
 declare module '../../core/state.js' {

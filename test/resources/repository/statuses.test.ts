@@ -133,3 +133,32 @@ describe('cherry-pick, revert and signature', () => {
     });
   });
 });
+
+describe('commit comments', () => {
+  it('POST /projects/:id/repository/commits/:sha/comments: on the commit or on a line of its diff; listed', async () => {
+    const fx = world();
+    const c = await commitFiles(fx, { 'a.txt': 'a\n' });
+    const url = `${APP}/repository/commits/${c.id}/comments`;
+    const plain = await call(fx, 'POST', url, 'rep', { note: 'Nice' });
+    expect(plain.status).toBe(201);
+    expect(plain.body).toMatchObject({
+      note: 'Nice',
+      path: null,
+      line: null,
+      line_type: null,
+      author: { username: 'rep' },
+    });
+    const onLine = await call(fx, 'POST', url, 'rep', { note: 'Here', path: 'a.txt', line: 1 });
+    expect(onLine.body).toMatchObject({ path: 'a.txt', line: 1, line_type: 'new' });
+    expect((await call(fx, 'POST', url, 'rep', { note: 'x', path: 'other.txt', line: 1 })).status).toBe(400);
+    expect((await call(fx, 'POST', url, 'rep', {})).body).toEqual({ error: 'note is missing' });
+    expect((await call(fx, 'GET', url, 'outsider')).body).toEqual({ message: '404 Project Not Found' });
+    const mine = await call(fx, 'GET', url, 'rep');
+    expect(mine.body.map((n: { note: string }) => n.note)).toEqual(['Nice', 'Here']);
+    expect(
+      (await call(fx, 'GET', `${APP}/repository/commits/${'b'.repeat(40)}/comments`, 'rep')).body,
+    ).toEqual({
+      message: '404 Commit Not Found',
+    });
+  });
+});
