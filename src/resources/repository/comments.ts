@@ -10,8 +10,8 @@ import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import { nextId } from '../../core/state.js';
 import { madd, mget, tget, tset } from '../../core/table.js';
-import { userRenderer } from '../users/entities.js';
 import { readableRepo } from './access.js';
+import { authorEntity } from './entities.js';
 import { commitDeltas, findCommit } from './commits.js';
 import type { CommitCommentRecord } from './store.js';
 
@@ -19,13 +19,12 @@ import type { CommitCommentRecord } from './store.js';
 const MAX_NOTE = 1_000_000;
 
 function commentEntity(c: Ctx, n: CommitCommentRecord) {
-  const author = tget(state(c).users, n.author_id);
   return {
     note: n.note,
     path: n.path,
     line: n.line,
     line_type: n.line_type,
-    author: author ? userRenderer(c).basic(author) : null,
+    author: authorEntity(c, n.author_id),
     created_at: n.created_at,
   };
 }

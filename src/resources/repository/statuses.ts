@@ -10,8 +10,8 @@ import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { madd, mget, tget, tset } from '../../core/table.js';
-import { userRenderer } from '../users/entities.js';
 import { authorizePush, readableRepo } from './access.js';
+import { authorEntity } from './entities.js';
 import { findCommit } from './commits.js';
 import { ancestors } from './history.js';
 import { names, peel, refTarget } from './refs.js';
@@ -30,7 +30,6 @@ const EVENTS: Record<State, [event: string, from: readonly string[]]> = {
 };
 
 function statusEntity(c: Ctx, s: CommitStatusRecord) {
-  const author = tget(state(c).users, s.author_id);
   return {
     id: s.id,
     sha: s.sha,
@@ -44,7 +43,7 @@ function statusEntity(c: Ctx, s: CommitStatusRecord) {
     finished_at: s.finished_at,
     allow_failure: false,
     coverage: s.coverage,
-    author: author ? userRenderer(c).basic(author) : null,
+    author: authorEntity(c, s.author_id),
   };
 }
 
