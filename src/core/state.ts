@@ -240,11 +240,13 @@ export interface PipelineRecord {
   test_suites: TestSuiteRecord[] | null;
 }
 
-/** A project's branches and tags (name -> sha) beyond its default branch, which always exists. */
+/** A project's branches and tags (name -> sha); see `materialized` for the default branch. */
 export interface RefsRecord {
   project_id: number;
   branches: Record<string, string>;
   tags: Record<string, string>;
+  /** Set once the repository was written: from then on `branches` alone says which branches exist. */
+  materialized?: boolean;
 }
 
 /** A background job (src/core/jobs.ts), kept in the state so that a snapshot carries pending work. */

@@ -37,6 +37,7 @@ import { remoteMirrorsArea } from './remote_mirrors/area.js';
 import { hooksArea } from './hooks/area.js';
 import { eventsArea } from './events/area.js';
 import { jobsArea } from './jobs/area.js';
+import { repositoryArea } from './repository/area.js';
 
 const LIST = [
   usersArea,
@@ -69,6 +70,7 @@ const LIST = [
   hooksArea,
   eventsArea,
   jobsArea,
+  repositoryArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

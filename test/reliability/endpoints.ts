@@ -3,6 +3,7 @@
  * route with real ids of the matrix world, and what the platform answers each role and visibility (the
  * spec and the behaviour reference: `authenticate!`, `authorize!` and the policies they name).
  */
+import { createHash } from 'node:crypto';
 import type { Fauxlab } from '../../src/index.js';
 import {
   gpgKey,
@@ -184,6 +185,22 @@ const json = (b: unknown) => () => b;
 /** A set-up that gives the project's or group's wiki a `Home` page. */
 const wikiPage = (kind: 'project' | 'group') => (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${kind === 'project' ? P(v) : G(v)}/wikis`, 'root-api', { title: 'Home', content: 'x' });
+/** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
+const pushTo =
+  (ok: number) =>
+  (c: Cell): Expect =>
+    c.anonymous
+      ? U
+      : !c.visible
+        ? PNF
+        : !readsMr(c)
+          ? F
+          : c.level >= 30
+            ? [ok]
+            : [403, { message: '403 Forbidden - You are not allowed to push into this branch' }];
+/** A file the blob rows' set-up commits, and its blob id (git's: `blob <len>\0<content>`). */
+const X_FILE = { branch: 'master', content: 'x\n', commit_message: 'Add x' };
+const BLOB_X = createHash('sha1').update('blob 2\0x\n').digest('hex');
 
 export const ENDPOINTS: Endpoint[] = [
   // ---- projects
@@ -1412,6 +1429,201 @@ export const ENDPOINTS: Endpoint[] = [
   instance('GET /events', () => '/events?scope=all', authed(200)),
   instance('GET /users/:id/events', () => '/users/10/events', anyone(200)),
   instance('GET /user/activities', () => '/user/activities', adminOnly(200)),
+  // ---- repository (download_code: reporters of private projects, anyone who sees a public or
+  // internal one; push_code: developers; protected branches: maintainers)
+  project('GET /projects/:id/repository/branches', () => '/repository/branches', mrRead()),
+  project('GET /projects/:id/repository/branches/:branch', () => '/repository/branches/master', mrRead()),
+  project('POST /projects/:id/repository/branches', () => '/repository/branches', pLevel(30, 201), {
+    body: json({ branch: 'topic', ref: 'master' }),
+  }),
+  project(
+    'DELETE /projects/:id/repository/branches/:branch',
+    () => '/repository/branches/topic',
+    pLevel(30, 204),
+    {
+      setup: (fx, v) =>
+        send(fx, 'POST', `${P(v)}/repository/branches`, 'root-api', { branch: 'topic', ref: 'master' }),
+    },
+  ),
+  project(
+    'DELETE /projects/:id/repository/merged_branches',
+    () => '/repository/merged_branches',
+    pLevel(30, 202),
+    {
+      readOnly: true,
+    },
+  ),
+  ...(['protect', 'unprotect'] as const).map((a) =>
+    project(
+      `PUT /projects/:id/repository/branches/:branch/${a}`,
+      () => `/repository/branches/master/${a}`,
+      pLevel(40, 200),
+      { readOnly: a === 'unprotect' },
+    ),
+  ),
+  project('GET /projects/:id/protected_branches', () => '/protected_branches', pAuthorize(40, 200)),
+  project(
+    'GET /projects/:id/protected_branches/:name',
+    () => '/protected_branches/master',
+    pAuthorize(40, 200),
+    {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/protected_branches`, 'root-api', { name: 'master' }),
+    },
+  ),
+  project('POST /projects/:id/protected_branches', () => '/protected_branches', pLevel(40, 201), {
+    body: json({ name: 'release/*' }),
+  }),
+  project(
+    'DELETE /projects/:id/protected_branches/:name',
+    () => '/protected_branches/master',
+    pLevel(40, 204),
+    {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/protected_branches`, 'root-api', { name: 'master' }),
+    },
+  ),
+  project('GET /projects/:id/repository/commits', () => '/repository/commits', mrRead()),
+  project('GET /projects/:id/repository/commits/:sha', () => '/repository/commits/master', mrRead()),
+  project(
+    'GET /projects/:id/repository/commits/:sha/diff',
+    () => '/repository/commits/master/diff',
+    mrRead(),
+  ),
+  project(
+    'GET /projects/:id/repository/commits/:sha/refs',
+    () => '/repository/commits/master/refs',
+    mrRead(),
+  ),
+  project('POST /projects/:id/repository/commits', () => '/repository/commits', pushTo(201), {
+    body: json({
+      branch: 'master',
+      commit_message: 'Add a file',
+      actions: [{ action: 'create', file_path: 'added.txt', content: 'x' }],
+    }),
+  }),
+  project(
+    'GET /projects/:id/repository/files/:file_path/raw',
+    () => '/repository/files/README.md/raw',
+    mrRead(),
+  ),
+  project(
+    'GET /projects/:id/repository/files/:file_path',
+    () => '/repository/files/README.md?ref=master',
+    mrRead(),
+  ),
+  project(
+    'POST /projects/:id/repository/files/:file_path',
+    () => '/repository/files/added.txt',
+    pLevel(30, 201),
+    {
+      body: json({ branch: 'master', content: 'x', commit_message: 'Add' }),
+    },
+  ),
+  project(
+    'PUT /projects/:id/repository/files/:file_path',
+    () => '/repository/files/README.md',
+    pLevel(30, 200),
+    {
+      body: json({ branch: 'master', content: 'changed', commit_message: 'Change' }),
+    },
+  ),
+  project(
+    'DELETE /projects/:id/repository/files/:file_path',
+    () => '/repository/files/README.md',
+    pLevel(30, 204),
+    {
+      body: json({ branch: 'master', commit_message: 'Remove' }),
+    },
+  ),
+  project('GET /projects/:id/repository/tree', () => '/repository/tree?recursive=true', mrRead()),
+  project('GET /projects/:id/repository/blobs/:sha', () => `/repository/blobs/${BLOB_X}`, mrRead(), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/repository/files/x.txt`, 'root-api', X_FILE),
+  }),
+  project('GET /projects/:id/repository/blobs/:sha/raw', () => `/repository/blobs/${BLOB_X}/raw`, mrRead(), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/repository/files/x.txt`, 'root-api', X_FILE),
+  }),
+  project(
+    'GET /projects/:id/repository/compare',
+    () => '/repository/compare?from=master&to=master',
+    mrRead(),
+  ),
+  project(
+    'GET /projects/:id/repository/merge_base',
+    () => '/repository/merge_base?refs[]=master&refs[]=master',
+    mrRead(),
+  ),
+  project('GET /projects/:id/repository/contributors', () => '/repository/contributors', mrRead()),
+  project('GET /projects/:id/repository/tags', () => '/repository/tags', mrRead()),
+  project('GET /projects/:id/repository/tags/:tag_name', () => '/repository/tags/v1', mrRead(), {
+    setup: (fx, v) =>
+      send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
+  }),
+  project('POST /projects/:id/repository/tags', () => '/repository/tags', pLevel(30, 201), {
+    body: json({ tag_name: 'v2', ref: 'master', message: 'Release' }),
+  }),
+  project('DELETE /projects/:id/repository/tags/:tag_name', () => '/repository/tags/v1', pLevel(30, 204), {
+    setup: (fx, v) =>
+      send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
+  }),
+  project(
+    'GET /projects/:id/repository/commits/:sha/statuses',
+    () => '/repository/commits/master/statuses',
+    mrRead(),
+  ),
+  project('POST /projects/:id/statuses/:sha', () => '/statuses/master', pLevel(30, 201), {
+    body: json({ state: 'success', name: 'ci' }),
+  }),
+  project(
+    'POST /projects/:id/repository/commits/:sha/cherry_pick',
+    () => '/repository/commits/master/cherry_pick',
+    pushTo(201),
+    {
+      setup: async (fx, v) => {
+        await send(fx, 'POST', `${P(v)}/repository/branches`, 'root-api', {
+          branch: 'stable',
+          ref: 'master',
+        });
+        await send(fx, 'POST', `${P(v)}/repository/files/x.txt`, 'root-api', X_FILE);
+      },
+      body: json({ branch: 'stable' }),
+    },
+  ),
+  project(
+    'POST /projects/:id/repository/commits/:sha/revert',
+    () => '/repository/commits/master/revert',
+    pushTo(201),
+    {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/repository/files/x.txt`, 'root-api', X_FILE),
+      body: json({ branch: 'master' }),
+    },
+  ),
+  project(
+    'GET /projects/:id/repository/commits/:sha/signature',
+    () => '/repository/commits/master/signature',
+    (c) => (!c.visible ? PNF : !readsMr(c) ? F : nf('Signature')),
+  ),
+  project(
+    'GET /projects/:id/repository/:archive{archive(?:\\.[a-z0-9.]+)?}',
+    () => '/repository/archive.zip',
+    mrRead(),
+  ),
+  project(
+    'GET /projects/:id/repository/files/:file_path/blame',
+    () => '/repository/files/README.md/blame?ref=master',
+    mrRead(),
+  ),
+  project(
+    'GET /projects/:id/repository/commits/:sha/comments',
+    () => '/repository/commits/master/comments',
+    mrRead(),
+  ),
+  project(
+    'POST /projects/:id/repository/commits/:sha/comments',
+    () => '/repository/commits/master/comments',
+    mrUser(201),
+    {
+      body: json({ note: 'Looks good' }),
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

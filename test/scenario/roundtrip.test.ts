@@ -187,7 +187,44 @@ const world: ScenarioFile = {
       ],
       snippets: [{ title: 'Repro', content: 'crash()', notes: [{ body: 'Thanks', author: 'alice' }] }],
     },
-    { path: 'alice/dotfiles', visibility: 'public', description: 'Mine' },
+    {
+      path: 'alice/dotfiles',
+      visibility: 'public',
+      description: 'Mine',
+      repository: {
+        commits: [
+          {
+            id: 'root',
+            branch: 'master',
+            message: 'Start',
+            files: { 'README.md': '# dotfiles\n', '.bashrc': 'ls\n' },
+          },
+          {
+            branch: 'master',
+            message: 'Tools',
+            author: 'alice',
+            date: '2021-02-01T10:00:00Z',
+            files: {
+              'bin/run': { text: '#!/bin/sh\n', mode: '100755' },
+              'logo.png': { base64: 'AAEC/w==' },
+              '.bashrc': null,
+            },
+          },
+          { branch: 'side', parents: ['root'], message: 'Side', files: { 'side.txt': 'side' } },
+        ],
+        branches: [{ name: 'copy', commit: 'root', files: { 'extra.md': 'more' } }],
+        tags: [
+          { name: 'v0', commit: 'root' },
+          {
+            name: 'v1',
+            commit: 'master',
+            message: 'First release',
+            tagger: 'alice',
+            date: '2021-02-02T00:00:00Z',
+          },
+        ],
+      },
+    },
   ],
   oauth_applications: [
     {
@@ -205,7 +242,15 @@ const world: ScenarioFile = {
   system_hooks: [
     { url: 'https://hooks.example.com/system', tag_push_events: true, repository_update_events: false },
   ],
-  generate: { users: 3, groups: 2, projects: 3, issues_per_project: 2, merge_requests_per_project: 1 },
+  generate: {
+    users: 3,
+    groups: 2,
+    projects: 3,
+    issues_per_project: 2,
+    merge_requests_per_project: 1,
+    repository_files_per_project: 5,
+    repository_commits_per_project: 2,
+  },
 };
 
 const exported = (fx: Fauxlab) => JSON.stringify(exportScenario(fx.state, { now: fx.clock.iso() }));
@@ -314,6 +359,47 @@ function comparable(table: string, r: Record<string, unknown>): string {
   );
   return JSON.stringify(Object.fromEntries(kept.sort(([a], [b]) => (a < b ? -1 : 1))));
 }
+
+describe('scenario: repositories', () => {
+  it('projects[].repository: branches, files and tags served; the same commit ids after export and load', async () => {
+    const fx = createFauxlab({ scenario: world });
+    const again = createFauxlab({ scenario: exportScenario(fx.state, { now: fx.clock.iso() }) });
+    const get = async (f: Fauxlab, path: string) =>
+      (
+        await f.app.request(`/api/v4/projects/alice%2Fdotfiles${path}`, {
+          headers: { 'PRIVATE-TOKEN': 'alice-token' },
+        })
+      ).json();
+    const heads = async (f: Fauxlab) =>
+      ((await get(f, '/repository/branches')) as { name: string; commit: { id: string } }[]).map(
+        (b) => `${b.name} ${b.commit.id}`,
+      );
+    expect(await heads(again)).toEqual(await heads(fx));
+    expect((await heads(fx)).map((h) => h.split(' ')[0])).toEqual(['copy', 'master', 'side']);
+    const tree = (await get(fx, '/repository/tree?recursive=true')) as { path: string; mode: string }[];
+    expect(tree.map((e) => `${e.mode} ${e.path}`)).toEqual([
+      '100644 README.md',
+      '040000 bin',
+      '100755 bin/run',
+      '100644 logo.png',
+    ]);
+    const logo = await get(fx, '/repository/files/logo.png?ref=master');
+    expect(logo.content).toBe('AAEC/w==');
+    const tags = (await get(again, '/repository/tags')) as {
+      name: string;
+      message: string;
+      target: string;
+    }[];
+    // Newest commit first: `v0` is at the root, committed at the file's `now`, after `v1`'s commit.
+    expect(tags.map((t) => [t.name, t.message])).toEqual([
+      ['v0', ''],
+      ['v1', 'First release'],
+    ]);
+    expect(tags).toEqual(await get(fx, '/repository/tags'));
+    const commits = (await get(fx, '/repository/commits?ref_name=master')) as { author_name: string }[];
+    expect(commits.map((c) => c.author_name)).toEqual(['Alice', 'Alice']);
+  });
+});
 
 describe('scenario: triggers and environments', () => {
   it('projects[].triggers and environments: served by their endpoints; bad entries are named', async () => {

@@ -1,21 +1,26 @@
 /**
- * A project's branches and tags: just enough of a repository for pipelines (and merge requests) to
- * validate refs and report shas. The default branch always exists without being stored, so a world of
- * 100k projects costs nothing here; scenarios, pipelines and merge requests add the others.
+ * A project's branches and tags as pipelines, merge requests and pushes use them: names and the commit
+ * each one is at, backed by the repository (src/resources/repository/). The default branch of a project
+ * whose repository was never written exists as its initial commit without anything stored, so a world
+ * of 100k projects costs nothing here.
  */
-import { createHash } from 'node:crypto';
 import type { Draft } from 'immer';
-import type { PlatformState, ProjectRecord, RefsRecord } from '../../core/state.js';
-import { dict, own } from '../../core/own.js';
-import { tdelete, tget, tset } from '../../core/table.js';
+import type { PlatformState, ProjectRecord } from '../../core/state.js';
+import { dict } from '../../core/own.js';
+import { tdelete, tget } from '../../core/table.js';
+import {
+  initialCommit,
+  names,
+  peel,
+  refCommit,
+  refTarget,
+  setRef,
+  type RefKind,
+} from '../repository/refs.js';
+import { objectsFor, objectsOf } from '../repository/store.js';
 
 type S = Draft<PlatformState>;
-export type RefKind = 'branch' | 'tag';
-
-/** The sha of a ref nobody gave one: stable for a project, kind and name. */
-export function refSha(projectId: number, kind: RefKind, name: string): string {
-  return createHash('sha1').update(`${projectId}\0${kind}\0${name}`).digest('hex');
-}
+export type { RefKind } from '../repository/refs.js';
 
 type Names = Record<string, string>;
 
@@ -25,45 +30,35 @@ type Names = Record<string, string>;
  */
 export const refTable = (from?: Names): Names => Object.assign(dict<string>(), from);
 
-/** The head sha of a branch or tag of the project, or undefined when it has none by that name. */
+/** The commit a branch or tag of the project is at, or undefined when it has none by that name. */
 export function findRef(st: PlatformState, project: ProjectRecord, kind: RefKind, name: string) {
-  const refs = tget(st.refs, project.id);
-  const stored = own(kind === 'branch' ? refs?.branches : refs?.tags, name);
-  if (stored !== undefined) return stored;
-  if (kind === 'branch' && name === project.default_branch) return refSha(project.id, kind, name);
-  return undefined;
+  const id = refTarget(st, project, kind, name);
+  return id === undefined ? undefined : peel(objectsOf(st), id);
 }
 
 /** The project's branch names (the default branch first) or tag names. */
 export function refNames(st: PlatformState, project: ProjectRecord, kind: RefKind): string[] {
-  const refs = tget(st.refs, project.id);
-  const names = Object.keys((kind === 'branch' ? refs?.branches : refs?.tags) ?? {});
-  if (kind === 'branch' && project.default_branch && !names.includes(project.default_branch))
-    names.unshift(project.default_branch);
-  return names;
+  return names(st, project, kind);
 }
 
 /**
  * Adds a branch or tag (for merge request source branches, scenarios); an existing one keeps its sha
- * unless one is given. Returns the ref's sha.
+ * unless one is given. A new one without a sha gets a commit of its own on top of the default branch
+ * (its tree unchanged), so that refs nobody gave a sha to still tell their pipelines apart. Returns the
+ * sha.
  */
 export function addRef(st: S, projectId: number, kind: RefKind, name: string, sha?: string): string {
-  let refs = tget(st.refs, projectId);
-  if (!refs) {
-    const fresh: RefsRecord = { project_id: projectId, branches: refTable(), tags: refTable() };
-    tset(st.refs, projectId, fresh);
-    refs = tget(st.refs, projectId)!;
+  const project = tget(st.projects, projectId)!;
+  if (sha === undefined) {
+    const existing = findRef(st, project, kind, name);
+    if (existing !== undefined) return existing;
+    const d = project.default_branch;
+    const store = objectsFor(st);
+    const base = (d !== null && findRef(st, project, 'branch', d)) || initialCommit(store, project);
+    sha = refCommit(store, project, base, kind, name);
   }
-  let table = kind === 'branch' ? refs.branches : refs.tags;
-  // A state read back from JSON has plain objects: made prototype-less before a client's name goes in.
-  if (Object.getPrototypeOf(table) !== null) {
-    table = refTable(table);
-    if (kind === 'branch') refs.branches = table;
-    else refs.tags = table;
-  }
-  if (sha !== undefined) table[name] = sha;
-  else if (own(table, name) === undefined) table[name] = refSha(projectId, kind, name);
-  return table[name]!;
+  setRef(st, project, kind, name, sha);
+  return sha;
 }
 
 export function removeRefs(st: S, projectId: number): void {

@@ -1,4 +1,5 @@
 /** PUT /projects/:id (with a rename of the path) and POST /projects/:id/fork. */
+import { copyRefs } from '../repository/refs.js';
 import { ACCESS, projectAccess } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { setProjectTopics } from '../topics/model.js';
@@ -218,6 +219,7 @@ export function forkProjectRoute(c: Ctx): Response {
     );
     if (target.kind === 'group' && groupOwnerLevel(d, user, target.group) < ACCESS.OWNER)
       setMember(d, 'project', pid, user.id, ACCESS.MAINTAINER, now);
+    copyRefs(d, source, tget(d.projects, pid)!);
     return pid;
   });
   return sendProject(c, id, 201, { canAdminProject: true });

@@ -1,0 +1,130 @@
+/**
+ * The tags API (`lib/api/tags.rb`): list, get, create (lightweight, or annotated with a message) and
+ * delete. Reads need `download_code`, writes `admin_tag` (developers).
+ */
+import { state, write, type Ctx } from '../../core/context.js';
+import { apiError, notFound } from '../../core/errors.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
+import { p } from '../../core/params.js';
+import type { ApiRouter } from '../../core/router.js';
+import type { Project } from '../projects/model.js';
+import { authorizePush, readableRepo } from './access.js';
+import { commitEntity } from './entities.js';
+import { validRefName } from './names.js';
+import { names, peel, refTarget, resolveCommit, setRef } from './refs.js';
+import { objectsOf } from './store.js';
+import { signatureOf } from './write.js';
+
+/** `Entities::Tag`. */
+function tagEntity(c: Ctx, proj: Project, name: string) {
+  const store = objectsOf(state(c));
+  const target = refTarget(state(c), proj, 'tag', name)!;
+  const annotated = store.tag(target);
+  return {
+    name,
+    message: annotated ? annotated.message : '',
+    target,
+    commit: commitEntity(c, proj, peel(store, target)),
+    release: null,
+    protected: false,
+  };
+}
+
+function findTag(c: Ctx, proj: Project, name: string): void {
+  if (refTarget(state(c), proj, 'tag', name) === undefined) throw notFound('Tag', 'no tag by this name');
+}
+
+export function tagRoutes(r: ApiRouter): void {
+  r.get(
+    '/projects/:id/repository/tags',
+    {
+      params: {
+        id: p.str().required(),
+        sort: p.str().values(['asc', 'desc']).default('desc'),
+        order_by: p.str().values(['name', 'updated']).default('updated'),
+        search: p.str(),
+        ...paginationParams,
+      },
+    },
+    (c, prm) => {
+      const proj = readableRepo(c);
+      const st = state(c);
+      const store = objectsOf(st);
+      const q = prm.search?.toLowerCase();
+      let list = names(st, proj, 'tag');
+      if (q) {
+        const anchored = (n: string) =>
+          q.startsWith('^')
+            ? n.startsWith(q.slice(1))
+            : q.endsWith('$')
+              ? n.endsWith(q.slice(0, -1))
+              : n.includes(q);
+        list = list.filter((n) => anchored(n.toLowerCase()));
+      }
+      const time = (n: string) =>
+        store.commit(peel(store, refTarget(st, proj, 'tag', n)!))?.committer.time ?? 0;
+      const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      list.sort(prm.order_by === 'name' ? byName : (a, b) => time(a) - time(b) || byName(a, b));
+      if (prm.sort === 'desc') list.reverse();
+      return paginate(c, list, (n) => tagEntity(c, proj, n));
+    },
+  );
+
+  r.get(
+    '/projects/:id/repository/tags/:tag_name',
+    { params: { id: p.str().required(), tag_name: p.str().required() } },
+    (c, prm) => {
+      const proj = readableRepo(c);
+      findTag(c, proj, prm.tag_name);
+      return c.json(tagEntity(c, proj, prm.tag_name));
+    },
+  );
+
+  r.post(
+    '/projects/:id/repository/tags',
+    {
+      params: {
+        id: p.str().required(),
+        tag_name: p.str().required(),
+        ref: p.str().required(),
+        message: p.str(),
+        release_description: p.str(),
+      },
+    },
+    (c, prm) => {
+      const proj = readableRepo(c);
+      authorizePush(c, proj);
+      const st = state(c);
+      if (!validRefName(prm.tag_name)) throw apiError(400, 'Tag name invalid');
+      const commit = resolveCommit(st, proj, prm.ref);
+      if (commit === undefined) throw apiError(400, `Target ${prm.ref} is invalid`);
+      if (refTarget(st, proj, 'tag', prm.tag_name) !== undefined)
+        throw apiError(400, `Tag ${prm.tag_name} already exists`);
+      let target = commit;
+      if (prm.message) {
+        const tagger = signatureOf(c.get('viewer').user!, Math.floor(c.get('fx').clock.ms() / 1000));
+        target = objectsOf(st).putTag({
+          object: commit,
+          type: 'commit',
+          tag: prm.tag_name,
+          tagger,
+          message: prm.message,
+        });
+      }
+      write(c, (d) => setRef(d, proj, 'tag', prm.tag_name, target));
+      return c.json(tagEntity(c, proj, prm.tag_name), 201);
+    },
+  );
+
+  r.delete(
+    '/projects/:id/repository/tags/:tag_name',
+    { params: { id: p.str().required(), tag_name: p.str().required() } },
+    (c, prm) => {
+      const proj = readableRepo(c);
+      authorizePush(c, proj);
+      if (refTarget(state(c), proj, 'tag', prm.tag_name) === undefined) throw apiError(404, 'No such tag');
+      write(c, (d) => setRef(d, proj, 'tag', prm.tag_name, null));
+      return c.body(null, 204);
+    },
+  );
+}
