@@ -8,7 +8,7 @@
  *
  * Environment: FAUXLAB_BENCH_SECONDS (load phase length, default 5), FAUXLAB_BENCH_USERS (default 100000),
  * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases) or
- * budgets (only the time budgets, bench/budgets.ts),
+ * budgets (only the time budgets, bench/budgets.ts) or repository (only bench/repository.ts),
  * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal), FAUXLAB_BENCH_ROUNDS
  * (the projects phases measure each target of a set in this many alternating slices, default 5).
  */
@@ -543,6 +543,8 @@ async function main(): Promise<void> {
     `fauxlab bench: ${fmt(WORLD_USERS)} users, ${CONNECTIONS} connections, ${PHASE_SECONDS} s per load phase, 127.0.0.1`,
   );
   if (process.env.FAUXLAB_BENCH_ONLY === 'budgets') return printBudgets();
+  if (process.env.FAUXLAB_BENCH_ONLY === 'repository')
+    return (await import('./repository.js')).runRepository();
   if (process.env.FAUXLAB_BENCH_ONLY === 'projects') {
     const p = await projectPhases();
     console.log(p.lines.join('\n'));
@@ -646,6 +648,7 @@ async function main(): Promise<void> {
   );
   await (await import('./ergonomics.js')).runErgonomics();
   await (await import('./issues.js')).runIssues();
+  await (await import('./repository.js')).runRepository();
   await printBudgets();
 }
 

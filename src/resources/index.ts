@@ -32,6 +32,12 @@ import { triggersArea } from './triggers/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 import { releasesArea } from './releases/area.js';
+import { wikisArea } from './wikis/area.js';
+import { boardsArea } from './boards/area.js';
+import { remoteMirrorsArea } from './remote_mirrors/area.js';
+import { hooksArea } from './hooks/area.js';
+import { eventsArea } from './events/area.js';
+import { jobsArea } from './jobs/area.js';
 import { repositoryArea } from './repository/area.js';
 
 const LIST = [
@@ -59,6 +65,12 @@ const LIST = [
   triggersArea,
   environmentsArea,
   sidekiqArea,
+  wikisArea,
+  boardsArea,
+  remoteMirrorsArea,
+  hooksArea,
+  eventsArea,
+  jobsArea,
   repositoryArea,
   releasesArea,
 ] as const;

@@ -180,6 +180,8 @@ export function exportScenario(st: PlatformState, opts: ExportOptions): Scenario
     if (p.description !== '') e.description = p.description;
     if (p.archived) e.archived = true;
     if (p.default_branch !== 'master') e.default_branch = p.default_branch;
+    // The initial commit of a never written repository is made from it.
+    if (p.created_at !== now) e.created_at = p.created_at;
     const creator = tget(st.users, p.creator_id);
     if (creator && !(p.namespace_kind === 'user' && p.owner_id === creator.id)) e.creator = creator.username;
     const m = members(st, `project:${p.id}`);

@@ -84,6 +84,8 @@ const pLevel = (min: number, ok: number) => (c: Cell) =>
 /** `before { authenticate! }` (401 first), then the project, then a minimum level for `authorize!`. */
 const pAuthLevel = (min: number) => (c: Cell) =>
   c.anonymous ? U : !c.visible ? PNF : c.level >= min ? ([200] as Expect) : F;
+/** A webhook whose deliveries fail at once (`.invalid` never resolves), for the hook rows. */
+const HOOK = { url: 'https://hooks.invalid/x', push_events: false };
 /** The token of the trigger a cell's set-up made (the trigger pipeline rows send it). */
 let triggerToken = '';
 /** A project route that only `authorize!`s (no `authenticate!`): anonymous callers get the 403 too. */
@@ -106,6 +108,9 @@ const gLevel = (min: number, ok: number) => (c: Cell) =>
 /** `authenticated_as_admin!`: the same answer whatever the visibility. */
 const adminOnly = (ok: number) => (c: Cell) => (c.anonymous ? U : c.level >= 100 ? ([ok] as Expect) : F);
 const anyone = (ok: number) => (): Expect => [ok];
+/** `unauthorized! unless can?(current_user, :admin_remote_mirror, user_project)`: a 401 for the rest. */
+const mirrorAdmin = (ok: number, write: boolean) => (c: Cell) =>
+  write && c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? ([ok] as Expect) : U;
 const authed = (ok: number) => (c: Cell) => (c.anonymous ? U : ([ok] as Expect));
 
 /**
@@ -141,6 +146,8 @@ const LIMIT: Expect = [
   403,
   { error: ['Personal project creation is not allowed. Please contact your administrator with questions'] },
 ];
+/** Note routes on issues and snippets once the noteable is found: 401 first, then the project. */
+const seenNote = (then: (c: Cell) => Expect) => (c: Cell) => (c.anonymous ? U : !c.visible ? PNF : then(c));
 /** Edits of a note by its author (`owner`) or with `admin_note` (maintainers). */
 const noteAdmin = (ok: number) => (c: Cell) => (c.level >= 40 ? ([ok] as Expect) : F);
 
@@ -185,6 +192,9 @@ const newRelease = (fx: Fauxlab, v: Visibility) =>
   });
 /** `authorize_download_code!` on one release: reporters, or anyone public and internal access lets in. */
 const releaseCode = (c: Cell): Expect => (!c.visible ? PNF : readsMr(c) ? [200] : F);
+/** A set-up that gives the project's or group's wiki a `Home` page. */
+const wikiPage = (kind: 'project' | 'group') => (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'POST', `${kind === 'project' ? P(v) : G(v)}/wikis`, 'root-api', { title: 'Home', content: 'x' });
 /** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
 const pushTo =
   (ok: number) =>
@@ -556,6 +566,69 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/pipelines/${ids.pipeline[v]}`,
     pLevel(50, 204),
   ),
+  // ---- jobs: the jobs API `authenticate!`s, the pipeline lists and artifact downloads only for writes;
+  // reads need read_build (public jobs), writes update_build (developers), erase and artifact deletion
+  // maintainers (the job is not the developer's own)
+  project(
+    'GET /projects/:id/pipelines/:pipeline_id/jobs',
+    (v, ids) => `/pipelines/${ids.pipeline[v]}/jobs`,
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/pipelines/:pipeline_id/bridges',
+    (v, ids) => `/pipelines/${ids.pipeline[v]}/bridges`,
+    pRead(),
+  ),
+  project('GET /projects/:id/jobs', () => '/jobs', pAuthRead()),
+  project('GET /projects/:id/jobs/:job_id', (v, ids) => `/jobs/${ids.job[v]}`, pAuthRead()),
+  project('GET /projects/:id/jobs/:job_id/trace', (v, ids) => `/jobs/${ids.job[v]}/trace`, pAuthRead()),
+  project(
+    'POST /projects/:id/jobs/:job_id/cancel',
+    (v, ids) => `/jobs/${ids.job[v]}/cancel`,
+    pLevel(30, 201),
+    {
+      readOnly: true, // a finished job stays as it is
+    },
+  ),
+  project('POST /projects/:id/jobs/:job_id/retry', (v, ids) => `/jobs/${ids.job[v]}/retry`, pLevel(30, 201)),
+  project('POST /projects/:id/jobs/:job_id/erase', (v, ids) => `/jobs/${ids.job[v]}/erase`, pLevel(40, 201)),
+  project(
+    'POST /projects/:id/jobs/:job_id/play',
+    (v, ids) => `/jobs/${ids.job[v] + 1}/play`,
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 30 ? [200] : F),
+  ),
+  project('GET /projects/:id/jobs/:job_id/artifacts', (v, ids) => `/jobs/${ids.job[v]}/artifacts`, pRead()),
+  project(
+    'GET /projects/:id/jobs/:job_id/artifacts/:artifact_path{.+}',
+    (v, ids) => `/jobs/${ids.job[v]}/artifacts/out/app.txt`,
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/jobs/artifacts/:ref_name{.+}/download',
+    () => '/jobs/artifacts/master/download?job=compile',
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/jobs/artifacts/:ref_name{.+}/raw/:artifact_path{.+}',
+    () => '/jobs/artifacts/master/raw/out/app.txt?job=compile',
+    pRead(),
+  ),
+  project(
+    'POST /projects/:id/jobs/:job_id/artifacts/keep',
+    (v, ids) => `/jobs/${ids.job[v]}/artifacts/keep`,
+    pLevel(30, 200),
+  ),
+  // Personal tokens find no job: only a running job's token does.
+  instance(
+    'GET /job',
+    () => '/job',
+    (c) => (c.anonymous ? U : nf('Job')),
+  ),
+  project(
+    'DELETE /projects/:id/jobs/:job_id/artifacts',
+    (v, ids) => `/jobs/${ids.job[v]}/artifacts`,
+    pLevel(40, 204),
+  ),
   // ---- pipeline triggers (admin_build; the token alone starts a pipeline) and environments
   // (reporters read, developers write; deleting needs a stopped environment)
   project('GET /projects/:id/triggers', () => '/triggers', pLevel(40, 200)),
@@ -872,6 +945,8 @@ export const ENDPOINTS: Endpoint[] = [
       anyone(200),
     ),
   ]),
+  instance('GET /templates/gitlab_ci_ymls', () => '/templates/gitlab_ci_ymls', anyone(200)),
+  instance('GET /templates/gitlab_ci_ymls/:name', () => '/templates/gitlab_ci_ymls/Ruby', anyone(200)),
   instance('POST /features/:name', () => '/features/new_flag', adminOnly(201), {
     body: json({ value: 'true' }),
   }),
@@ -1055,6 +1130,361 @@ export const ENDPOINTS: Endpoint[] = [
       body: json({ name: 'new-project' }),
     },
   ),
+  // ---- remote mirrors: `admin_remote_mirror` (maintainers) in a `before` filter, refused with a 401
+  project('GET /projects/:id/remote_mirrors', () => '/remote_mirrors', mirrorAdmin(200, false)),
+  project('POST /projects/:id/remote_mirrors', () => '/remote_mirrors', mirrorAdmin(201, true), {
+    body: json({ url: 'https://mirror.example.com/a.git' }),
+  }),
+  project('PUT /projects/:id/remote_mirrors/:mirror_id', () => '/remote_mirrors/1', mirrorAdmin(200, true), {
+    setup: (fx, v) =>
+      send(fx, 'POST', `${P(v)}/remote_mirrors`, 'root-api', { url: 'https://m.example.com/a.git' }),
+    body: json({ enabled: true }),
+  }),
+  // ---- boards: `authenticate!` first; readers of the project (issues on) or group read, reporters edit
+  // lists and (paid tiers) boards
+  project('GET /projects/:id/boards', () => '/boards', pAuthRead()),
+  project('GET /projects/:id/boards/:board_id', (v, ids) => `/boards/${ids.board[v]}`, pAuthRead()),
+  project(
+    'GET /projects/:id/boards/:board_id/lists',
+    (v, ids) => `/boards/${ids.board[v]}/lists`,
+    pAuthRead(),
+  ),
+  project(
+    'GET /projects/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.board[v]}/lists/${ids.boardList[v]}`,
+    pAuthRead(),
+  ),
+  project(
+    'POST /projects/:id/boards/:board_id/lists',
+    (v, ids) => `/boards/${ids.board[v]}/lists`,
+    pLevel(20, 201),
+    {
+      body: (v, ids) => ({ label_id: ids.boardLabel[v] }),
+    },
+  ),
+  project(
+    'PUT /projects/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.board[v]}/lists/${ids.boardList[v]}`,
+    pLevel(20, 200),
+    { body: json({ position: 1 }) },
+  ),
+  project(
+    'DELETE /projects/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.board[v]}/lists/${ids.boardList[v]}`,
+    pLevel(20, 204),
+  ),
+  project('POST /projects/:id/boards', () => '/boards', pLevel(20, 201), {
+    body: json({ name: 'New board' }),
+  }),
+  project('PUT /projects/:id/boards/:board_id', (v, ids) => `/boards/${ids.board[v]}`, pLevel(20, 200), {
+    body: json({ name: 'Renamed' }),
+  }),
+  project('DELETE /projects/:id/boards/:board_id', (v, ids) => `/boards/${ids.board[v]}`, pLevel(20, 204)),
+  group('GET /groups/:id/boards', () => '/boards', gAuthRead()),
+  group('GET /groups/:id/boards/:board_id', (v, ids) => `/boards/${ids.groupBoard[v]}`, gAuthRead()),
+  group(
+    'GET /groups/:id/boards/:board_id/lists',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists`,
+    gAuthRead(),
+  ),
+  group(
+    'GET /groups/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists/${ids.groupBoardList[v]}`,
+    gAuthRead(),
+  ),
+  group(
+    'POST /groups/:id/boards/:board_id/lists',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists`,
+    gLevel(20, 201),
+    {
+      body: (v, ids) => ({ label_id: ids.groupBoardLabel[v] }),
+    },
+  ),
+  group(
+    'PUT /groups/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists/${ids.groupBoardList[v]}`,
+    gLevel(20, 200),
+    { body: json({ position: 1 }) },
+  ),
+  group(
+    'DELETE /groups/:id/boards/:board_id/lists/:list_id',
+    (v, ids) => `/boards/${ids.groupBoard[v]}/lists/${ids.groupBoardList[v]}`,
+    gLevel(20, 204),
+  ),
+  group('POST /groups/:id/boards', () => '/boards', gLevel(20, 201), { body: json({ name: 'New board' }) }),
+  group('PUT /groups/:id/boards/:board_id', (v, ids) => `/boards/${ids.groupBoard[v]}`, gLevel(20, 200), {
+    body: json({ name: 'Renamed' }),
+  }),
+  group('DELETE /groups/:id/boards/:board_id', (v, ids) => `/boards/${ids.groupBoard[v]}`, gLevel(20, 204)),
+  // ---- wikis: read_wiki (whoever sees the project or group), create_wiki (developers), admin_wiki
+  // (maintainers); group wikis are a paid feature (the matrix world is premium)
+  project('GET /projects/:id/wikis', () => '/wikis', pRead()),
+  project('GET /projects/:id/wikis/:slug', () => '/wikis/Home', pRead(), { setup: wikiPage('project') }),
+  project('POST /projects/:id/wikis', () => '/wikis', pLevel(30, 201), {
+    body: json({ title: 'New page', content: 'hello' }),
+  }),
+  project('PUT /projects/:id/wikis/:slug', () => '/wikis/Home', pLevel(30, 200), {
+    setup: wikiPage('project'),
+    body: json({ content: 'changed' }),
+  }),
+  project('DELETE /projects/:id/wikis/:slug', () => '/wikis/Home', pLevel(40, 204), {
+    setup: wikiPage('project'),
+  }),
+  project('POST /projects/:id/wikis/attachments', () => '/wikis/attachments', pLevel(30, 201), {
+    body: () => uploadForm(),
+  }),
+  group('GET /groups/:id/wikis', () => '/wikis', gRead()),
+  group('GET /groups/:id/wikis/:slug', () => '/wikis/Home', gRead(), { setup: wikiPage('group') }),
+  group('POST /groups/:id/wikis', () => '/wikis', gLevel(30, 201), {
+    body: json({ title: 'New page', content: 'hello' }),
+  }),
+  group('PUT /groups/:id/wikis/:slug', () => '/wikis/Home', gLevel(30, 200), {
+    setup: wikiPage('group'),
+    body: json({ content: 'changed' }),
+  }),
+  group('DELETE /groups/:id/wikis/:slug', () => '/wikis/Home', gLevel(40, 204), { setup: wikiPage('group') }),
+  group('POST /groups/:id/wikis/attachments', () => '/wikis/attachments', gLevel(30, 201), {
+    body: () => uploadForm(),
+  }),
+  // ---- labels: `before { authenticate! }`; admin_label is reporters' (project and group)
+  project('GET /projects/:id/labels', () => '/labels', pAuthRead()),
+  project('GET /projects/:id/labels/:name', () => '/labels/bug', pAuthRead()),
+  project('POST /projects/:id/labels', () => '/labels', pLevel(20, 201), {
+    body: json({ name: 'new', color: '#000' }),
+  }),
+  project('PUT /projects/:id/labels', () => '/labels', pLevel(20, 200), {
+    body: json({ name: 'bug', color: 'red' }),
+  }),
+  project('PUT /projects/:id/labels/:name', () => '/labels/bug', pLevel(20, 200), {
+    body: json({ new_name: 'defect' }),
+  }),
+  project('DELETE /projects/:id/labels', () => '/labels', pLevel(20, 204), { body: json({ name: 'bug' }) }),
+  project('DELETE /projects/:id/labels/:name', () => '/labels/bug', pLevel(20, 204)),
+  project('PUT /projects/:id/labels/promote', () => '/labels/promote', pLevel(20, 200), {
+    body: json({ name: 'bug' }),
+  }),
+  project('PUT /projects/:id/labels/:name/promote', () => '/labels/bug/promote', pLevel(20, 200)),
+  project('POST /projects/:id/labels/:subscribable_id/subscribe', () => '/labels/bug/subscribe', pUser(201)),
+  project(
+    'POST /projects/:id/labels/:subscribable_id/unsubscribe',
+    () => '/labels/bug/unsubscribe',
+    pUser(201),
+    {
+      setup: (fx, v, _ids, token) => send(fx, 'POST', `${P(v)}/labels/bug/subscribe`, token),
+    },
+  ),
+  group('GET /groups/:id/labels', () => '/labels', gAuthRead()),
+  group('POST /groups/:id/labels', () => '/labels', gLevel(20, 201), {
+    body: json({ name: 'new', color: '#000' }),
+  }),
+  ...(
+    [
+      ['GET /groups/:id/labels/:name', '/labels/glabel', gAuthRead()],
+      ['PUT /groups/:id/labels', '/labels', gLevel(20, 200), { name: 'glabel', color: 'red' }],
+      ['PUT /groups/:id/labels/:name', '/labels/glabel', gLevel(20, 200), { new_name: 'other' }],
+      ['DELETE /groups/:id/labels', '/labels', gLevel(20, 204), { name: 'glabel' }],
+      ['DELETE /groups/:id/labels/:name', '/labels/glabel', gLevel(20, 204)],
+      ['POST /groups/:id/labels/:subscribable_id/subscribe', '/labels/glabel/subscribe', gUser(201)],
+    ] as [string, string, Endpoint['expect'], unknown?][]
+  ).map(([route, suffix, expect, body]) =>
+    group(route, () => suffix, expect, {
+      ...(body ? { body: json(body) } : {}),
+      // Groups have no label of their own in the world: one is made first.
+      setup: (fx, v) => send(fx, 'POST', `${G(v)}/labels`, 'root-api', { name: 'glabel', color: '#000' }),
+    }),
+  ),
+  group(
+    'POST /groups/:id/labels/:subscribable_id/unsubscribe',
+    () => '/labels/glabel/unsubscribe',
+    gUser(201),
+    {
+      setup: async (fx, v, _ids, token) => {
+        await send(fx, 'POST', `${G(v)}/labels`, 'root-api', { name: 'glabel', color: '#000' });
+        return send(fx, 'POST', `${G(v)}/labels/glabel/subscribe`, token);
+      },
+    },
+  ),
+  // ---- discussions: the notes' rules (the plain note of each noteable is a discussion of its own)
+  ...(
+    [
+      ['issues', () => '1', 'issue', seenNote],
+      ['merge_requests', () => '1', 'mr', mrNote],
+      ['snippets', (v: Visibility, ids: Ids) => String(ids.projectSnippet[v]), 'snippet', seenNote],
+    ] as const
+  ).flatMap(([kind, noteable, key, gate]) => {
+    const base = `/projects/:id/${kind}/:noteable_id/discussions`;
+    const at = (v: Visibility, ids: Ids) => `/${kind}/${noteable(v, ids)}/discussions`;
+    const d = (v: Visibility, ids: Ids) => `${at(v, ids)}/${ids.discussion[key][v]}`;
+    const noteId = { issue: 'issueNote', mr: 'mrNote', snippet: 'snippetNote' } as const;
+    const note = (v: Visibility, ids: Ids) => `${d(v, ids)}/notes/${ids[noteId[key]][v]}`;
+    const ok = (status: number) => () => [status] as Expect;
+    return [
+      project(`GET ${base}`, at, gate(ok(200))),
+      project(`GET ${base}/:discussion_id`, d, gate(ok(200))),
+      project(`POST ${base}`, at, gate(ok(201)), { body: json({ body: 'hello' }) }),
+      project(`GET ${base}/:discussion_id/notes`, (v, ids) => `${d(v, ids)}/notes`, gate(ok(200))),
+      // An individual snippet note cannot be replied to.
+      project(
+        `POST ${base}/:discussion_id/notes`,
+        (v, ids) => `${d(v, ids)}/notes`,
+        gate(ok(key === 'snippet' ? 400 : 201)),
+        {
+          body: json({ body: 'reply' }),
+        },
+      ),
+      project(`GET ${base}/:discussion_id/notes/:note_id`, note, gate(ok(200))),
+      project(`PUT ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(200)), {
+        body: json({ body: 'edited' }),
+      }),
+      project(`DELETE ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(204))),
+    ];
+  }),
+  // Resolving: developers and up, and the merge request's author; the note is made a thread first.
+  project(
+    'PUT /projects/:id/merge_requests/:noteable_id/discussions/:discussion_id',
+    (v, ids) => `/merge_requests/1/discussions/${ids.discussion.mr[v]}`,
+    mrNote((c) => (c.level >= 30 ? [200] : F)),
+    {
+      body: json({ resolved: true }),
+      setup: (fx, v, ids) =>
+        send(fx, 'POST', `${P(v)}/merge_requests/1/discussions/${ids.discussion.mr[v]}/notes`, 'root-api', {
+          body: 'a reply',
+        }),
+    },
+  ),
+  // ---- resource events: `before { authenticate! }`, the issuable found as the notes API finds it
+  ...(['issues', 'merge_requests'] as const).flatMap((kind) =>
+    (['label', 'milestone', 'state'] as const).flatMap((what) => {
+      const base = `/projects/:id/${kind}/:eventable_id/resource_${what}_events`;
+      const gate = kind === 'issues' ? pAuthRead() : mrNote(() => [200]);
+      return [
+        project(`GET ${base}`, () => `/${kind}/1/resource_${what}_events`, gate),
+        project(
+          `GET ${base}/:event_id`,
+          (v, ids) => `/${kind}/1/resource_${what}_events/${ids.events[kind][v][what]}`,
+          gate,
+        ),
+      ];
+    }),
+  ),
+  // ---- time tracking: admin_issue (reporters) or admin_merge_request (developers) after the issuable is found
+  ...(
+    [
+      ['issues', 'issue_iid', pLevel(20, 200), pLevel(20, 201), pAuthRead()],
+      [
+        'merge_requests',
+        'merge_request_iid',
+        mrFound((c) => (c.level >= 30 ? [200] : F)),
+        mrFound((c) => (c.level >= 30 ? [201] : F)),
+        mrFound(() => [200]),
+      ],
+    ] as const
+  ).flatMap(([kind, key, ok, created, read]) => [
+    project(`POST /projects/:id/${kind}/:${key}/time_estimate`, () => `/${kind}/1/time_estimate`, ok, {
+      body: json({ duration: '1h' }),
+    }),
+    project(
+      `POST /projects/:id/${kind}/:${key}/reset_time_estimate`,
+      () => `/${kind}/1/reset_time_estimate`,
+      ok,
+      {
+        // There is an estimate to reset.
+        setup: (fx, v) => send(fx, 'POST', `${P(v)}/${kind}/1/time_estimate`, 'root-api', { duration: '1h' }),
+      },
+    ),
+    project(`POST /projects/:id/${kind}/:${key}/add_spent_time`, () => `/${kind}/1/add_spent_time`, created, {
+      body: json({ duration: '1h' }),
+    }),
+    project(`POST /projects/:id/${kind}/:${key}/reset_spent_time`, () => `/${kind}/1/reset_spent_time`, ok, {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/${kind}/1/add_spent_time`, 'root-api', { duration: '1h' }),
+    }),
+    project(`GET /projects/:id/${kind}/:${key}/time_stats`, () => `/${kind}/1/time_stats`, read),
+  ]),
+  // ---- award emoji on notes: as on their issue or merge request
+  ...(
+    [
+      ['issues', 'issue_iid', pAuthRead(), pUser(201)],
+      ['merge_requests', 'merge_request_iid', mrAward(200), mrAward(201)],
+    ] as const
+  ).flatMap(([kind, key, read, award]) => {
+    const base = `/projects/:id/${kind}/:${key}/notes/:note_id/award_emoji`;
+    const at = (v: Visibility, ids: Ids) =>
+      `/${kind}/1/notes/${kind === 'issues' ? ids.issueNote[v] : ids.mrNote[v]}/award_emoji`;
+    const one = (v: Visibility, ids: Ids) => `${at(v, ids)}/${ids.noteAward[kind][v]}`;
+    return [
+      project(`GET ${base}`, at, read),
+      project(`GET ${base}/:award_id`, one, read),
+      project(`POST ${base}`, at, award, { body: json({ name: 'smile' }) }),
+      project(`DELETE ${base}/:award_id`, one, ownAward),
+    ];
+  }),
+  // ---- issue links: admin_issue_link (reporters) on both issues; #3 is the set-up's open issue
+  project('GET /projects/:id/issues/:issue_iid/links', () => '/issues/1/links', pAuthRead()),
+  project(
+    'POST /projects/:id/issues/:issue_iid/links',
+    () => '/issues/1/links',
+    (c) =>
+      c.anonymous
+        ? U
+        : !c.visible
+          ? PNF
+          : c.level >= 20
+            ? [201]
+            : [404, { message: 'No matching issue found. Make sure that you are adding a valid issue URL.' }],
+    { body: (v) => ({ target_project_id: `g-${v}/p`, target_issue_iid: 3 }) },
+  ),
+  project(
+    'DELETE /projects/:id/issues/:issue_iid/links/:issue_link_id',
+    // The set-up's link is the world's first.
+    () => '/issues/1/links/1',
+    (c) =>
+      c.anonymous ? U : !c.visible ? PNF : c.level >= 20 ? [200] : [404, { message: 'No Issue Link found' }],
+    {
+      setup: (fx, v) =>
+        send(fx, 'POST', `${P(v)}/issues/1/links`, 'root-api', {
+          target_project_id: `g-${v}/p`,
+          target_issue_iid: 3,
+        }),
+    },
+  ),
+  // ---- webhooks: project hooks (admin_project), group hooks (admin_group, paid), system hooks (admins)
+  project('GET /projects/:id/hooks', () => '/hooks', pLevel(40, 200)),
+  project('GET /projects/:id/hooks/:hook_id', () => '/hooks/1', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/hooks`, 'root-api', HOOK),
+  }),
+  project('POST /projects/:id/hooks', () => '/hooks', pLevel(40, 201), { body: json(HOOK) }),
+  project('PUT /projects/:id/hooks/:hook_id', () => '/hooks/1', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/hooks`, 'root-api', HOOK),
+    body: json({ ...HOOK, note_events: true }),
+  }),
+  project('DELETE /projects/:id/hooks/:hook_id', () => '/hooks/1', pLevel(40, 204), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/hooks`, 'root-api', HOOK),
+  }),
+  group('GET /groups/:id/hooks', () => '/hooks', gLevel(50, 200)),
+  group('GET /groups/:id/hooks/:hook_id', () => '/hooks/1', gLevel(50, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${G(v)}/hooks`, 'root-api', HOOK),
+  }),
+  group('POST /groups/:id/hooks', () => '/hooks', gLevel(50, 201), { body: json(HOOK) }),
+  group('PUT /groups/:id/hooks/:hook_id', () => '/hooks/1', gLevel(50, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${G(v)}/hooks`, 'root-api', HOOK),
+    body: json({ ...HOOK, issues_events: true }),
+  }),
+  group('DELETE /groups/:id/hooks/:hook_id', () => '/hooks/1', gLevel(50, 204), {
+    setup: (fx, v) => send(fx, 'POST', `${G(v)}/hooks`, 'root-api', HOOK),
+  }),
+  instance('GET /hooks', () => '/hooks', adminOnly(200)),
+  instance('POST /hooks', () => '/hooks', adminOnly(201), { body: json(HOOK) }),
+  instance('GET /hooks/:id', () => '/hooks/1', adminOnly(200), {
+    setup: (fx) => send(fx, 'POST', `${API}/hooks`, 'root-api', HOOK),
+  }),
+  instance('DELETE /hooks/:id', () => '/hooks/1', adminOnly(204), {
+    setup: (fx) => send(fx, 'POST', `${API}/hooks`, 'root-api', HOOK),
+  }),
+  // ---- events: a project's for whoever sees it, the caller's own, a user's (filtered per viewer)
+  project('GET /projects/:id/events', () => '/events', pRead()),
+  instance('GET /events', () => '/events?scope=all', authed(200)),
+  instance('GET /users/:id/events', () => '/users/10/events', anyone(200)),
+  instance('GET /user/activities', () => '/user/activities', adminOnly(200)),
   // ---- repository (download_code: reporters of private projects, anyone who sees a public or
   // internal one; push_code: developers; protected branches: maintainers)
   project('GET /projects/:id/repository/branches', () => '/repository/branches', mrRead()),
@@ -1190,6 +1620,66 @@ export const ENDPOINTS: Endpoint[] = [
     setup: (fx, v) =>
       send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
   }),
+  project(
+    'GET /projects/:id/repository/commits/:sha/statuses',
+    () => '/repository/commits/master/statuses',
+    mrRead(),
+  ),
+  project('POST /projects/:id/statuses/:sha', () => '/statuses/master', pLevel(30, 201), {
+    body: json({ state: 'success', name: 'ci' }),
+  }),
+  project(
+    'POST /projects/:id/repository/commits/:sha/cherry_pick',
+    () => '/repository/commits/master/cherry_pick',
+    pushTo(201),
+    {
+      setup: async (fx, v) => {
+        await send(fx, 'POST', `${P(v)}/repository/branches`, 'root-api', {
+          branch: 'stable',
+          ref: 'master',
+        });
+        await send(fx, 'POST', `${P(v)}/repository/files/x.txt`, 'root-api', X_FILE);
+      },
+      body: json({ branch: 'stable' }),
+    },
+  ),
+  project(
+    'POST /projects/:id/repository/commits/:sha/revert',
+    () => '/repository/commits/master/revert',
+    pushTo(201),
+    {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/repository/files/x.txt`, 'root-api', X_FILE),
+      body: json({ branch: 'master' }),
+    },
+  ),
+  project(
+    'GET /projects/:id/repository/commits/:sha/signature',
+    () => '/repository/commits/master/signature',
+    (c) => (!c.visible ? PNF : !readsMr(c) ? F : nf('Signature')),
+  ),
+  project(
+    'GET /projects/:id/repository/:archive{archive(?:\\.[a-z0-9.]+)?}',
+    () => '/repository/archive.zip',
+    mrRead(),
+  ),
+  project(
+    'GET /projects/:id/repository/files/:file_path/blame',
+    () => '/repository/files/README.md/blame?ref=master',
+    mrRead(),
+  ),
+  project(
+    'GET /projects/:id/repository/commits/:sha/comments',
+    () => '/repository/commits/master/comments',
+    mrRead(),
+  ),
+  project(
+    'POST /projects/:id/repository/commits/:sha/comments',
+    () => '/repository/commits/master/comments',
+    mrUser(201),
+    {
+      body: json({ note: 'Looks good' }),
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

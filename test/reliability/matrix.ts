@@ -52,13 +52,22 @@ export function snippetVisibleTo(role: Role, vis: Visibility): boolean {
   return vis === 'internal' && role !== 'anonymous' && role !== 'external';
 }
 
+const boardsOf = (prefix: string) => [
+  { name: 'Board', lists: [`${prefix}bug`, `${prefix}spare`] },
+  { name: 'Other', lists: [`${prefix}extra`] },
+];
+
 export const matrixScenario: ScenarioFile = {
   ...reliabilityWorld,
   tier: 'premium',
   // Group SAML and a SCIM token on the three visibility groups, for the SCIM rows.
+  // Boards: two lists on the first board (one to move), a label on the second to add to the first.
   groups: (reliabilityWorld.groups ?? []).map((g) =>
-    VISIBILITIES.some((v) => g.path === `g-${v}`) ? { ...g, saml: true, scim_token: `scim-${g.path}` } : g,
+    VISIBILITIES.some((v) => g.path === `g-${v}`)
+      ? { ...g, saml: true, scim_token: `scim-${g.path}`, boards: boardsOf('group-') }
+      : g,
   ),
+  projects: (reliabilityWorld.projects ?? []).map((p) => ({ ...p, boards: boardsOf('') })),
   // The test report endpoint is behind a flag the platform ships off.
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
   epics: VISIBILITIES.map((v) => ({
@@ -111,6 +120,8 @@ export interface Ids {
   milestone: Record<Visibility, number>;
   groupMilestone: Record<Visibility, number>;
   pipeline: Record<Visibility, number>;
+  /** The first job of the pipeline (it has artifacts). */
+  job: Record<Visibility, number>;
   projectSnippet: Record<Visibility, number>;
   snippetNote: Record<Visibility, number>;
   projectDeployToken: Record<Visibility, number>;
@@ -118,6 +129,13 @@ export interface Ids {
   epic: Record<Visibility, number>;
   epicNote: Record<Visibility, number>;
   personalSnippet: Record<Visibility, number>;
+  /** The first board of the project and group, its first list, and a label it has no list of. */
+  board: Record<Visibility, number>;
+  boardList: Record<Visibility, number>;
+  boardLabel: Record<Visibility, number>;
+  groupBoard: Record<Visibility, number>;
+  groupBoardList: Record<Visibility, number>;
+  groupBoardLabel: Record<Visibility, number>;
   /** A personal snippet of `owner` made through the API, so with a user agent. */
   agentSnippet: number;
   shareGroup: number;
@@ -130,6 +148,15 @@ export interface Ids {
   targetGpgKey: number;
   /** Per username: an e-mail, an SSH key, a GPG key and a todo of their own. */
   own: Record<string, { email: number; key: number; gpgKey: number; todo: number }>;
+  /** The discussion of the plain issue note, of the merge request note and of the snippet note. */
+  discussion: Record<'issue' | 'mr' | 'snippet', Record<Visibility, string>>;
+  /** An award of `owner` on the plain issue note and on the merge request note. */
+  noteAward: Record<'issues' | 'merge_requests', Record<Visibility, number>>;
+  /** A resource event of each kind on issue #1 and merge request !1. */
+  events: Record<
+    'issues' | 'merge_requests',
+    Record<Visibility, Record<'label' | 'milestone' | 'state', number>>
+  >;
 }
 
 /** An ed25519 public key in OpenSSH format, distinct per seed. */
@@ -180,6 +207,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
   const get = (path: string) => must(send(fx, 'GET', path, root), path);
   const list = async (path: string) => (await get(path)) as unknown as Record<string, unknown>[];
   const per = () => ({}) as Record<Visibility, number>;
+  const per3 = () => ({}) as Record<Visibility, Record<'label' | 'milestone' | 'state', number>>;
   const ids: Ids = {
     group: per(),
     project: per(),
@@ -193,6 +221,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     milestone: per(),
     groupMilestone: per(),
     pipeline: per(),
+    job: per(),
     projectSnippet: per(),
     snippetNote: per(),
     projectDeployToken: per(),
@@ -200,6 +229,12 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     epic: per(),
     epicNote: per(),
     personalSnippet: per(),
+    board: per(),
+    boardList: per(),
+    boardLabel: per(),
+    groupBoard: per(),
+    groupBoardList: per(),
+    groupBoardLabel: per(),
     agentSnippet: 0,
     shareGroup: 0,
     sharedGroup: 0,
@@ -210,6 +245,13 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     targetKey: 0,
     targetGpgKey: 0,
     own: {},
+    discussion: {
+      issue: {} as Record<Visibility, string>,
+      mr: {} as Record<Visibility, string>,
+      snippet: {} as Record<Visibility, string>,
+    },
+    events: { issues: per3(), merge_requests: per3() },
+    noteAward: { issues: per(), merge_requests: per() },
   };
   ids.shareGroup = idOf(await get('/api/v4/groups/g-share-a'));
   ids.sharedGroup = idOf(await get('/api/v4/groups/g-share-b'));
@@ -231,6 +273,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     ids.mrVersion[v] = idOf((await list(`${P(v)}/merge_requests/1/versions`))[0]);
     ids.milestone[v] = idOf((await list(`${P(v)}/milestones`))[0]);
     ids.pipeline[v] = idOf((await list(`${P(v)}/pipelines`))[0]);
+    ids.job[v] = idOf((await list(`${P(v)}/pipelines/${ids.pipeline[v]}/jobs`))[0]);
     ids.projectDeployToken[v] = idOf((await list(`${P(v)}/deploy_tokens`))[0]);
     ids.groupDeployToken[v] = idOf((await list(`${G(v)}/deploy_tokens`))[0]);
     ids.personalSnippet[v] = idOf(snippets.find((s) => s.title === `Personal ${v} snippet`));
@@ -262,6 +305,23 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     // Project snippets have no API of their own here, only their notes.
     ids.projectSnippet[v] = tvalues(st.issuables.snippets).find((s) => s.project_id === ids.project[v])!.id;
     ids.snippetNote[v] = idOf((await list(`${P(v)}/snippets/${ids.projectSnippet[v]}/notes`))[0]);
+    for (const [parent, base, label] of [
+      ['project', P(v), 'extra'],
+      ['group', G(v), 'group-extra'],
+    ] as const) {
+      const [board] = await list(`${base}/boards`);
+      const first = (board as { lists: { id: number }[] }).lists[0]!.id;
+      const owner = (l: { project_id: number | null; group_id: number | null }) =>
+        parent === 'project' ? l.project_id === ids.project[v] : l.group_id === ids.group[v];
+      const labelId = tvalues(st.issuables.labels).find((l) => l.title === label && owner(l))!.id;
+      if (parent === 'project')
+        [ids.board[v], ids.boardList[v], ids.boardLabel[v]] = [idOf(board), first, labelId];
+      else [ids.groupBoard[v], ids.groupBoardList[v], ids.groupBoardLabel[v]] = [idOf(board), first, labelId];
+    }
+    const discussionOf = (id: number) => tvalues(st.issuables.notes).find((n) => n.id === id)!.discussion_id;
+    ids.discussion.issue[v] = discussionOf(ids.issueNote[v]);
+    ids.discussion.mr[v] = discussionOf(ids.mrNote[v]);
+    ids.discussion.snippet[v] = discussionOf(ids.snippetNote[v]);
   }
   ids.agentSnippet = idOf(
     await must(
@@ -313,6 +373,28 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
       todo: idOf(await must(send(fx, 'POST', `${P('public')}/issues/3/todo`, t), 'own todo')),
     };
   }
+  // A label, a milestone and a state event on issue #1 and merge request !1 (left open, labelled, without milestone).
+  for (const v of VISIBILITIES)
+    for (const kind of ['issues', 'merge_requests'] as const) {
+      const at = `${P(v)}/${kind}/1`;
+      await must(send(fx, 'PUT', at, root, { add_labels: 'eventful' }), 'label event');
+      await must(send(fx, 'PUT', at, root, { milestone_id: 0 }), 'milestone event');
+      await must(send(fx, 'PUT', at, root, { state_event: 'close' }), 'state event');
+      await must(send(fx, 'PUT', at, root, { state_event: 'reopen' }), 'state event');
+      const note = kind === 'issues' ? ids.issueNote[v] : ids.mrNote[v];
+      ids.noteAward[kind][v] = idOf(
+        await must(
+          send(fx, 'POST', `${at}/notes/${note}/award_emoji`, 'owner-api', { name: 'tada' }),
+          'note award',
+        ),
+      );
+      const first = async (what: string) => idOf((await list(`${at}/resource_${what}_events`))[0]);
+      ids.events[kind][v] = {
+        label: await first('label'),
+        milestone: await first('milestone'),
+        state: await first('state'),
+      };
+    }
   // Let the exports finish, so that their downloads exist.
   fx.clock.advance(60_000);
   return { fx, ids };

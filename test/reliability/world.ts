@@ -121,7 +121,21 @@ export const reliabilityWorld: ScenarioFile = {
         notes: [{ body: 'A snippet note', author: 'owner' }],
       },
     ],
-    pipelines: [{ status: 'success', variables: [{ key: 'PIPELINE_KEY', value: 'pipeline-value' }] }],
+    pipelines: [
+      {
+        status: 'success',
+        variables: [{ key: 'PIPELINE_KEY', value: 'pipeline-value' }],
+        jobs: [
+          {
+            name: 'compile',
+            stage: 'build',
+            artifacts: [{ path: 'out/app.txt', content: 'app' }],
+            artifacts_expire_at: '2031-01-01T00:00:00Z',
+          },
+          { name: 'deploy', stage: 'deploy', when: 'manual' },
+        ],
+      },
+    ],
     deploy_tokens: [
       { name: 'project-deploy', token: `project-deploy-${v}`, scopes: ['read_repository' as const] },
     ],

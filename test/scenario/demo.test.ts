@@ -94,6 +94,8 @@ describe('scenarios/schema.json', () => {
       'snippets',
       'topics',
       'variables',
+      'system_hooks',
+      'ci',
       'generate',
     ]);
     expect(schema.required ?? []).toEqual([]);

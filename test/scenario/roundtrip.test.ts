@@ -16,6 +16,7 @@ const world: ScenarioFile = {
   tier: 'ultimate',
   settings: { signup_enabled: false },
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
+  ci: { queue_time: '3s' },
   topics: [{ name: 'infra', description: 'Infrastructure code' }, { name: 'bare' }],
   variables: [{ key: 'INSTANCE_KEY', value: 'instance-value', masked: false, protected: true }],
   users: [
@@ -41,8 +42,15 @@ const world: ScenarioFile = {
       scim_identities: [{ username: 'bob', extern_uid: 'bob-uid', active: false }],
       variables: [{ key: 'GROUP_KEY', value: 'group-value', environment_scope: 'production' }],
       deploy_tokens: [{ name: 'group-deploy', token: 'gdt-secret', scopes: ['read_registry'] }],
+      hooks: [{ url: 'https://hooks.example.com/group', token: 'g-token', issues_events: true }],
+      labels: [{ name: 'team', color: '#123', description: 'The team', subscribers: ['alice'] }],
     },
-    { path: 'acme/sub', description: 'A subgroup' },
+    {
+      path: 'acme/sub',
+      description: 'A subgroup',
+      wiki: [{ title: 'Team', content: 'Who we are' }],
+      boards: [{ name: 'Group board', lists: ['triage'] }],
+    },
   ],
   projects: [
     {
@@ -66,6 +74,28 @@ const world: ScenarioFile = {
           },
         },
         { ref: 'v1.0', tag: true, status: 'running', duration: 3600 },
+        {
+          status: 'success',
+          created_at: '2021-02-02T10:00:00Z',
+          stages: ['lint', 'build', 'ship'],
+          jobs: [
+            {
+              name: 'compile',
+              stage: 'build',
+              duration: 30,
+              artifacts: [{ path: 'out/a.txt', content: 'a' }],
+            },
+            {
+              name: 'style',
+              stage: 'lint',
+              duration: 5,
+              outcome: 'failed',
+              allow_failure: true,
+              log: 'bad\n',
+            },
+            { name: 'ship', stage: 'ship', when: 'manual', artifacts_expire_at: '2021-03-01T00:00:00Z' },
+          ],
+        },
         { status: 'canceled' },
       ],
       integrations: [
@@ -73,6 +103,18 @@ const world: ScenarioFile = {
         { slug: 'asana', active: false },
       ],
       deploy_tokens: [{ name: 'project-deploy', token: 'pdt-secret', scopes: ['read_repository'] }],
+      hooks: [
+        {
+          url: 'https://hooks.example.com/app',
+          token: 'p-token',
+          push_events: false,
+          confidential_note_events: true,
+          push_events_branch_filter: 'release/*',
+          enable_ssl_verification: false,
+          created_at: '2021-02-01T00:00:00Z',
+        },
+        { url: 'https://hooks.example.com/all' },
+      ],
       triggers: [
         { description: 'deploy', owner: 'alice', token: 'trigger-secret', last_used: '2021-02-28T10:00:00Z' },
         { description: 'made by the loader' },
@@ -93,7 +135,19 @@ const world: ScenarioFile = {
           ],
         },
       ],
-      labels: [{ name: 'bug', color: '#ff0000', description: 'Broken', priority: 1 }],
+      boards: [{ name: 'Development', lists: ['bug', 'doing'] }, { name: 'Empty' }],
+      remote_mirrors: [{ url: 'https://bot:token@mirror.example.com/app.git', enabled: true }],
+      wiki: [
+        { title: 'Home', content: '# Welcome' },
+        {
+          title: 'docs/Setup Guide',
+          content: '= Setup',
+          format: 'asciidoc',
+          updated_at: '2021-02-27T00:00:00Z',
+        },
+      ],
+      labels: [{ name: 'bug', color: '#ff0000', description: 'Broken', priority: 1, subscribers: ['bob'] }],
+      group_labels: [{ name: 'team', priority: 2, subscribers: ['bob'] }],
       milestones: [{ title: 'v1', due_date: '2021-04-01', description: 'First' }],
       issues: [
         {
@@ -117,15 +171,72 @@ const world: ScenarioFile = {
           source_branch: 'fix',
           author: 'bob',
           reviewers: ['alice'],
-          labels: ['bug'],
+          labels: ['bug', 'team'],
           changes: 3,
-          notes: [{ body: 'LGTM', author: 'alice' }],
+          notes: [
+            { body: 'LGTM', author: 'alice' },
+            {
+              body: 'Off by one',
+              author: 'alice',
+              type: 'DiffNote',
+              discussion_id: 'd'.repeat(40),
+              position: {
+                base_sha: 'b'.repeat(40),
+                start_sha: 'c'.repeat(40),
+                head_sha: 'e'.repeat(40),
+                old_path: 'a.rb',
+                new_path: 'a.rb',
+                position_type: 'text',
+                new_line: 4,
+              },
+              resolved_by: 'alice',
+              resolved_at: '2021-02-27T00:00:00Z',
+            },
+            { body: 'Fixed', author: 'bob', type: 'DiscussionNote', discussion_id: 'd'.repeat(40) },
+          ],
         },
         { title: 'Shipped', source_branch: 'done', state: 'merged', merged_by: 'alice' },
       ],
       snippets: [{ title: 'Repro', content: 'crash()', notes: [{ body: 'Thanks', author: 'alice' }] }],
     },
-    { path: 'alice/dotfiles', visibility: 'public', description: 'Mine' },
+    {
+      path: 'alice/dotfiles',
+      visibility: 'public',
+      description: 'Mine',
+      repository: {
+        commits: [
+          {
+            id: 'root',
+            branch: 'master',
+            message: 'Start',
+            files: { 'README.md': '# dotfiles\n', '.bashrc': 'ls\n' },
+          },
+          {
+            branch: 'master',
+            message: 'Tools',
+            author: 'alice',
+            date: '2021-02-01T10:00:00Z',
+            files: {
+              'bin/run': { text: '#!/bin/sh\n', mode: '100755' },
+              'logo.png': { base64: 'AAEC/w==' },
+              '.bashrc': null,
+            },
+          },
+          { branch: 'side', parents: ['root'], message: 'Side', files: { 'side.txt': 'side' } },
+        ],
+        branches: [{ name: 'copy', commit: 'root', files: { 'extra.md': 'more' } }],
+        tags: [
+          { name: 'v0', commit: 'root' },
+          {
+            name: 'v1',
+            commit: 'master',
+            message: 'First release',
+            tagger: 'alice',
+            date: '2021-02-02T00:00:00Z',
+          },
+        ],
+      },
+    },
   ],
   oauth_applications: [
     {
@@ -140,7 +251,18 @@ const world: ScenarioFile = {
   ],
   epics: [{ group: 'acme', title: 'Roadmap', author: 'alice', notes: [{ body: 'Plan', author: 'alice' }] }],
   snippets: [{ author: 'alice', title: 'Note to self', content: 'echo hi', visibility: 'public' }],
-  generate: { users: 3, groups: 2, projects: 3, issues_per_project: 2, merge_requests_per_project: 1 },
+  system_hooks: [
+    { url: 'https://hooks.example.com/system', tag_push_events: true, repository_update_events: false },
+  ],
+  generate: {
+    users: 3,
+    groups: 2,
+    projects: 3,
+    issues_per_project: 2,
+    merge_requests_per_project: 1,
+    repository_files_per_project: 5,
+    repository_commits_per_project: 2,
+  },
 };
 
 const exported = (fx: Fauxlab) => JSON.stringify(exportScenario(fx.state, { now: fx.clock.iso() }));
@@ -249,6 +371,47 @@ function comparable(table: string, r: Record<string, unknown>): string {
   );
   return JSON.stringify(Object.fromEntries(kept.sort(([a], [b]) => (a < b ? -1 : 1))));
 }
+
+describe('scenario: repositories', () => {
+  it('projects[].repository: branches, files and tags served; the same commit ids after export and load', async () => {
+    const fx = createFauxlab({ scenario: world });
+    const again = createFauxlab({ scenario: exportScenario(fx.state, { now: fx.clock.iso() }) });
+    const get = async (f: Fauxlab, path: string) =>
+      (
+        await f.app.request(`/api/v4/projects/alice%2Fdotfiles${path}`, {
+          headers: { 'PRIVATE-TOKEN': 'alice-token' },
+        })
+      ).json();
+    const heads = async (f: Fauxlab) =>
+      ((await get(f, '/repository/branches')) as { name: string; commit: { id: string } }[]).map(
+        (b) => `${b.name} ${b.commit.id}`,
+      );
+    expect(await heads(again)).toEqual(await heads(fx));
+    expect((await heads(fx)).map((h) => h.split(' ')[0])).toEqual(['copy', 'master', 'side']);
+    const tree = (await get(fx, '/repository/tree?recursive=true')) as { path: string; mode: string }[];
+    expect(tree.map((e) => `${e.mode} ${e.path}`)).toEqual([
+      '100644 README.md',
+      '040000 bin',
+      '100755 bin/run',
+      '100644 logo.png',
+    ]);
+    const logo = await get(fx, '/repository/files/logo.png?ref=master');
+    expect(logo.content).toBe('AAEC/w==');
+    const tags = (await get(again, '/repository/tags')) as {
+      name: string;
+      message: string;
+      target: string;
+    }[];
+    // Newest commit first: `v0` is at the root, committed at the file's `now`, after `v1`'s commit.
+    expect(tags.map((t) => [t.name, t.message])).toEqual([
+      ['v0', ''],
+      ['v1', 'First release'],
+    ]);
+    expect(tags).toEqual(await get(fx, '/repository/tags'));
+    const commits = (await get(fx, '/repository/commits?ref_name=master')) as { author_name: string }[];
+    expect(commits.map((c) => c.author_name)).toEqual(['Alice', 'Alice']);
+  });
+});
 
 describe('scenario: triggers and environments', () => {
   it('projects[].triggers and environments: served by their endpoints; bad entries are named', async () => {

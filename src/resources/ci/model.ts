@@ -10,7 +10,9 @@ import {
   type PlatformState,
   type VariableRecord,
 } from '../../core/state.js';
-import { madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
+import { idelete, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
+import { CANCELABLE, liveRun, settleBuilds, type BuildRecord } from './builds.js';
+import { addJobToken, removeJobToken } from './job-tokens.js';
 import { removeRefs } from './refs.js';
 
 type S = Draft<PlatformState>;
@@ -110,14 +112,35 @@ export type NewPipeline = Omit<PipelineRecord, 'id'>;
 
 export function createPipeline(st: S, p: NewPipeline): number {
   const id = nextId(st, 'pipelines');
-  tset(st.pipelines, id, { id, ...p });
+  // Job ids are the instance's: jobs brought along (an import) are numbered again.
+  const builds = p.builds?.map((b) => ({ ...b, id: nextId(st, 'builds') }));
+  tset(st.pipelines, id, { id, ...p, ...(builds && { builds }) });
   madd(st.idx.pipelinesBy, String(p.project_id), id);
+  for (const b of builds ?? []) {
+    iset(st.ciJobs.byId, String(b.id), id);
+    addJobToken(st, b);
+  }
   return id;
+}
+
+/** Adds a job to a pipeline (a retry), under a new id. */
+export function addBuild(st: S, pipelineId: number, b: Omit<BuildRecord, 'id'>): BuildRecord {
+  const id = nextId(st, 'builds');
+  const p = tget(st.pipelines, pipelineId)!;
+  (p.builds ??= []).push({ ...b, id });
+  iset(st.ciJobs.byId, String(id), pipelineId);
+  const added = p.builds[p.builds.length - 1]!;
+  addJobToken(st, added);
+  return added;
 }
 
 export function deletePipeline(st: S, id: number): void {
   const p = tget(st.pipelines, id);
   if (!p) return;
+  for (const b of p.builds ?? []) {
+    idelete(st.ciJobs.byId, String(b.id));
+    removeJobToken(st, b);
+  }
   mremove(st.idx.pipelinesBy, String(p.project_id), id);
   tdelete(st.pipelines, id);
 }
@@ -153,6 +176,7 @@ export const iso = (ms: number) => new Date(ms).toISOString();
  * transitions set them.
  */
 export function livePipeline(p: PipelineRecord, now: number): LivePipeline {
+  if (p.builds && p.run_at !== null) return liveRun(p.builds, p.run_at, p, now);
   if (p.run_at === null)
     return {
       status: p.status,
@@ -190,10 +214,50 @@ export function livePipeline(p: PipelineRecord, now: number): LivePipeline {
 
 const FINISHED: ReadonlySet<PipelineStatus> = new Set(['success', 'failed', 'canceled', 'skipped']);
 
-/** `POST .../retry`: the pipeline is queued again now (`pending`), whatever its state. */
-export function retryPipeline(st: S, id: number, now: number): void {
-  const p = tget(st.pipelines, id)!;
+/**
+ * Stores the pipeline's state at `now` (its jobs' and its own) and anchors its clock there, so that a
+ * write can change what happens from now on. Returns the pipeline as it stood.
+ */
+export function settlePipeline(p: Draft<PipelineRecord>, now: number): LivePipeline {
   const live = livePipeline(p, now);
+  if (!p.builds) return live;
+  settleBuilds(p.builds, p.run_at, now);
+  Object.assign(p, live);
+  if (p.run_at !== null) p.run_at = iso(now);
+  return live;
+}
+
+/** A new attempt of a job, created now and waiting for its stage (or queued, when `status` says so). */
+export const nextAttempt = (
+  b: BuildRecord,
+  now: number,
+  userId: number | null,
+  status: 'created' | 'pending' = 'created',
+): Omit<BuildRecord, 'id'> => ({
+  ...b,
+  user_id: userId,
+  created_at: iso(now),
+  status,
+  queued_at: status === 'pending' ? iso(now) : null,
+  started_at: null,
+  finished_at: null,
+  retried: false,
+  erased_at: null,
+  erased_by: null,
+});
+
+/**
+ * `POST .../retry`: the pipeline is queued again now (`pending`), whatever its state; each of its jobs
+ * runs again as a new attempt.
+ */
+export function retryPipeline(st: S, id: number, now: number, userId: number | null = null): void {
+  const p = tget(st.pipelines, id)!;
+  const live = settlePipeline(p, now);
+  for (const b of [...(p.builds ?? [])]) {
+    if (b.retried) continue;
+    b.retried = true;
+    addBuild(st, id, nextAttempt(b, now, userId ?? b.user_id));
+  }
   Object.assign(p, {
     started_at: live.started_at,
     finished_at: live.finished_at,
@@ -205,13 +269,17 @@ export function retryPipeline(st: S, id: number, now: number): void {
 }
 
 /**
- * `POST .../cancel`: the pipeline is `canceled`, whatever its state. A pipeline still at work finishes
- * now; one that had finished keeps its times.
+ * `POST .../cancel`: the pipeline is `canceled`, whatever its state, and its unfinished jobs with it. A
+ * pipeline still at work finishes now; one that had finished keeps its times.
  */
 export function cancelPipeline(st: S, id: number, now: number): void {
   const p = tget(st.pipelines, id)!;
   const live = livePipeline(p, now);
   if (live.status === 'canceled' && p.run_at === null) return;
+  settlePipeline(p, now);
+  for (const b of p.builds ?? [])
+    if (!b.retried && CANCELABLE.has(b.status))
+      Object.assign(b, { status: 'canceled', finished_at: iso(now) });
   const done = FINISHED.has(live.status);
   const running = live.status === 'running' && live.started_at !== null;
   Object.assign(p, {

@@ -28,6 +28,7 @@ import {
   retryPipeline,
   type LivePipeline,
 } from './model.js';
+import { defaultBuildSpecs, newBuilds, queueFirstStage } from './builds.js';
 import { findRef, refNames } from './refs.js';
 import { emitEvent } from '../integrations/events.js';
 
@@ -170,6 +171,13 @@ export function startPipeline(
       base: [`Failed to persist the pipeline: Validation failed: ${problems.join(', ')}`],
     });
   const now = c.get('fx').clock.iso();
+  // The first stage waits for a runner for the instance's queue time; the run starts after it.
+  const queueMs = st.ciJobs.queue_ms;
+  const builds = newBuilds(defaultBuildSpecs(DEFAULT_RUN_SECONDS, 'success'), undefined, {
+    created_at: now,
+    user_id: req.userId,
+  });
+  if (queueMs > 0) queueFirstStage(builds, now);
   const id = write(c, (d) => {
     alongside?.(d, now);
     return createPipeline(d, {
@@ -183,7 +191,7 @@ export function startPipeline(
       coverage: null,
       created_at: now,
       status: 'pending',
-      run_at: now,
+      run_at: new Date(Date.parse(now) + queueMs).toISOString(),
       run_seconds: DEFAULT_RUN_SECONDS,
       outcome: 'success',
       started_at: null,
@@ -192,6 +200,7 @@ export function startPipeline(
       duration: null,
       variables: req.variables,
       test_suites: null,
+      builds,
     });
   });
   emitEvent(c, { kind: 'pipeline', id });
@@ -286,7 +295,10 @@ export function pipelineRoutes(r: ApiRouter): void {
       const pl = findPipeline(c, proj.id, prm.pipeline_id);
       authorizeCi(c, proj, 'update_pipeline');
       const now = c.get('fx').clock.ms();
-      write(c, (d) => change(d, pl.id, now));
+      const userId = c.get('viewer').user?.id ?? null;
+      write(c, (d) =>
+        change === retryPipeline ? retryPipeline(d, pl.id, now, userId) : change(d, pl.id, now),
+      );
       emitEvent(c, { kind: 'pipeline', id: pl.id });
       return sendPipeline(c, pl.id, status, now);
     });

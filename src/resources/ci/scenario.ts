@@ -18,28 +18,19 @@ import {
   type NewPipeline,
 } from './model.js';
 import { addRef, findRef } from './refs.js';
+import {
+  buildsSpan,
+  exportBuilds,
+  pipelineJobFields,
+  scenarioBuilds,
+  secondsField,
+} from './scenario-jobs.js';
 
 const shaHex = z.string().regex(/^[0-9a-f]{40}$/, 'must be a commit sha (40 hex digits)');
 
 const refEntry = z
   .union([z.string().min(1), z.strictObject({ name: z.string().min(1), sha: shaHex.optional() })])
   .describe('a name, or {name, sha}; a sha is made up when none is given');
-
-const secondsField = z
-  .union([
-    z.number().min(0),
-    z.string().refine(
-      (v) => {
-        try {
-          return parseDuration(v) >= 0;
-        } catch {
-          return false;
-        }
-      },
-      { message: 'must be seconds or a duration such as 90s, 5m, 1h30m' },
-    ),
-  ])
-  .describe('seconds, or a duration such as 90s, 5m, 1h30m');
 
 const variableSchema = z.strictObject({
   key: z.string(),
@@ -99,6 +90,7 @@ const pipelineSchema = z.strictObject({
     })
     .optional()
     .describe('served by the test report endpoint while the junit_pipeline_view flag is on'),
+  ...pipelineJobFields,
 });
 
 /** Fields a project entry of a scenario may carry for this area. */
@@ -151,8 +143,11 @@ function pipelineRecord(
   userId: number | null,
   now: string,
 ): NewPipeline {
-  const d = seconds(pl.duration);
   const status = pl.status;
+  const outcome = pl.outcome ?? (status === 'failed' ? 'failed' : 'success');
+  const at = { created_at: now, user_id: userId };
+  // Described jobs make the run as long as they take.
+  const d = pl.jobs ? buildsSpan(scenarioBuilds(pl, 'pending', 0, outcome, at)) : seconds(pl.duration);
   const finished = FINISHED_TIMES.has(status);
   const given = pl.created_at ? new Date(pl.created_at).toISOString() : undefined;
   const created = given ?? (finished ? iso(Date.parse(now) - d * 1000) : now);
@@ -170,15 +165,16 @@ function pipelineRecord(
     coverage: typeof coverage === 'number' ? coverage.toFixed(2) : coverage,
     created_at: created,
     status,
-    run_at: status === 'pending' ? now : status === 'running' ? created : null,
+    run_at: status === 'pending' ? now : status === 'running' || finished ? created : null,
     run_seconds: d,
-    outcome: pl.outcome ?? (status === 'failed' ? 'failed' : 'success'),
+    outcome,
     started_at: started,
     finished_at: ended,
     updated_at: ended ?? created,
     duration: finished ? d : null,
     variables: pl.variables.map((v) => ({ ...v })),
     test_suites: pl.test_report ? pl.test_report.test_suites.map((s) => ({ ...s })) : null,
+    builds: scenarioBuilds(pl, status, d, outcome, { created_at: created, user_id: userId }),
   };
 }
 
@@ -248,6 +244,7 @@ export function exportProjectCi(st: PlatformState, out: ScenarioOut): void {
     if (p.yaml_errors !== null) entry.yaml_errors = p.yaml_errors;
     if (p.variables.length) entry.variables = p.variables;
     if (p.test_suites !== null) entry.test_report = { test_suites: p.test_suites };
+    exportBuilds(p, entry);
     ((e.pipelines ??= []) as unknown[]).push(entry);
   }
 }

@@ -45,6 +45,7 @@ import {
   type GroupUpdate,
 } from './model.js';
 import { own } from '../../core/own.js';
+import { groupEventData, systemEvent } from '../hooks/system.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
@@ -279,6 +280,7 @@ function createGroupRoute(c: Ctx): Response {
     setMember(d, 'group', gid, user.id, ACCESS.OWNER, now);
     return gid;
   });
+  systemEvent(c, 'group_create', groupEventData(tget(state(c).groups, id)!));
   return c.json(groupRenderer(c).detail(tget(state(c).groups, id) as Group), 201);
 }
 
@@ -371,6 +373,7 @@ function deleteGroupRoute(c: Ctx): Response {
     });
   } else {
     write(c, (d) => deleteGroup(d, g.id));
+    systemEvent(c, 'group_destroy', groupEventData(g));
   }
   return c.json({ message: '202 Accepted' }, 202);
 }

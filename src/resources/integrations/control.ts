@@ -11,6 +11,7 @@ import { iget, tget } from '../../core/table.js';
 import { addRef, findRef } from '../ci/refs.js';
 import { deliveries } from './delivery.js';
 import { dispatch } from './events.js';
+import { recordPush } from '../events/store.js';
 
 const BLANK_SHA = '0000000000000000000000000000000000000000';
 
@@ -70,7 +71,19 @@ export function integrationControl(app: Hono<Env>, fxOf: (c: Context<Env>) => Fx
     const after =
       (b.sha as string | undefined) ??
       createHash('sha1').update(`${project.id}\0${kind}\0${ref}\0${before}\0${now}`).digest('hex');
-    fx.store.write((d) => addRef(d, project.id, kind, ref, after));
+    fx.store.write((d) => {
+      addRef(d, project.id, kind, ref, after);
+      recordPush(d, {
+        project_id: project.id,
+        author_id: uid,
+        ref,
+        ref_type: kind,
+        action: before === BLANK_SHA ? 'created' : 'pushed',
+        commit_from: before === BLANK_SHA ? null : before,
+        commit_to: after,
+        created_at: now,
+      });
+    });
     const base = fx.baseUrl ?? new URL(c.req.url).origin;
     dispatch(fx, base, uid, { kind: 'push', projectId: project.id, ref, tag, before, after, userId: uid });
     return c.json({ project: project.path_with_namespace, ref, tag, before, after }, 201);

@@ -21,10 +21,13 @@ export interface Delivery {
   id: number;
   /** When the event happened, on the instance clock. */
   at: string;
+  /** The integration's slug, or for a webhook its kind: `project_hook`, `group_hook`, `system_hook`. */
   integration: string;
+  /** The integration's or the webhook's id. */
   integration_id: number;
-  project_id: number;
-  project: string;
+  /** Null for an instance event (a system hook's `user_create`, ...). */
+  project_id: number | null;
+  project: string | null;
   event: string;
   action: string | null;
   url: string;
@@ -52,6 +55,8 @@ const MAX_ATTEMPTS = 3;
 const BACKOFF_MS = 150;
 const TIMEOUT_MS = 5000;
 const LOG_SIZE = 1000;
+/** Deliveries under way at once; past it a new one is logged as dropped, so memory stays bounded. */
+const MAX_IN_FLIGHT = 500;
 const WATCH_INTERVAL_MS = 25;
 
 /** The deliveries of one instance. */
@@ -77,6 +82,7 @@ export class DeliveryLog {
 
   /** Queues a POST; it starts after the current request has answered. */
   enqueue(d: NewDelivery): Delivery {
+    if (this.#inFlight.size >= MAX_IN_FLIGHT) return this.record(d, 'dropped: the delivery queue is full');
     const entry: Delivery = { ...d, id: ++this.#seq, status: 'pending', response_status: null, attempts: [] };
     this.#entries.push(entry);
     if (this.#entries.length > LOG_SIZE) this.#entries.shift();

@@ -3,7 +3,8 @@
  * goes to the active integrations whose flag is on (confidential issues and notes have flags of their
  * own), then the integration's own rules apply (no `update` messages, `branches_to_be_notified`,
  * `notify_only_broken_pipelines`; tag pushes always notify). Other areas call `emitEvent` once after
- * their write; with no active integration on the instance it returns at once.
+ * their write; the same event goes to the webhooks (src/resources/hooks/dispatch.ts). With no active
+ * integration and no webhook on the instance it returns at once.
  */
 import type { Ctx, Fx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
@@ -15,34 +16,22 @@ import { EVENT_FLAG, INTEGRATIONS, type IntegrationSpec } from './catalog.js';
 import { deliveries, isLocalHost, type DeliveryLog } from './delivery.js';
 import { chatPayloads, type Actor, type ChatEvent } from './messages.js';
 import { projectIntegrations, type EventFlag, type IntegrationRecord } from './store.js';
+import type { ProjectEvent } from './kinds.js';
+import { dispatchHooks, finishedPipelineHooks, hooksWantPipeline } from '../hooks/dispatch.js';
 
-export type ProjectEvent =
-  /** An issue was created (`before` null) or written; only state changes notify. */
-  | { kind: 'issue'; id: number; before: string | null }
-  | { kind: 'merge_request'; id: number; before: string | null }
-  | { kind: 'note'; id: number }
-  /** A pipeline was created or retried: it notifies when it finishes on the instance clock. */
-  | { kind: 'pipeline'; id: number }
-  | {
-      kind: 'push';
-      projectId: number;
-      ref: string;
-      tag: boolean;
-      before: string;
-      after: string;
-      userId: number | null;
-    };
+export type { ProjectEvent };
 
 const BLANK_SHA = '0000000000000000000000000000000000000000';
 
 /** Tells the integrations about an event; call it once after the request's write. Never throws. */
 export function emitEvent(c: Ctx, ev: ProjectEvent): void {
   const fx = c.get('fx');
-  if (fx.store.state.integrations.active === 0) return;
+  const st = fx.store.state;
+  if (st.integrations.active === 0 && st.hooks.count === 0) return;
   try {
     dispatch(fx, requestBase(c), c.get('viewer')?.user?.id ?? null, ev);
   } catch (e) {
-    console.error('fauxlab: could not notify integrations', e);
+    console.error('fauxlab: could not notify integrations and webhooks', e);
   }
 }
 
@@ -56,11 +45,14 @@ interface Scope {
 /** The same as `emitEvent`, for callers without a request (the control plane, the pipeline watcher). */
 export function dispatch(fx: Fx, base: string, actorId: number | null, ev: ProjectEvent): void {
   const st = fx.store.state;
-  if (st.integrations.active === 0) return;
+  if (st.integrations.active === 0 && st.hooks.count === 0) return;
   const log = deliveries(fx.clock);
   log.fx = fx;
   log.onPipelineCheck ??= checkPipelines;
   const s: Scope = { fx, st, log, base };
+  if (st.hooks.count > 0) dispatchHooks(fx, log, base, actorId, ev);
+  if (ev.kind === 'pipeline') return watchPipeline(s, ev.id);
+  if (st.integrations.active === 0) return;
   switch (ev.kind) {
     case 'issue':
       return issueEvent(s, ev.id, ev.before, actorId);
@@ -68,8 +60,6 @@ export function dispatch(fx: Fx, base: string, actorId: number | null, ev: Proje
       return mergeRequestEvent(s, ev.id, ev.before, actorId);
     case 'note':
       return noteEvent(s, ev.id);
-    case 'pipeline':
-      return watchPipeline(s, ev.id);
     case 'push':
       return pushEvent(s, ev);
   }
@@ -225,9 +215,10 @@ function pushEvent(s: Scope, ev: Extract<ProjectEvent, { kind: 'push' }>): void 
 function watchPipeline(s: Scope, id: number): void {
   const pl = tget(s.st.pipelines, id);
   if (!pl || pl.run_at === null) return;
-  const wanted = projectIntegrations(s.st, pl.project_id, true).some(
-    (r) => INTEGRATIONS.get(r.slug)?.chat && r.pipeline_events,
-  );
+  const wanted =
+    projectIntegrations(s.st, pl.project_id, true).some(
+      (r) => INTEGRATIONS.get(r.slug)?.chat && r.pipeline_events,
+    ) || hooksWantPipeline(s.st, pl.project_id);
   if (wanted) s.log.watch({ pipelineId: id, runAt: pl.run_at, base: s.base, userId: pl.user_id });
 }
 
@@ -249,6 +240,7 @@ function checkPipelines(log: DeliveryLog): void {
     if (!FINISHED.has(live.status)) continue;
     log.unwatch(w.pipelineId);
     const status = live.status;
+    if (st.hooks.count > 0) finishedPipelineHooks(fx, log, w.base, pl, live);
     const project = tget(st.projects, pl.project_id);
     if (!project || (status !== 'success' && status !== 'failed')) continue;
     const s: Scope = { fx, st, log, base: w.base };

@@ -3,6 +3,15 @@ import { defineArea } from '../../core/area.js';
 import { exportIssuables } from './export.js';
 import { generateIssuables, generateIssuablesFields } from './generate.js';
 import {
+  buildGroupLabels,
+  buildProjectLabelSettings,
+  exportLabels,
+  labelGroupFields,
+  labelProjectFields,
+  labelScenarioProblems,
+  type LabelsScenario,
+} from './labels/scenario.js';
+import {
   buildEpics,
   buildProjectIssuables,
   epicFields,
@@ -14,19 +23,34 @@ import {
 import { issuablesRoutes } from './routes.js';
 import { emptyIssuables } from './store.js';
 
+type Scenario = IssuablesScenario & LabelsScenario;
+type Project = ProjectEntry & LabelsScenario['projects'][number];
+
 export const issuablesArea = defineArea({
   name: 'issuables',
   state: { key: 'issuables', empty: emptyIssuables },
   routes: issuablesRoutes,
   scenario: {
     fields: epicFields,
-    projectFields: projectIssuablesFields,
-    problems: (s: IssuablesScenario, refs) => issuableProblems(s.projects, s.epics, refs.users, refs.groups),
-    buildProject: (st, id, p: ProjectEntry, b) => buildProjectIssuables(st, id, p, b.uid, b.now),
+    groupFields: labelGroupFields,
+    projectFields: { ...projectIssuablesFields, ...labelProjectFields },
+    problems: (s: Scenario, refs) => [
+      ...issuableProblems(s.projects, s.epics, refs.users, refs.groups),
+      ...labelScenarioProblems(s, refs),
+    ],
+    buildGroup: (st, id, g: LabelsScenario['groups'][number], b) =>
+      buildGroupLabels(st, id, g.labels, b.uid, b.now),
+    buildProject: (st, id, p: Project, b) => {
+      buildProjectIssuables(st, id, p, b.uid, b.now);
+      buildProjectLabelSettings(st, id, p, b.uid);
+    },
     build: (st, s: IssuablesScenario, b) => buildEpics(st, s.epics, b.uid, b.now),
     generateFields: generateIssuablesFields,
     generate: generateIssuables,
-    export: exportIssuables,
+    export: (st, out) => {
+      exportIssuables(st, out);
+      exportLabels(st, out);
+    },
   },
   cascade: { project: deleteProjectIssuables, group: deleteGroupIssuables },
 });

@@ -1,5 +1,6 @@
 /**
- * Award emoji on issues and merge requests: list, get, award and remove, as `award_emoji.rb` has them:
+ * Award emoji on issues and merge requests and on their notes: list, get, award and remove, as
+ * `award_emoji.rb` has them:
  * every route authenticates first (its `before { authenticate! }`); the awardable is found by iid without
  * the finders (`find_by!`: `404 Not found` when there is none), then reading and awarding need read access
  * (`404 Award Emoji Not Found`), while removing needs only one's own award (`401` for another's). Upvotes
@@ -13,53 +14,72 @@ import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
-import { abilities, canSeeIssue } from './access.js';
+import { abilities, canSeeIssue, canSeeNote } from './access.js';
 import { issueByIid, loadProject, mergeRequestByIid } from './common.js';
 import { issuableRenderer } from './entities.js';
 import { addAward, findAward, removeAward } from './model.js';
+import type { AwardableType } from './store.js';
 import { emojiName } from './text.js';
 
 type Type = 'Issue' | 'MergeRequest';
 
 interface Awardable {
+  /** What the awards hang on: the issuable, or one of its notes. */
+  type: AwardableType;
   id: number;
   project: ReturnType<typeof loadProject>;
   /** `read_issue` / `read_merge_request` on it. */
   readable: boolean;
 }
 
-/** The route's issue or merge request, whoever may read it (`user_project.issues.find_by!(iid:)`). */
-function awardable(c: Ctx, type: Type, iid: number): Awardable {
+/**
+ * The route's issue or merge request, whoever may read it (`user_project.issues.find_by!(iid:)`); with a
+ * `note_id`, that note of it (`awardable.notes.find`), read as its noteable is (and a confidential
+ * note only by those who may see it).
+ */
+function awardable(c: Ctx, type: Type, iid: number, noteId?: number): Awardable {
   const project = loadProject(c);
   const st = state(c);
   const a = abilities(st, c.get('viewer').user, project);
+  let found: Awardable;
   if (type === 'Issue') {
     const issue = issueByIid(st, project.id, iid);
     if (!issue) throw recordNotFound('no such issue');
-    return { id: issue.id, project, readable: canSeeIssue(a, issue) };
+    found = { type, id: issue.id, project, readable: canSeeIssue(a, issue) };
+  } else {
+    const mr = mergeRequestByIid(st, project.id, iid);
+    if (!mr) throw recordNotFound('no such merge request');
+    found = { type, id: mr.id, project, readable: a.mergeRequests };
   }
-  const mr = mergeRequestByIid(st, project.id, iid);
-  if (!mr) throw recordNotFound('no such merge request');
-  return { id: mr.id, project, readable: a.mergeRequests };
+  if (noteId === undefined) return found;
+  const note = tget(st.issuables.notes, noteId);
+  if (!note || note.noteable_type !== type || note.noteable_id !== found.id)
+    throw recordNotFound('no such note');
+  return { type: 'Note', id: note.id, project, readable: found.readable && canSeeNote(a, note) };
 }
 
 /** `can_read_awardable?`, else `not_found!('Award Emoji')`. */
-function readableAwardable(c: Ctx, type: Type, iid: number): Awardable {
-  const a = awardable(c, type, iid);
+function readableAwardable(c: Ctx, type: Type, iid: number, noteId?: number): Awardable {
+  const a = awardable(c, type, iid, noteId);
   if (!a.readable) throw notFound('Award Emoji', `the viewer may not read this ${type}`);
   return a;
 }
 
-function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
-  const idShape = { [idName]: p.int().required() } as Record<string, ReturnType<typeof p.int>>;
+function routes(r: ApiRouter, type: Type, base: string, idName: string, onNotes: boolean): void {
+  const idShape = (
+    onNotes ? { [idName]: p.int().required(), note_id: p.int().required() } : { [idName]: p.int().required() }
+  ) as Record<string, ReturnType<typeof p.int>>;
   const iidOf = (prm: Record<string, unknown>) => prm[idName] as number;
+  const noteOf = (prm: Record<string, unknown>) => (onNotes ? (prm.note_id as number) : undefined);
 
   r.get(base, (c) => {
     requireUser(c);
     const prm = parse(c, { ...idShape, ...paginationParams });
-    const a = readableAwardable(c, type, iidOf(prm));
+    const a = readableAwardable(c, type, iidOf(prm), noteOf(prm));
     const st = state(c);
-    const list = mget(st.issuables.idx.awards, `${type}:${a.id}`).map((id) => tget(st.issuables.awards, id)!);
+    const list = mget(st.issuables.idx.awards, `${a.type}:${a.id}`).map((id) =>
+      tget(st.issuables.awards, id)!,
+    );
     const rr = issuableRenderer(c);
     return paginate(c, list, (x) => rr.award(x));
   });
@@ -67,9 +87,9 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
   r.get(`${base}/:award_id`, (c) => {
     requireUser(c);
     const prm = parse(c, { ...idShape, award_id: p.int().required() });
-    const a = readableAwardable(c, type, iidOf(prm));
+    const a = readableAwardable(c, type, iidOf(prm), noteOf(prm));
     const award = tget(state(c).issuables.awards, prm.award_id as number);
-    if (!award || award.awardable_type !== type || award.awardable_id !== a.id)
+    if (!award || award.awardable_type !== a.type || award.awardable_id !== a.id)
       throw recordNotFound('no such award');
     return c.json(issuableRenderer(c).award(award));
   });
@@ -77,24 +97,24 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
   r.post(base, (c) => {
     const user = requireUser(c);
     const prm = parse(c, { ...idShape, name: p.str().required() });
-    const a = readableAwardable(c, type, iidOf(prm));
+    const a = readableAwardable(c, type, iidOf(prm), noteOf(prm));
     if (a.project.archived) throw notFound('Award Emoji');
     const raw = prm.name as string;
     const name = emojiName(raw);
     if (!name) throw notFound('Award Emoji ["Name is not included in the list"]');
-    if (findAward(state(c), type, a.id, user.id, name))
+    if (findAward(state(c), a.type, a.id, user.id, name))
       throw notFound('Award Emoji ["Name has already been taken"]');
     const now = c.get('fx').clock.iso();
-    const id = write(c, (d) => addAward(d, type, a.id, user.id, name, now));
+    const id = write(c, (d) => addAward(d, a.type, a.id, user.id, name, now));
     return c.json(issuableRenderer(c).award(tget(state(c).issuables.awards, id)!), 201);
   });
 
   r.delete(`${base}/:award_id`, (c) => {
     const user = requireUser(c);
     const prm = parse(c, { ...idShape, award_id: p.int().required() });
-    const a = awardable(c, type, iidOf(prm));
+    const a = awardable(c, type, iidOf(prm), noteOf(prm));
     const award = tget(state(c).issuables.awards, prm.award_id as number);
-    if (!award || award.awardable_type !== type || award.awardable_id !== a.id)
+    if (!award || award.awardable_type !== a.type || award.awardable_id !== a.id)
       throw recordNotFound('no such award');
     if (award.user_id !== user.id && !user.admin) throw unauthorized();
     checkUnmodifiedSince(c, award.updated_at);
@@ -104,11 +124,15 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string): void {
 }
 
 export function awardRoutes(r: ApiRouter): void {
-  routes(r, 'Issue', '/projects/:id/issues/:issue_iid/award_emoji', 'issue_iid');
-  routes(
-    r,
-    'MergeRequest',
-    '/projects/:id/merge_requests/:merge_request_iid/award_emoji',
-    'merge_request_iid',
-  );
+  for (const onNotes of [false, true]) {
+    const notes = onNotes ? '/notes/:note_id' : '';
+    routes(r, 'Issue', `/projects/:id/issues/:issue_iid${notes}/award_emoji`, 'issue_iid', onNotes);
+    routes(
+      r,
+      'MergeRequest',
+      `/projects/:id/merge_requests/:merge_request_iid${notes}/award_emoji`,
+      'merge_request_iid',
+      onNotes,
+    );
+  }
 }

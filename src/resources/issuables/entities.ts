@@ -15,7 +15,7 @@ import type { Project } from '../projects/model.js';
 import { setting } from '../settings/model.js';
 import { abilities } from './access.js';
 import { projectSet } from './finder.js';
-import { effectiveMergeStatus } from './model.js';
+import { effectiveMergeStatus, isResolvable } from './model.js';
 import type {
   AwardEmojiRecord,
   DiffVersionRecord,
@@ -326,9 +326,9 @@ export class IssuableRenderer {
     if (n.noteable_type === 'Issue') iid = tget(this.st.issuables.issues, n.noteable_id)?.iid ?? null;
     if (n.noteable_type === 'MergeRequest')
       iid = tget(this.st.issuables.mergeRequests, n.noteable_id)?.iid ?? null;
-    return {
+    const out: Json = {
       id: n.id,
-      type: null,
+      type: n.type ?? null,
       body: n.body,
       attachment: null,
       author: this.user(n.author_id),
@@ -337,10 +337,17 @@ export class IssuableRenderer {
       system: n.system,
       noteable_id: n.noteable_id,
       noteable_type: n.noteable_type,
-      resolvable: false,
-      confidential: n.confidential,
-      noteable_iid: iid,
     };
+    if (n.type === 'DiffNote') out.position = n.position ?? null;
+    out.resolvable = isResolvable(n);
+    if (out.resolvable) {
+      out.resolved = !!n.resolved_at;
+      out.resolved_by = this.user(n.resolved_by_id ?? null);
+      out.resolved_at = n.resolved_at ?? null;
+    }
+    out.confidential = n.confidential;
+    out.noteable_iid = iid;
+    return out;
   }
 
   /** The spec's GET shape of snippet and epic notes. */

@@ -1,13 +1,15 @@
 /**
  * The issuables in an exported scenario: each project's labels, milestones, issues, merge requests and
  * snippets with their notes and award emoji, and the top-level epics, as the fields the builder
- * (scenario.ts) reads back. Not kept, for want of a scenario field: group labels and milestones, award
- * emoji on notes and snippets, todos, subscriptions, resource events, time tracking, the extra diff
+ * (scenario.ts) reads back; labels/scenario.ts adds group labels and label subscriptions. Not kept, for
+ * want of a scenario field: group milestones, award emoji on notes and snippets, todos, subscriptions to
+ * issues and merge requests, resource events, timelogs (only the totals), the extra diff
  * versions of a pushed-to merge request, and merge requests from a fork (their source project).
  */
 import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
+import { exportThread } from './discussions/scenario.js';
 import type { AwardableType, IssueRecord, MergeRequestRecord, NoteableType } from './store.js';
 
 type Entry = Record<string, unknown>;
@@ -26,6 +28,7 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
       if (n.system) e.system = true;
       if (n.confidential) e.confidential = true;
       e.created_at = n.created_at;
+      Object.assign(e, exportThread(n, out.username));
       return [e];
     });
   const awards = (type: AwardableType, id: number): Entry[] =>
@@ -74,6 +77,8 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     e.updated_at = r.updated_at;
     e.award_emoji = awards(type, r.id);
     e.notes = notes(type, r.id);
+    if (r.time_estimate) e.time_estimate = r.time_estimate;
+    if (r.total_time_spent) e.total_time_spent = r.total_time_spent;
     return e;
   };
   for (const i of tvalues(iss.issues)) {

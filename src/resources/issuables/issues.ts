@@ -330,7 +330,7 @@ function updateIssueRoute(c: Ctx): Response {
     if (newLabels) changes.label_ids = labelIdsFor(d, project, newLabels, a.adminIssue, now);
     updateIssue(d, issue.id, changes, user.id, now);
   });
-  emitEvent(c, { kind: 'issue', id: issue.id, before: issue.state });
+  emitEvent(c, { kind: 'issue', id: issue.id, before: issue.state, prev: issue });
   return sendIssue(c, issue.id, 200, project);
 }
 

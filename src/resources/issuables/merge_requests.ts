@@ -322,7 +322,7 @@ function updateMergeRequestRoute(c: Ctx): Response {
     if (paid && prm.approvals_before_merge !== undefined)
       tget(d.issuables.mergeRequests, mr.id)!.approvals_before_merge = prm.approvals_before_merge;
   });
-  emitEvent(c, { kind: 'merge_request', id: mr.id, before: mr.state });
+  emitEvent(c, { kind: 'merge_request', id: mr.id, before: mr.state, prev: mr });
   return sendMergeRequest(c, mr.id, 200, project);
 }
 
@@ -371,7 +371,7 @@ function mergeRoute(c: Ctx): Response {
       should_remove_source_branch: prm.should_remove_source_branch,
     }),
   );
-  emitEvent(c, { kind: 'merge_request', id: mr.id, before: mr.state });
+  emitEvent(c, { kind: 'merge_request', id: mr.id, before: mr.state, prev: mr });
   return sendMergeRequest(c, mr.id, 200, project);
 }
 

@@ -37,7 +37,7 @@ export const NOTE_LIMIT = 1_000_000;
 
 type Parent = { kind: 'project'; project: Project } | { kind: 'group'; group: GroupRecord };
 
-interface Noteable {
+export interface Noteable {
   type: NoteableType;
   id: number;
   parent: Parent;
@@ -72,7 +72,7 @@ function groupAbilities(st: PlatformState, c: Ctx, g: GroupRecord): ProjectAbili
  * that is missing or hidden from the viewer (a confidential issue, the merge requests of a project whose
  * code the viewer may not read) is the record's `404 Not found`.
  */
-function findNoteable(c: Ctx, type: NoteableType, rawId: number): Noteable {
+export function findNoteable(c: Ctx, type: NoteableType, rawId: number): Noteable {
   const st = state(c);
   const missing = () => recordNotFound(`no ${type} ${rawId} that this viewer may read`);
   if (type === 'Epic') {
@@ -107,7 +107,7 @@ function canReadSnippet(a: ProjectAbilities, project: Project, s: SnippetRecord)
   return s.visibility === 'internal' && !!a.user && !a.user.external;
 }
 
-function noteOf(st: PlatformState, n: Noteable, noteId: number): NoteRecord {
+export function noteOf(st: PlatformState, n: Noteable, noteId: number): NoteRecord {
   const note = tget(st.issuables.notes, noteId);
   if (!note || note.noteable_type !== n.type || note.noteable_id !== n.id)
     throw recordNotFound('no such note');
@@ -164,9 +164,9 @@ function show(type: NoteableType) {
 }
 
 /** Ruby's inspect of a note's errors hash, as `bad_request!("Note #{errors.messages}")` prints it. */
-const noteErrors = (errors: Record<string, string[]>) => `Note ${rubyInspect(errors)}`;
+export const noteErrors = (errors: Record<string, string[]>) => `Note ${rubyInspect(errors)}`;
 
-function bodyErrors(body: string): Record<string, string[]> | null {
+export function bodyErrors(body: string): Record<string, string[]> | null {
   if (body.trim() === '') return { note: ["can't be blank"] };
   if (body.length > NOTE_LIMIT) return { note: [`is too long (maximum is ${NOTE_LIMIT} characters)`] };
   return null;
@@ -220,6 +220,37 @@ function create(type: NoteableType) {
   };
 }
 
+/** `update_note` once the note is found: `admin_note`, then the body (and an issue note's confidentiality). */
+export function editNote(c: Ctx, n: Noteable, note: NoteRecord, body?: string, confidential?: boolean): void {
+  if (note.system || !canAdminNote(n.a, note)) throw forbidden();
+  if (body !== undefined) {
+    const errors = bodyErrors(body);
+    if (errors) throw badRequest(`Failed to save note ${rubyInspect(errors)}`);
+  }
+  const now = c.get('fx').clock.iso();
+  write(c, (d) => {
+    const rec = tget(d.issuables.notes, note.id)!;
+    let changed = false;
+    if (body !== undefined && body !== rec.body) {
+      rec.body = body;
+      changed = true;
+    }
+    if (confidential !== undefined && confidential !== rec.confidential) {
+      rec.confidential = confidential;
+      changed = true;
+    }
+    if (changed) rec.updated_at = now;
+  });
+}
+
+/** `delete_note` once the note is found: `admin_note`, `If-Unmodified-Since`, then 204. */
+export function destroyNote(c: Ctx, n: Noteable, note: NoteRecord): Response {
+  if (!canAdminNote(n.a, note)) throw forbidden();
+  checkUnmodifiedSince(c, note.updated_at);
+  write(c, (d) => deleteNote(d, note.id));
+  return c.body(null, 204);
+}
+
 function update(type: NoteableType) {
   return (c: Ctx): Response => {
     requireUser(c);
@@ -231,27 +262,8 @@ function update(type: NoteableType) {
       confidential: p.bool(),
     } as const) as { noteable_id: number; note_id: number; body?: string; confidential?: boolean };
     const n = findNoteable(c, type, prm.noteable_id);
-    const st = state(c);
-    const note = noteOf(st, n, prm.note_id);
-    if (note.system || !canAdminNote(n.a, note)) throw forbidden();
-    if (prm.body !== undefined) {
-      const errors = bodyErrors(prm.body);
-      if (errors) throw badRequest(`Failed to save note ${rubyInspect(errors)}`);
-    }
-    const now = c.get('fx').clock.iso();
-    write(c, (d) => {
-      const rec = tget(d.issuables.notes, note.id)!;
-      let changed = false;
-      if (prm.body !== undefined && prm.body !== rec.body) {
-        rec.body = prm.body;
-        changed = true;
-      }
-      if (prm.confidential !== undefined && type === 'Issue' && prm.confidential !== rec.confidential) {
-        rec.confidential = prm.confidential;
-        changed = true;
-      }
-      if (changed) rec.updated_at = now;
-    });
+    const note = noteOf(state(c), n, prm.note_id);
+    editNote(c, n, note, prm.body, type === 'Issue' ? prm.confidential : undefined);
     return c.json(issuableRenderer(c).note(tget(state(c).issuables.notes, note.id)!));
   };
 }
@@ -261,11 +273,7 @@ function remove(type: NoteableType) {
     requireUser(c);
     const prm = parse(c, { ...idShape, note_id: p.int().required() });
     const n = findNoteable(c, type, prm.noteable_id);
-    const note = noteOf(state(c), n, prm.note_id);
-    if (!canAdminNote(n.a, note)) throw forbidden();
-    checkUnmodifiedSince(c, note.updated_at);
-    write(c, (d) => deleteNote(d, note.id));
-    return c.body(null, 204);
+    return destroyNote(c, n, noteOf(state(c), n, prm.note_id));
   };
 }
 

@@ -1,6 +1,7 @@
 /** The orders of issue and merge request lists (`order_by`), as the finders sort them. */
 import type { PlatformState } from '../../core/state.js';
 import { tget } from '../../core/table.js';
+import { labelPriorityIn } from './model/labels.js';
 import type { IssueRecord, MergeRequestRecord } from './store.js';
 
 type Rec = IssueRecord | MergeRequestRecord;
@@ -20,7 +21,8 @@ export type IssueOrder =
 function labelPriority(st: PlatformState, r: Rec): number | null {
   let best: number | null = null;
   for (const id of r.label_ids) {
-    const p = tget(st.issuables.labels, id)?.priority ?? null;
+    const l = tget(st.issuables.labels, id);
+    const p = l ? labelPriorityIn(st, r.project_id, l) : null;
     if (p !== null && (best === null || p < best)) best = p;
   }
   return best;

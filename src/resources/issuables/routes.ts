@@ -1,10 +1,15 @@
-/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji and todos. */
+/** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels, discussions, resource events, time tracking and issue links. */
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
+import { discussionsRoutes } from './discussions/routes.js';
+import { issueLinksRoutes } from './issue_links.js';
 import { issuesRoutes } from './issues.js';
+import { labelsRoutes } from './labels/routes.js';
 import { mergeRequestsRoutes } from './merge_requests.js';
 import { milestonesRoutes } from './milestones.js';
 import { notesRoutes } from './notes.js';
+import { resourceEventsRoutes } from './resource_events.js';
+import { timeTrackingRoutes } from './time_tracking.js';
 import { todosRoutes } from './todos.js';
 
 export function issuablesRoutes(r: ApiRouter): void {
@@ -14,4 +19,9 @@ export function issuablesRoutes(r: ApiRouter): void {
   milestonesRoutes(r);
   awardRoutes(r);
   todosRoutes(r);
+  labelsRoutes(r);
+  discussionsRoutes(r);
+  resourceEventsRoutes(r);
+  timeTrackingRoutes(r);
+  issueLinksRoutes(r);
 }

@@ -21,6 +21,7 @@ import {
 } from './model.js';
 import type { AwardableType, NoteableType } from './store.js';
 import { awardOnly, emojiName } from './text.js';
+import { noteThreadFields, threadInput } from './discussions/scenario.js';
 
 type S = Draft<PlatformState>;
 
@@ -35,6 +36,7 @@ export const noteScenario = z.strictObject({
   system: z.boolean().default(false),
   confidential: z.boolean().default(false),
   created_at: isoTime.optional(),
+  ...noteThreadFields,
 });
 
 const issuableFields = {
@@ -49,6 +51,8 @@ const issuableFields = {
   updated_at: isoTime.optional(),
   award_emoji: z.array(awardSchema).default([]),
   notes: z.array(noteScenario).default([]),
+  time_estimate: z.number().int().min(0).default(0).describe('seconds'),
+  total_time_spent: z.number().int().min(0).default(0).describe('seconds'),
 };
 
 export const issueScenario = z.strictObject({
@@ -89,10 +93,11 @@ export const labelScenario = z.strictObject({
   name: z.string().min(1),
   color: z
     .string()
-    .regex(/^#[0-9A-Fa-f]{6}$/)
+    .regex(/^#(?:[0-9A-Fa-f]{3}){1,2}$/)
     .optional(),
   description: z.string().optional(),
   priority: z.number().int().min(0).optional(),
+  subscribers: z.array(z.string()).default([]).describe('usernames subscribed to the label'),
 });
 
 export const snippetScenario = z.strictObject({
@@ -156,7 +161,10 @@ export function issuableProblems(
     if (name !== undefined && !usernames.has(name.toLowerCase())) problems.push(`${at}: no user "${name}"`);
   };
   const notes = (at: string, list: readonly z.output<typeof noteScenario>[]) =>
-    list.forEach((n, k) => user(`${at}.notes[${k}].author`, n.author));
+    list.forEach((n, k) => {
+      user(`${at}.notes[${k}].author`, n.author);
+      user(`${at}.notes[${k}].resolved_by`, n.resolved_by);
+    });
   projects.forEach((p, i) => {
     const at = `projects[${i}]`;
     const titles = new Set<string>();
@@ -259,6 +267,7 @@ export function buildProjectIssuables(
             system: n.system,
             confidential: n.confidential,
             created_at: at,
+            ...threadInput(n, uid, at),
           },
           at,
         );
@@ -307,6 +316,8 @@ export function buildProjectIssuables(
     awards('Issue', id, i.award_emoji, created);
     // Notes and awards made while building must not move the given times.
     rec.updated_at = isoOf(i.updated_at) ?? created;
+    rec.time_estimate = i.time_estimate;
+    rec.total_time_spent = i.total_time_spent;
   }
   for (const m of ordered(entry.merge_requests)) {
     const created = isoOf(m.created_at) ?? now;
@@ -340,6 +351,8 @@ export function buildProjectIssuables(
     addNotes('MergeRequest', id, m.notes, rec.author_id);
     awards('MergeRequest', id, m.award_emoji, created);
     rec.updated_at = isoOf(m.updated_at) ?? created;
+    rec.time_estimate = m.time_estimate;
+    rec.total_time_spent = m.total_time_spent;
   }
   for (const s of entry.snippets) {
     const by = author(s.author);
@@ -390,6 +403,7 @@ export function buildEpics(
           system: n.system,
           confidential: n.confidential,
           created_at: isoOf(n.created_at) ?? at,
+          ...threadInput(n, uid, isoOf(n.created_at) ?? at),
         },
         isoOf(n.created_at) ?? at,
       );

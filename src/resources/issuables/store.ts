@@ -105,6 +105,31 @@ export interface NoteRecord {
   confidential: boolean;
   created_at: string;
   updated_at: string;
+  /** 40 hex digits; an individual note is a discussion of its own. */
+  discussion_id: string;
+  /** `DiscussionNote` (a thread) or `DiffNote` (a thread on a diff line); null for an individual note. */
+  type: 'DiscussionNote' | 'DiffNote' | null;
+  /** A diff note's position, as given (`Gitlab::Diff::Position#to_h`). */
+  position?: DiffPosition;
+  /** Resolution of a resolvable note (a thread's non-system note on a merge request). */
+  resolved_at?: string | null;
+  resolved_by_id?: number | null;
+}
+
+export interface DiffPosition {
+  base_sha: string;
+  start_sha: string;
+  head_sha: string;
+  old_path: string | null;
+  new_path: string | null;
+  position_type: 'text' | 'image';
+  old_line?: number | null;
+  new_line?: number | null;
+  line_range?: Record<string, unknown> | null;
+  width?: number | null;
+  height?: number | null;
+  x?: number | null;
+  y?: number | null;
 }
 
 export interface MilestoneRecord {
@@ -128,9 +153,11 @@ export interface LabelRecord {
   title: string;
   color: string;
   description: string | null;
-  /** Project-level label priority (lower is higher); null when unprioritised. */
+  /** The label's priority in its own project (lower is higher); null when unprioritised or a group label. */
   priority: number | null;
   created_at: string;
+  /** Set by the first update; absent until then (the creation time stands for it). */
+  updated_at?: string;
 }
 
 export interface AwardEmojiRecord {
@@ -167,10 +194,13 @@ export interface TodoRecord {
   updated_at: string;
 }
 
-/** State, milestone and weight changes: recorded as resource events, not as system notes. */
+/**
+ * State, milestone, weight and label changes: recorded as resource events (label changes also as system
+ * notes).
+ */
 export interface ResourceEventRecord {
   id: number;
-  kind: 'state' | 'milestone' | 'weight';
+  kind: 'state' | 'milestone' | 'weight' | 'label';
   target_type: 'Issue' | 'MergeRequest';
   target_id: number;
   user_id: number;
@@ -179,6 +209,10 @@ export interface ResourceEventRecord {
   milestone_id: number | null;
   action: 'add' | 'remove' | null;
   weight: number | null;
+  /** The label of a label event; absent on other kinds. */
+  label_id?: number;
+  /** A milestone event's issuable state when it happened (the API's `state` of the event). */
+  issuable_state?: string;
 }
 
 export interface DiffCommit {
@@ -243,6 +277,16 @@ export interface EpicRecord {
   updated_at: string;
 }
 
+/** A relation between two issues (`IssueLink`): `blocks` (paid tiers) reads `is_blocked_by` from the target. */
+export interface IssueLinkRecord {
+  id: number;
+  source_id: number;
+  target_id: number;
+  link_type: 'relates_to' | 'blocks';
+  created_at: string;
+  updated_at: string;
+}
+
 /** Per project: the iid sequences and a version bumped by every issuable write in the project. */
 export interface ProjectMeta {
   id: number;
@@ -275,6 +319,7 @@ export interface IssuablesState {
   diffs: Table<DiffVersionRecord>;
   snippets: Table<SnippetRecord>;
   epics: Table<EpicRecord>;
+  links: Table<IssueLinkRecord>;
   projectMeta: Table<ProjectMeta>;
   groupMeta: Table<GroupMeta>;
   idx: {
@@ -296,6 +341,12 @@ export interface IssuablesState {
     closing: MultiIndex;
     /** `<mr>` -> diff version ids */
     diffs: MultiIndex;
+    /** `<project>:<label>` -> the priority of a group label in a project (project labels keep theirs on the record) */
+    labelPriority: Index;
+    /** `<label>:<user>:<project or 0>` -> whether the user subscribed to the label (in that project) */
+    labelSubscriptions: Index<boolean>;
+    /** `<issue>` -> ids of the links it is the source or target of */
+    links: MultiIndex;
   };
 }
 
@@ -313,6 +364,7 @@ export function emptyIssuables(): IssuablesState {
     diffs: emptyTable(),
     snippets: emptyTable(),
     epics: emptyTable(),
+    links: emptyTable(),
     projectMeta: emptyTable(),
     groupMeta: emptyTable(),
     idx: {
@@ -325,6 +377,9 @@ export function emptyIssuables(): IssuablesState {
       byTarget: emptyIndex(),
       closing: emptyIndex(),
       diffs: emptyIndex(),
+      labelPriority: emptyIndex(),
+      labelSubscriptions: emptyIndex<boolean>(),
+      links: emptyIndex(),
     },
   };
 }

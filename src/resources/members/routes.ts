@@ -17,6 +17,7 @@ import type { MemberRecord, MemberSource, PlatformState, UserRecord } from '../.
 import { tget } from '../../core/table.js';
 import { compileSearch, userKey } from '../users/finder.js';
 import { removeMember, setMember } from '../projects/model.js';
+import { memberSystemEvent } from '../hooks/system.js';
 
 /** A membership as the entity shows it (a personal project's owner has no record: id 0). */
 export type Member = Pick<MemberRecord, 'id' | 'user_id' | 'access_level' | 'expires_at' | 'created_at'>;
@@ -171,6 +172,7 @@ export function memberRoutes<S extends { id: number }, M extends Member>(
     if (Object.keys(errors).length > 0) throw validationError(errors);
     const now = c.get('fx').clock.iso();
     const id = write(c, (d) => setMember(d, src.kind, s.id, prm.user_id, prm.access_level, now, expiresAt));
+    memberSystemEvent(c, tget(state(c).members, id)!, 'create');
     return c.json(src.render(c)(tget(state(c).members, id)!), 201);
   });
 
@@ -194,6 +196,7 @@ export function memberRoutes<S extends { id: number }, M extends Member>(
     if (Object.keys(errors).length > 0) throw validationError(errors);
     const now = c.get('fx').clock.iso();
     write(c, (d) => setMember(d, src.kind, s.id, m.user_id, prm.access_level, now, expiresAt));
+    memberSystemEvent(c, tget(state(c).members, m.id)!, 'update');
     return c.json(src.render(c)(tget(state(c).members, m.id)!));
   });
 
@@ -212,6 +215,7 @@ export function memberRoutes<S extends { id: number }, M extends Member>(
       removeMember(d, m.id);
       for (const id of cascade) removeMember(d, id);
     });
+    memberSystemEvent(c, tget(st.members, m.id)!, 'destroy', st);
     return c.body(null, 204);
   });
 }

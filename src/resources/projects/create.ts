@@ -32,6 +32,7 @@ import {
   type NamespaceRef,
 } from './validation.js';
 import { namespaceById } from './namespaces.js';
+import { projectEventData, systemEvent } from '../hooks/system.js';
 
 const FEATURES = ['issues', 'merge_requests', 'wiki', 'builds', 'snippets'] as const;
 const ENABLED_FLAGS: Record<(typeof FEATURES)[number], keyof Attributes> = {
@@ -227,6 +228,7 @@ export function createProjectRoute(c: Ctx): Response {
       setMember(d, 'project', pid, user.id, ACCESS.MAINTAINER, now);
     return pid;
   });
+  systemEvent(c, 'project_create', projectEventData(state(c), tget(state(c).projects, id)!));
   return sendProject(c, id, 201, { canAdminProject: true });
 }
 

@@ -30,6 +30,7 @@ import { addShare, addStar, deleteProject, removeShare, removeStar, type Project
 import { projectUploadsRoutes } from './uploads.js';
 import { createProjectRoute } from './create.js';
 import { forkProjectRoute, updateProjectRoute } from './update.js';
+import { projectEventData, systemEvent } from '../hooks/system.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Routes
@@ -84,8 +85,11 @@ export function projectsRoutes(r: ApiRouter): void {
     const adjourned = c.get('fx').tier() !== 'free' && adjournedPeriod(st) > 0;
     const today = c.get('fx').clock.today();
     const now = c.get('fx').clock.iso();
-    if (!adjourned) write(c, (d) => deleteProject(d, project.id));
-    else if (!project.marked_for_deletion_on)
+    if (!adjourned) {
+      const data = projectEventData(st, project);
+      write(c, (d) => deleteProject(d, project.id));
+      systemEvent(c, 'project_destroy', data);
+    } else if (!project.marked_for_deletion_on)
       write(c, (d) => {
         const rec = tget(d.projects, project.id)! as Project;
         rec.marked_for_deletion_on = today;

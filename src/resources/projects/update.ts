@@ -1,4 +1,5 @@
 /** PUT /projects/:id (with a rename of the path) and POST /projects/:id/fork. */
+import { copyRefs } from '../repository/refs.js';
 import { ACCESS, projectAccess } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { setProjectTopics } from '../topics/model.js';
@@ -25,6 +26,7 @@ import {
 } from './validation.js';
 import { attributeChanges, groupOwnerLevel } from './create.js';
 import { findNamespace } from './namespaces.js';
+import { projectEventData, systemEvent } from '../hooks/system.js';
 
 // ---------------------------------------------------------------------------------------------------
 // PUT /projects/:id
@@ -132,6 +134,12 @@ export function updateProjectRoute(c: Ctx): Response {
     if (path !== project.path) renameProjectPath(d, rec, path, namespacePath(ns));
     rec.updated_at = now;
   });
+  if (path !== project.path)
+    systemEvent(
+      c,
+      'project_rename',
+      projectEventData(state(c), tget(state(c).projects, project.id)!, project.path_with_namespace),
+    );
   return sendProject(c, project.id, 200, { canAdminProject: true });
 }
 
@@ -211,6 +219,7 @@ export function forkProjectRoute(c: Ctx): Response {
     );
     if (target.kind === 'group' && groupOwnerLevel(d, user, target.group) < ACCESS.OWNER)
       setMember(d, 'project', pid, user.id, ACCESS.MAINTAINER, now);
+    copyRefs(d, source, tget(d.projects, pid)!);
     return pid;
   });
   return sendProject(c, id, 201, { canAdminProject: true });

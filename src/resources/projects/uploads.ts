@@ -64,22 +64,29 @@ const extOf = (name: string) => {
 };
 
 /** CarrierWave's filename sanitising: anything but word characters, `.`, `-` and `+` becomes `_`. */
-const sanitize = (name: string) => (name || 'file').replace(/[^\p{L}\p{N}_.\-+]/gu, '_');
+export const sanitizeFileName = (name: string) => (name || 'file').replace(/[^\p{L}\p{N}_.\-+]/gu, '_');
+
+/** `Gitlab::FileMarkdownLinkBuilder`: the alt text (an image's name without its extension). */
+function altOf(filename: string): string {
+  const ext = extOf(filename);
+  const media = IMAGE_OR_VIDEO.has(ext);
+  return (media ? filename.slice(0, filename.length - ext.length - 1) : filename).replace(/]/g, '\\]');
+}
+
+/** The Markdown that shows a file: an image or video inline (`![alt](url)`), anything else as a link. */
+export function markdownLink(filename: string, url: string): string {
+  const ext = extOf(filename);
+  return `${IMAGE_OR_VIDEO.has(ext) || DANGEROUS.has(ext) ? '!' : ''}[${altOf(filename)}](${url})`;
+}
 
 /** The upload entity (`ProjectUpload`): alt, url, full_path, markdown. */
 function uploadJson(u: UploadRecord, pathWithNamespace: string) {
-  const ext = extOf(u.filename);
-  const media = IMAGE_OR_VIDEO.has(ext);
-  const alt = (media ? u.filename.slice(0, u.filename.length - ext.length - 1) : u.filename).replace(
-    /]/g,
-    '\\]',
-  );
   const url = `/uploads/${u.secret}/${u.filename}`;
   return {
-    alt,
+    alt: altOf(u.filename),
     url,
     full_path: `/${pathWithNamespace}/uploads/${u.secret}/${u.filename}`,
-    markdown: `${media || DANGEROUS.has(ext) ? '!' : ''}[${alt}](${url})`,
+    markdown: markdownLink(u.filename, url),
   };
 }
 
@@ -109,7 +116,7 @@ export function projectUploadsRoutes(r: ApiRouter): void {
     if (total + file.size > (c.get('fx').maxUploadsTotal ?? 512 * 1024 * 1024))
       throw apiError(413, '413 Request Entity Too Large');
     const data = Buffer.from(await file.arrayBuffer()).toString('base64');
-    const filename = sanitize(file.name);
+    const filename = sanitizeFileName(file.name);
     const contentType = CONTENT_TYPES.get(extOf(filename)) ?? (file.type || 'application/octet-stream');
     const now = c.get('fx').clock.iso();
     const id = write(c, (d) => {

@@ -76,18 +76,6 @@ export function canPushToBranch(
   return rules.length === 0 || rules.some((r) => allows(st, user, p, r.push_access_level));
 }
 
-/** `can_merge_to_branch?`. */
-export function canMergeToBranch(
-  st: PlatformState,
-  user: UserRecord | null,
-  p: Project,
-  branch: string,
-): boolean {
-  if (!user || !canPushCode(st, user, p)) return false;
-  const rules = protectionsOf(st, p.id, branch);
-  return rules.length === 0 || rules.some((r) => allows(st, user, p, r.merge_access_level));
-}
-
 /** `authorize_push_to_branch!`. */
 export function authorizePushToBranch(c: Ctx, p: Project, branch: string): void {
   if (!canPushToBranch(state(c), c.get('viewer').user, p, branch))

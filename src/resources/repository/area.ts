@@ -1,17 +1,39 @@
 import { defineArea } from '../../core/area.js';
-import { idelete, mget, tdelete } from '../../core/table.js';
+import { idelete, mget, tdelete, tget } from '../../core/table.js';
 import { emptyRepository } from './store.js';
 import { repositoryRoutes } from './routes.js';
+import { generateRepositories, generateRepositoryFields } from './generate.js';
+import {
+  buildRepository,
+  exportRepositories,
+  repositoryProblems,
+  repositoryProjectFields,
+  type RepositoryProject,
+} from './scenario.js';
 
 export const repositoryArea = defineArea({
   name: 'repository',
   state: { key: 'repository', empty: emptyRepository },
   routes: repositoryRoutes,
+  scenario: {
+    projectFields: repositoryProjectFields,
+    projectProblems: (p: RepositoryProject, at, refs) => repositoryProblems(p, at, refs),
+    // After the CI area's refs, so that a declared repository has the last word on its branches.
+    buildProject: (st, id, p: RepositoryProject, b) => buildRepository(st, tget(st.projects, id)!, p, b),
+    generateFields: generateRepositoryFields,
+    generate: generateRepositories,
+    export: exportRepositories,
+  },
   cascade: {
-    // Objects stay (a fork may share them, and the store is append-only); the protections go.
+    // Objects stay (a fork may share them, and the store is append-only); protections, statuses and comments go.
     project: (st, id) => {
-      for (const pb of mget(st.repository.idx.protectedBy, String(id))) tdelete(st.repository.protected, pb);
-      idelete(st.repository.idx.protectedBy, String(id));
+      const r = st.repository;
+      for (const pb of mget(r.idx.protectedBy, String(id))) tdelete(r.protected, pb);
+      idelete(r.idx.protectedBy, String(id));
+      for (const s of mget(r.idx.statusesBy, String(id))) tdelete(r.statuses, s);
+      idelete(r.idx.statusesBy, String(id));
+      for (const n of mget(r.idx.commentsBy, String(id))) tdelete(r.comments, n);
+      idelete(r.idx.commentsBy, String(id));
     },
   },
 });

@@ -3,6 +3,8 @@ import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import type { Project } from '../projects/model.js';
+import { userRenderer } from '../users/entities.js';
+import { tget } from '../../core/table.js';
 import { canPushToBranch, protectionsOf } from './access.js';
 import { isAncestor } from './history.js';
 import type { CommitObject, ObjectStore } from './objects.js';
@@ -79,4 +81,10 @@ export function branchNames(st: PlatformState, p: ProjectRecord, search?: string
   if (q.startsWith('^')) return all.filter((n) => n.toLowerCase().startsWith(q.slice(1)));
   if (q.endsWith('$')) return all.filter((n) => n.toLowerCase().endsWith(q.slice(0, -1)));
   return all.filter((n) => n.toLowerCase().includes(q));
+}
+
+/** `UserBasic` of a record's author, or null for a user that is gone. */
+export function authorEntity(c: Ctx, userId: number) {
+  const u = tget(state(c).users, userId);
+  return u ? userRenderer(c).basic(u) : null;
 }

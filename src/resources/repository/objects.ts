@@ -51,21 +51,29 @@ interface Stored {
 export const hashObject = (type: ObjectType, data: Buffer): string =>
   createHash('sha1').update(`${type} ${data.length}\0`).update(data).digest('hex');
 
+/** Whether UTF-16 order may differ from UTF-8 byte order (surrogates sort below U+E000..U+FFFF). */
+const ASTRAL = /[\uD800-\uDFFF]/;
+
 /** Git's tree order: byte order of the names, a tree's name compared as if it ended with `/`. */
 export function compareEntries(a: TreeEntry, b: TreeEntry): number {
-  const x = Buffer.from(a.mode === TREE_MODE ? `${a.name}/` : a.name);
-  const y = Buffer.from(b.mode === TREE_MODE ? `${b.name}/` : b.name);
-  return Buffer.compare(x, y);
+  const x = a.mode === TREE_MODE ? `${a.name}/` : a.name;
+  const y = b.mode === TREE_MODE ? `${b.name}/` : b.name;
+  // Code unit order is UTF-8 byte order for every name without surrogates: no bytes to make.
+  if (!ASTRAL.test(x) && !ASTRAL.test(y)) return x < y ? -1 : x > y ? 1 : 0;
+  return Buffer.compare(Buffer.from(x), Buffer.from(y));
 }
 
-export function encodeTree(entries: readonly TreeEntry[]): Buffer {
-  const sorted = [...entries].sort(compareEntries);
+/** A tree's payload; `entries` in git's order. */
+function encodeSorted(sorted: readonly TreeEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const e of sorted) {
     parts.push(Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.id, 'hex'));
   }
   return Buffer.concat(parts);
 }
+
+export const encodeTree = (entries: readonly TreeEntry[]): Buffer =>
+  encodeSorted([...entries].sort(compareEntries));
 
 function decodeTree(data: Buffer): TreeEntry[] {
   const out: TreeEntry[] = [];
@@ -174,8 +182,9 @@ export class ObjectStore {
   }
 
   putTree(entries: readonly TreeEntry[]): string {
-    const id = this.put('tree', encodeTree(entries));
-    if (!this.#trees.has(id)) this.#trees.set(id, [...entries].sort(compareEntries));
+    const sorted = [...entries].sort(compareEntries);
+    const id = this.put('tree', encodeSorted(sorted));
+    if (!this.#trees.has(id)) this.#trees.set(id, sorted);
     return id;
   }
 

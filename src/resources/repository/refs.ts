@@ -81,8 +81,11 @@ export function names(st: PlatformState, project: ProjectRecord, kind: RefKind):
   return list;
 }
 
-/** The project's refs record on a draft, with the lazy default branch stored. */
-function refsFor(st: S, project: ProjectRecord): Draft<RefsRecord> {
+/**
+ * The project's refs record on a draft, with the lazy default branch stored (or, for a repository a
+ * scenario declares, dropped: the declaration says what exists).
+ */
+function refsFor(st: S, project: ProjectRecord, lazyDefault = true): Draft<RefsRecord> {
   let refs = tget(st.refs, project.id);
   if (!refs) {
     tset(st.refs, project.id, { project_id: project.id, branches: dict(), tags: dict() });
@@ -94,15 +97,22 @@ function refsFor(st: S, project: ProjectRecord): Draft<RefsRecord> {
   if (Object.getPrototypeOf(refs.tags) !== null) refs.tags = Object.assign(dict<string>(), refs.tags);
   if (refs.materialized !== true) {
     const d = project.default_branch;
-    if (d !== null && own(refs.branches, d) === undefined)
+    if (lazyDefault && d !== null && own(refs.branches, d) === undefined)
       refs.branches[d] = initialCommit(objectsFor(st), project);
     refs.materialized = true;
   }
   return refs;
 }
 
+/** Starts a declared repository: no lazy default branch unless something already stored it. */
+export function declareRepository(st: S, project: ProjectRecord): void {
+  refsFor(st, project, false);
+}
+
 /** Points a branch or tag at `id`; null removes it. */
 export function setRef(st: S, project: ProjectRecord, kind: RefKind, name: string, id: string | null): void {
+  // A store revived from a state file joins the state with the first ref it moves, so a save carries it.
+  objectsFor(st);
   const refs = refsFor(st, project);
   const table = kind === 'branch' ? refs.branches : refs.tags;
   if (id === null) delete table[name];
@@ -152,4 +162,12 @@ export function reachableFrom(st: PlatformState, project: ProjectRecord, id: str
     for (const p of store.commit(c)?.parents ?? []) stack.push(p);
   }
   return false;
+}
+
+/** A fork's refs: the source's branches and tags (its objects are the instance's, so nothing is copied). */
+export function copyRefs(st: S, source: ProjectRecord, fork: ProjectRecord): void {
+  objectsFor(st);
+  const refs = refsFor(st, fork, false);
+  for (const n of names(st, source, 'branch')) refs.branches[n] = refTarget(st, source, 'branch', n)!;
+  for (const n of names(st, source, 'tag')) refs.tags[n] = refTarget(st, source, 'tag', n)!;
 }

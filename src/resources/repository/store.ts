@@ -20,6 +20,36 @@ export interface ProtectedBranchRecord {
   code_owner_approval_required: boolean;
 }
 
+/** A status an integration posted on a commit (`GenericCommitStatus`). */
+export interface CommitStatusRecord {
+  id: number;
+  project_id: number;
+  sha: string;
+  ref: string;
+  name: string;
+  status: 'pending' | 'running' | 'success' | 'failed' | 'canceled';
+  target_url: string | null;
+  description: string | null;
+  coverage: number | null;
+  author_id: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** A comment on a commit, optionally on one line of its diff (`Note` with `noteable_type: Commit`). */
+export interface CommitCommentRecord {
+  id: number;
+  project_id: number;
+  sha: string;
+  note: string;
+  path: string | null;
+  line: number | null;
+  line_type: 'new' | 'old' | null;
+  author_id: number;
+  created_at: string;
+}
+
 export interface RepositoryState {
   /**
    * The `ObjectStore`, or the packed objects of a state file until first use: read only through
@@ -27,16 +57,24 @@ export interface RepositoryState {
    */
   objects: unknown;
   protected: Table<ProtectedBranchRecord>;
+  statuses: Table<CommitStatusRecord>;
+  comments: Table<CommitCommentRecord>;
   idx: {
     /** project id -> protected branch ids */
     protectedBy: MultiIndex;
+    /** project id -> commit status ids */
+    statusesBy: MultiIndex;
+    /** project id -> commit comment ids */
+    commentsBy: MultiIndex;
   };
 }
 
 export const emptyRepository = (): RepositoryState => ({
   objects: new ObjectStore(),
   protected: emptyTable(),
-  idx: { protectedBy: emptyIndex() },
+  statuses: emptyTable(),
+  comments: emptyTable(),
+  idx: { protectedBy: emptyIndex(), statusesBy: emptyIndex(), commentsBy: emptyIndex() },
 });
 
 declare module '../../core/state.js' {
@@ -48,9 +86,10 @@ declare module '../../core/state.js' {
 // A state file holds the objects packed; the first read of such a state revives them once.
 const revived = new WeakMap<object, ObjectStore>();
 
-/** The instance's object store. */
+/** The instance's object store (on a draft too: a packed slice is read through its original). */
 export function objectsOf(st: PlatformState): ObjectStore {
-  const o = st.repository.objects;
+  const slice = isDraft(st.repository) ? (original(st.repository) ?? st.repository) : st.repository;
+  const o = slice.objects;
   if (o instanceof ObjectStore) return o;
   const packed = (o ?? {}) as PackedObjects;
   let store = revived.get(packed);
@@ -64,9 +103,7 @@ export function objectsOf(st: PlatformState): ObjectStore {
 
 /** The store for a write: a revived one is put in the draft, so that the next save carries its additions. */
 export function objectsFor(d: Draft<PlatformState>): ObjectStore {
-  // Read through the original: touching a packed (plain) object on the draft would draft it.
-  const slice = isDraft(d.repository) ? original(d.repository)! : d.repository;
-  const store = objectsOf({ repository: slice } as PlatformState);
-  if (!(slice.objects instanceof ObjectStore)) d.repository.objects = store;
+  const store = objectsOf(d as PlatformState);
+  if (!(d.repository.objects instanceof ObjectStore)) d.repository.objects = store;
   return store;
 }

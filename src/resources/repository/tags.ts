@@ -14,6 +14,9 @@ import { validRefName } from './names.js';
 import { names, peel, refTarget, resolveCommit, setRef } from './refs.js';
 import { objectsOf } from './store.js';
 import { signatureOf } from './write.js';
+import type { PlatformState } from '../../core/state.js';
+import { createRelease, deleteRelease } from '../releases/model.js';
+import { releaseOfTag } from '../releases/store.js';
 
 /** `Entities::Tag`. */
 function tagEntity(c: Ctx, proj: Project, name: string) {
@@ -25,9 +28,15 @@ function tagEntity(c: Ctx, proj: Project, name: string) {
     message: annotated ? annotated.message : '',
     target,
     commit: commitEntity(c, proj, peel(store, target)),
-    release: null,
+    // `Entities::TagRelease`.
+    release: tagRelease(state(c), proj.id, name),
     protected: false,
   };
+}
+
+function tagRelease(st: PlatformState, projectId: number, tag: string) {
+  const rel = releaseOfTag(st, projectId, tag);
+  return rel ? { tag_name: rel.tag, description: rel.description } : null;
 }
 
 function findTag(c: Ctx, proj: Project, name: string): void {
@@ -111,7 +120,27 @@ export function tagRoutes(r: ApiRouter): void {
           message: prm.message,
         });
       }
-      write(c, (d) => setRef(d, proj, 'tag', prm.tag_name, target));
+      const now = c.get('fx').clock.iso();
+      write(c, (d) => {
+        setRef(d, proj, 'tag', prm.tag_name, target);
+        // Releases made through the tags API (deprecated in 11.7, still honoured): named after the tag.
+        if (prm.release_description)
+          createRelease(
+            d,
+            proj.id,
+            {
+              tag: prm.tag_name,
+              name: prm.tag_name,
+              description: prm.release_description,
+              sha: commit,
+              author_id: c.get('viewer').user!.id,
+              released_at: now,
+              milestone_ids: [],
+              links: [],
+            },
+            now,
+          );
+      });
       return c.json(tagEntity(c, proj, prm.tag_name), 201);
     },
   );
@@ -123,7 +152,12 @@ export function tagRoutes(r: ApiRouter): void {
       const proj = readableRepo(c);
       authorizePush(c, proj);
       if (refTarget(state(c), proj, 'tag', prm.tag_name) === undefined) throw apiError(404, 'No such tag');
-      write(c, (d) => setRef(d, proj, 'tag', prm.tag_name, null));
+      // `Tags::DestroyService` takes the tag's release (and its links) with it.
+      const rel = releaseOfTag(state(c), proj.id, prm.tag_name);
+      write(c, (d) => {
+        setRef(d, proj, 'tag', prm.tag_name, null);
+        if (rel) deleteRelease(d, rel.id);
+      });
       return c.body(null, 204);
     },
   );

@@ -1,6 +1,7 @@
 /**
- * Project templates (`/projects/:id/templates/:type`): Dockerfiles, `.gitignore` files and licenses,
- * with the platform's real texts shipped in `fixtures/templates` (see its README for their sources).
+ * Project templates (`/projects/:id/templates/:type`): Dockerfiles, `.gitignore` files, CI templates
+ * and licenses, with the platform's real texts shipped in `fixtures/templates` (see its README for
+ * their sources).
  * A license's `[year]`, `[fullname]` and `[project]` placeholders are filled as `LicenseTemplate#resolve!`
  * does, the year from the instance clock.
  */
@@ -13,6 +14,7 @@ import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import { loadProject } from '../projects/helpers.js';
+import { findCiTemplate, listCiTemplates, type CiTemplate } from './ci.js';
 
 export interface LicenseTemplate {
   key: string;
@@ -34,7 +36,7 @@ interface FileTemplate {
   content: string;
 }
 
-const TYPES = ['dockerfiles', 'gitignores', 'licenses'] as const;
+const TYPES = ['dockerfiles', 'gitignores', 'gitlab_ci_ymls', 'licenses'] as const;
 type TemplateType = (typeof TYPES)[number];
 
 /** `fixtures/templates`, found from this module both in `src/` and in the build under `dist/src/`. */
@@ -78,8 +80,16 @@ export function resolveLicense(
 // A type the platform does not know (or spells differently, as `Licenses`) reaches no route.
 const typeRequirement = new RegExp(`^(${TYPES.join('|')})$`);
 
+/** The templates a list shows: CI templates by category and edition, the others all of them. */
+function listed(c: Ctx, type: TemplateType): readonly (FileTemplate | LicenseTemplate)[] {
+  if (type !== 'gitlab_ci_ymls') return templates(type);
+  return listCiTemplates(templates(type) as CiTemplate[], c.get('fx').tier());
+}
+
 /** The template of a type by name (licenses by their lower-case key, files by their exact name). */
-function findTemplate(type: TemplateType, name: string): FileTemplate | LicenseTemplate | undefined {
+function findTemplate(c: Ctx, type: TemplateType, name: string): FileTemplate | LicenseTemplate | undefined {
+  if (type === 'gitlab_ci_ymls')
+    return findCiTemplate(templates(type) as CiTemplate[], name, c.get('fx').tier());
   const key = type === 'licenses' ? name.toLowerCase() : name;
   return templates(type).find((x) => x.key === key);
 }
@@ -94,12 +104,12 @@ function resolved(c: Ctx, lic: LicenseTemplate, project: string | undefined, ful
   return { ...lic, content };
 }
 
-/** `not_found!(type.singularize)`, titleized as the platform's helper does. */
+/**
+ * `not_found!(template_type.to_s.singularize)` (`render_response`): the helper puts the word in as it
+ * is, so `404 gitlab_ci_yml Not Found`; licenses have their own `not_found!('License')`.
+ */
 const missing = (type: TemplateType, name: string) =>
-  notFound(
-    type === 'licenses' ? 'License' : type === 'gitignores' ? 'Gitignore' : 'Dockerfile',
-    `no ${type} template named ${name}`,
-  );
+  notFound(type === 'licenses' ? 'License' : type.slice(0, -1), `no ${type} template named ${name}`);
 
 /** `:name` requirements (`/[\w\.-]+/`), with the escapes clients send. */
 const NAME = /^[\w%.+-]+$/;
@@ -110,7 +120,7 @@ export function templatesRoutes(r: ApiRouter): void {
     { requirements: { type: typeRequirement }, params: paginationParams },
     (c) => {
       loadProject(c);
-      const list = templates(c.req.param('type') as TemplateType);
+      const list = listed(c, c.req.param('type') as TemplateType);
       return paginate(c, list, (t) => ({ key: t.key, name: t.name }));
     },
   );
@@ -124,7 +134,7 @@ export function templatesRoutes(r: ApiRouter): void {
     (c: Ctx, prm) => {
       loadProject(c);
       const type = c.req.param('type') as TemplateType;
-      const t = findTemplate(type, prm.name);
+      const t = findTemplate(c, type, prm.name);
       if (!t) throw notFound('Template', `no ${type} template with the key ${prm.name}`);
       if (type !== 'licenses') return c.json({ name: t.name, content: t.content });
       return c.json(resolved(c, t as LicenseTemplate, prm.project, prm.fullname));
@@ -144,21 +154,21 @@ export function templatesRoutes(r: ApiRouter): void {
       params: { name: p.str().required(), project: p.str(), fullname: p.str() },
     },
     (c, prm) => {
-      const lic = findTemplate('licenses', prm.name) as LicenseTemplate | undefined;
+      const lic = findTemplate(c, 'licenses', prm.name) as LicenseTemplate | undefined;
       if (!lic) throw missing('licenses', prm.name);
       return c.json(resolved(c, lic, prm.project, prm.fullname));
     },
   );
 
-  for (const type of ['gitignores', 'dockerfiles'] as const) {
+  for (const type of ['gitignores', 'dockerfiles', 'gitlab_ci_ymls'] as const) {
     r.get(`/templates/${type}`, { params: paginationParams }, (c) =>
-      paginate(c, templates(type), (t) => ({ key: t.key, name: t.name })),
+      paginate(c, listed(c, type), (t) => ({ key: t.key, name: t.name })),
     );
     r.get(
       `/templates/${type}/:name`,
       { requirements: { name: NAME }, params: { name: p.str().required() } },
       (c, prm) => {
-        const t = findTemplate(type, prm.name);
+        const t = findTemplate(c, type, prm.name);
         if (!t) throw missing(type, prm.name);
         return c.json({ name: t.name, content: t.content });
       },

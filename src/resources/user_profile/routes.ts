@@ -38,6 +38,7 @@ import {
 import { CLEAR_AFTER, currentStatus, DEFAULT_EMOJI, setStatus, userStatusEntity } from './status.js';
 import type { EmailRecord, GpgKeyRecord, SshKeyRecord } from './store.js';
 import { emojiByName } from '../markdown/emoji.js';
+import { keyEventData, systemEvent } from '../hooks/system.js';
 
 /** `Entities::Email` (13.x). */
 const emailEntity = (e: EmailRecord) => ({ id: e.id, email: e.email });
@@ -107,6 +108,7 @@ function addKey(
       now,
     ),
   );
+  systemEvent(c, 'key_create', keyEventData(tget(state(c).profile.keys, id)!, user));
   return c.json(keyEntity(tget(state(c).profile.keys, id)!), 201);
 }
 

@@ -19,6 +19,7 @@ import { deleteUser, planUserDeletion, soloOwnedGroups } from './model.js';
 import { listUsers, showParams } from './list.js';
 import { findUserById, noContent, publicRestricted } from './route-helpers.js';
 import { createUserRoute, updateUserRoute } from './write.js';
+import { systemEvent, userEventData } from '../hooks/system.js';
 
 /** User ids are numeric: anything else matches no route and reaches the catch-all. */
 const USER_ID = { id: /^\d+$/ };
@@ -67,6 +68,7 @@ export function usersRoutes(r: ApiRouter): void {
       checkUnmodifiedSince(c, user.updated_at);
       const plan = planUserDeletion(st, id, prm.hard_delete === true);
       write(c, (d) => deleteUser(d, plan));
+      systemEvent(c, 'user_destroy', userEventData(user));
       return noContent(c);
     },
   );

@@ -22,6 +22,7 @@ import {
   type UserChanges,
 } from './model.js';
 import { findUserById } from './route-helpers.js';
+import { systemEvent, userEventData } from '../hooks/system.js';
 
 const createHead = {
   email: p.str().required(),
@@ -174,6 +175,7 @@ export function createUserRoute(c: Ctx): Response {
     if (a.avatar) tget(d.users, uid)!.avatar_url = avatarPath(uid, a.avatar);
     return uid;
   });
+  systemEvent(c, 'user_create', userEventData(tget(state(c).users, id)!));
   return c.json(userRenderer(c).withAdmin(tget(state(c).users, id)!), 201);
 }
 

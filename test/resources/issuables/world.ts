@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
+import { createFauxlab, loadScenario, ScenarioError, type FauxlabOptions } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
 import { json, request } from '../helpers.js';
 
@@ -220,3 +220,14 @@ export const iids = (body: { iid: number }[]) => body.map((i) => i.iid);
 
 /** The project id of acme/website, URL-encoded path form. */
 export const WEB = '/projects/acme%2Fwebsite';
+
+/** The problems loading a scenario reports (none when it loads). */
+export function scenarioProblems(file: unknown): string[] {
+  try {
+    loadScenario(file as ScenarioFile);
+  } catch (e) {
+    if (e instanceof ScenarioError) return e.problems;
+    throw e;
+  }
+  return [];
+}

@@ -206,6 +206,23 @@ describe('releases', () => {
     expect((await call(fx, 'GET', `${APP}/repository/tags/v1.0`, 'dev')).status).toBe(200);
   });
 
+  it('tags and releases: a tag shows its release; deleting the tag deletes the release; release_description makes one', async () => {
+    const fx = world();
+    await release(fx, { tag_name: 'v1.0', description: 'Notes' });
+    const tag = await body(await call(fx, 'GET', `${APP}/repository/tags/v1.0`, 'dev'));
+    expect(tag.release).toEqual({ tag_name: 'v1.0', description: 'Notes' });
+    expect((await call(fx, 'DELETE', `${APP}/repository/tags/v1.0`, 'dev')).status).toBe(204);
+    expect(await body(await call(fx, 'GET', RELEASES, 'dev'))).toEqual([]);
+    const made = await call(fx, 'POST', `${APP}/repository/tags`, 'dev', {
+      tag_name: 'v5.0',
+      ref: 'master',
+      release_description: 'From the tags API',
+    });
+    expect((await body(made)).release).toEqual({ tag_name: 'v5.0', description: 'From the tags API' });
+    const [rel] = await body(await call(fx, 'GET', RELEASES, 'dev'));
+    expect([rel.name, rel.tag_name, rel.author.username]).toEqual(['v5.0', 'v5.0', 'dev']);
+  });
+
   it('release links: create, list newest first, get, update, delete, with the model errors', async () => {
     const fx = world();
     await release(fx, { tag_name: 'v1.0', description: 'Notes' });

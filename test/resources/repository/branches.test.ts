@@ -206,3 +206,58 @@ describe('protected branches', () => {
     expect((await call(fx, 'PUT', `${APP}/repository/branches/master/protect`, 'dev')).status).toBe(403);
   });
 });
+
+describe('repository state', () => {
+  it('a state file carries the objects: another instance restored from its JSON serves the same files and ids', async () => {
+    const { commitFiles } = await import('./world.js');
+    const fx = world();
+    const c = await commitFiles(fx, { 'kept.txt': 'kept\n' });
+    const text = JSON.stringify(fx.snapshot());
+    const other = world();
+    other.restore(JSON.parse(text));
+    const file = await call(other, 'GET', `${APP}/repository/files/kept.txt?ref=master`, 'rep');
+    expect([file.status, file.body.commit_id, Buffer.from(file.body.content, 'base64').toString()]).toEqual([
+      200,
+      c.id,
+      'kept\n',
+    ]);
+    // A write after the restore is carried by the next save too.
+    const d = await commitFiles(other, { 'more.txt': 'more\n' });
+    const third = world();
+    third.restore(JSON.parse(JSON.stringify(other.snapshot())));
+    expect((await call(third, 'GET', `${APP}/repository/commits/${d.id}`, 'rep')).body.parent_ids).toEqual([
+      c.id,
+    ]);
+  });
+
+  it('reset: the branches go back to the loaded world', async () => {
+    const { commitFiles } = await import('./world.js');
+    const fx = world();
+    const before = (await call(fx, 'GET', `${APP}/repository/branches/master`, 'rep')).body.commit.id;
+    await commitFiles(fx, { 'gone.txt': 'x' });
+    fx.reset();
+    expect((await call(fx, 'GET', `${APP}/repository/branches/master`, 'rep')).body.commit.id).toBe(before);
+    expect((await call(fx, 'GET', `${APP}/repository/files/gone.txt?ref=master`, 'rep')).status).toBe(404);
+  });
+});
+
+describe('forks', () => {
+  it("POST /projects/:id/fork: the fork has the source's branches and tags at the same commits", async () => {
+    const { commitFiles } = await import('./world.js');
+    const fx = world();
+    await commitFiles(fx, { 'site.txt': 'site\n' }, { project: SITE });
+    await call(fx, 'POST', `${SITE}/repository/tags`, 'owner', { tag_name: 'v1', ref: 'master' });
+    const fork = await call(fx, 'POST', `${SITE}/fork`, 'outsider');
+    expect(fork.status).toBe(201);
+    const heads = async (path: string) =>
+      (await call(fx, 'GET', `${path}/repository/branches`, 'outsider')).body.map(
+        (b: { name: string; commit: { id: string } }) => `${b.name} ${b.commit.id}`,
+      );
+    expect(await heads(`/projects/${fork.body.id}`)).toEqual(await heads(SITE));
+    const tags = await call(fx, 'GET', `/projects/${fork.body.id}/repository/tags`, 'outsider');
+    expect(tags.body.map((t: { name: string }) => t.name)).toEqual(['v1']);
+    // The fork moves on its own.
+    await commitFiles(fx, { 'mine.txt': 'x' }, { project: `/projects/${fork.body.id}`, token: 'outsider' });
+    expect(await heads(`/projects/${fork.body.id}`)).not.toEqual(await heads(SITE));
+  });
+});

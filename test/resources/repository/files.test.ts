@@ -203,3 +203,44 @@ describe('tree, blobs and compare', () => {
     expect(base.body.title).toBe('Initial commit');
   });
 });
+
+describe('blame', () => {
+  it('GET /projects/:id/repository/files/:file_path/blame: runs of lines with the commit that last changed them', async () => {
+    const fx = world();
+    const first = await commitFiles(fx, { 'f.txt': 'one\ntwo\nthree\n' }, { message: 'First' });
+    fx.clock.advance(60_000);
+    const second = await call(fx, 'PUT', `${FILE}/f.txt`, 'dev', {
+      branch: 'master',
+      content: 'one\nTWO\nthree\nfour\n',
+      commit_message: 'Second',
+    });
+    expect(second.status).toBe(200);
+    const res = await call(fx, 'GET', `${FILE}/f.txt/blame?ref=master`, 'rep');
+    expect(res.status).toBe(200);
+    const ranges = res.body.map((r: { commit: { id: string; message: string }; lines: string[] }) => [
+      r.commit.message,
+      r.lines,
+    ]);
+    expect(ranges).toEqual([
+      ['First', ['one']],
+      ['Second', ['TWO']],
+      ['First', ['three']],
+      ['Second', ['four']],
+    ]);
+    expect(res.body[0].commit.id).toBe(first.id);
+    expect(Object.keys(res.body[0].commit)).toEqual([
+      'id',
+      'parent_ids',
+      'message',
+      'authored_date',
+      'author_name',
+      'author_email',
+      'committed_date',
+      'committer_name',
+      'committer_email',
+    ]);
+    expect((await call(fx, 'GET', `${FILE}/nope.txt/blame?ref=master`, 'rep')).body).toEqual({
+      message: '404 File Not Found',
+    });
+  });
+});

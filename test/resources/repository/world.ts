@@ -1,38 +1,20 @@
 import { createFauxlab } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
-import { apiPath, json, request, tok } from '../helpers.js';
+import { apiPath, json, request } from '../helpers.js';
+import { ciWorld } from '../ci/world.js';
 
 export const NOW = '2021-03-01T12:00:00.000Z';
 
 /**
- * The repository tests' world: one member of each role in the public group `acme`, an outsider, a
- * private project `acme/app` (default branch `master`, never written: its initial commit), a public
- * `acme/site`, and a public project whose repository feature is disabled.
+ * The repository tests' world: the CI tests' users (one member of each role in the public group `acme`,
+ * an outsider) and their group, with a private project `acme/app` (default branch `master`, never
+ * written: its initial commit), a public `acme/site`, and a public project whose repository feature is
+ * disabled.
  */
 export const repoWorld: ScenarioFile = {
   now: NOW,
-  users: [
-    { username: 'root', name: 'Administrator', admin: true, tokens: tok('root') },
-    { username: 'owner', name: 'Olive Owner', email: 'olive@example.com', tokens: tok('owner') },
-    { username: 'maint', name: 'Max Maintainer', tokens: tok('maint') },
-    { username: 'dev', name: 'Dev User', email: 'dev@example.com', tokens: tok('dev') },
-    { username: 'rep', name: 'Rex Reporter', tokens: tok('rep') },
-    { username: 'guest', name: 'Gus Guest', tokens: tok('guest') },
-    { username: 'outsider', name: 'Otto Outsider', tokens: tok('outsider') },
-  ],
-  groups: [
-    {
-      path: 'acme',
-      visibility: 'public',
-      members: [
-        { username: 'owner', access_level: 'owner' },
-        { username: 'maint', access_level: 'maintainer' },
-        { username: 'dev', access_level: 'developer' },
-        { username: 'rep', access_level: 'reporter' },
-        { username: 'guest', access_level: 'guest' },
-      ],
-    },
-  ],
+  users: ciWorld.users,
+  groups: ciWorld.groups,
   projects: [
     { path: 'acme/app', visibility: 'private', creator: 'owner', created_at: '2021-01-01T00:00:00Z' },
     { path: 'acme/site', visibility: 'public', creator: 'owner' },

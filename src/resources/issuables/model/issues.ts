@@ -177,6 +177,13 @@ export function setLabels(
   if (!body) return false;
   rec.label_ids = [...ids];
   systemNote(st, t, userId, body, now);
+  // `ResourceEvents::ChangeLabelsService`: one event per label added or removed.
+  for (const id of ids)
+    if (!before.includes(id))
+      resourceEvent(st, t, userId, now, { kind: 'label', label_id: id, action: 'add' });
+  for (const id of before)
+    if (!ids.includes(id))
+      resourceEvent(st, t, userId, now, { kind: 'label', label_id: id, action: 'remove' });
   return true;
 }
 
@@ -189,13 +196,16 @@ export function setMilestone(
   now: string,
 ): boolean {
   if (rec.milestone_id === id) return false;
+  const issuable_state = rec.state;
   if (rec.milestone_id !== null)
     resourceEvent(st, t, userId, now, {
       kind: 'milestone',
       milestone_id: rec.milestone_id,
       action: 'remove',
+      issuable_state,
     });
-  if (id !== null) resourceEvent(st, t, userId, now, { kind: 'milestone', milestone_id: id, action: 'add' });
+  if (id !== null)
+    resourceEvent(st, t, userId, now, { kind: 'milestone', milestone_id: id, action: 'add', issuable_state });
   rec.milestone_id = id;
   return true;
 }
@@ -205,6 +215,7 @@ export function deleteIssue(st: S, id: number): void {
   const issue = tget(st.issuables.issues, id);
   if (!issue) return;
   removeTargetSatellites(st, 'Issue', id);
+  for (const linkId of mget(st.issuables.idx.links, String(id))) removeIssueLink(st, linkId);
   for (const mrId of mget(st.issuables.idx.closing, `i${id}`))
     mremove(st.issuables.idx.closing, `m${mrId}`, id);
   idelete(st.issuables.idx.closing, `i${id}`);
@@ -213,6 +224,15 @@ export function deleteIssue(st: S, id: number): void {
   if (issue.state === 'opened') bumpOpenIssues(st, issue.project_id, -1);
   projectMeta(st, issue.project_id);
   tdelete(st.issuables.issues, id);
+}
+
+/** Removes a relation between two issues from both of them. */
+export function removeIssueLink(st: S, linkId: number): void {
+  const l = tget(st.issuables.links, linkId);
+  if (!l) return;
+  mremove(st.issuables.idx.links, String(l.source_id), linkId);
+  mremove(st.issuables.idx.links, String(l.target_id), linkId);
+  tdelete(st.issuables.links, linkId);
 }
 
 /** Notes, award emoji, subscriptions, todos and resource events of an issue or merge request. */

@@ -1,7 +1,7 @@
 /** Label writes, and the labels a project may use. */
 import { type Draft } from 'immer';
 import { nextId, type PlatformState } from '../../../core/state.js';
-import { madd, mget, tget, tset } from '../../../core/table.js';
+import { iget, madd, mget, tget, tset } from '../../../core/table.js';
 import { type Project } from '../../projects/record.js';
 import { type LabelRecord } from '../store.js';
 
@@ -81,4 +81,10 @@ export function labelIdsFor(
     if (label && !out.includes(label.id)) out.push(label.id);
   }
   return out;
+}
+
+/** `Label#priority(project)`: a project label's own, or a group label's priority in that project. */
+export function labelPriorityIn(st: PlatformState, projectId: number, l: LabelRecord): number | null {
+  if (l.project_id !== null) return l.project_id === projectId ? l.priority : null;
+  return iget(st.issuables.idx.labelPriority, `${projectId}:${l.id}`) ?? null;
 }

@@ -2,8 +2,8 @@
 import { type Draft } from 'immer';
 import { nextId, type PlatformState } from '../../../core/state.js';
 import { madd, mget, mremove, tdelete, tget, tset } from '../../../core/table.js';
-import { type NoteableType, type NoteRecord } from '../store.js';
-import { toSentence } from '../text.js';
+import { type DiffPosition, type NoteableType, type NoteRecord, type ResourceEventRecord } from '../store.js';
+import { sha, toSentence } from '../text.js';
 import { removeAward } from './awards.js';
 import { projectMeta } from './meta.js';
 import { issuableDraft } from './drafts.js';
@@ -24,7 +24,17 @@ export interface NewNote {
   confidential?: boolean;
   created_at?: string;
   updated_at?: string;
+  /** A reply joins this discussion; a new thread or individual note starts its own. */
+  discussion_id?: string;
+  type?: 'DiscussionNote' | 'DiffNote' | null;
+  position?: DiffPosition;
+  resolved_at?: string | null;
+  resolved_by_id?: number | null;
 }
+
+/** A new discussion's id: 40 hex digits, as the platform's SHA-1 ids, derived from the note. */
+const discussionIdFor = (input: NewNote, id: number) =>
+  sha(`discussion:${input.noteable_type}:${input.noteable_id}:${id}`);
 
 export function createNote(st: S, input: NewNote, now: string): number {
   const id = nextId(st, 'notes');
@@ -41,7 +51,14 @@ export function createNote(st: S, input: NewNote, now: string): number {
     confidential: input.confidential ?? false,
     created_at: created,
     updated_at: input.updated_at ?? created,
+    discussion_id: input.discussion_id ?? discussionIdFor(input, id),
+    type: input.type ?? null,
   };
+  if (input.position) rec.position = input.position;
+  if (input.resolved_at) {
+    rec.resolved_at = input.resolved_at;
+    rec.resolved_by_id = input.resolved_by_id ?? null;
+  }
   tset(st.issuables.notes, id, rec);
   madd(st.issuables.idx.notes, `${input.noteable_type}:${input.noteable_id}`, id);
   const target = issuableDraft(st, input.noteable_type, input.noteable_id);
@@ -69,6 +86,9 @@ export function deleteNote(st: S, noteId: number): void {
   tdelete(st.issuables.notes, noteId);
 }
 
+/** `Note#resolvable?`: a thread's note (not a system one) on a merge request. */
+export const isResolvable = (n: NoteRecord) => !!n.type && !n.system && n.noteable_type === 'MergeRequest';
+
 export type Target = { type: 'Issue' | 'MergeRequest'; id: number; project_id: number };
 
 export function systemNote(st: S, t: Target, userId: number, body: string, now: string): void {
@@ -92,15 +112,17 @@ export function resourceEvent(
   userId: number,
   now: string,
   e: {
-    kind: 'state' | 'milestone' | 'weight';
+    kind: 'state' | 'milestone' | 'weight' | 'label';
     state?: string;
     milestone_id?: number;
+    label_id?: number;
+    issuable_state?: string;
     action?: 'add' | 'remove';
     weight?: number | null;
   },
 ): void {
   const id = nextId(st, 'resource_events');
-  tset(st.issuables.events, id, {
+  const rec: ResourceEventRecord = {
     id,
     kind: e.kind,
     target_type: t.type,
@@ -111,7 +133,10 @@ export function resourceEvent(
     milestone_id: e.milestone_id ?? null,
     action: e.action ?? null,
     weight: e.weight ?? null,
-  });
+  };
+  if (e.label_id !== undefined) rec.label_id = e.label_id;
+  if (e.issuable_state !== undefined) rec.issuable_state = e.issuable_state;
+  tset(st.issuables.events, id, rec);
   madd(st.issuables.idx.byTarget, `e${t.type}:${t.id}`, id);
 }
 

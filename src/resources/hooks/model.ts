@@ -1,0 +1,205 @@
+/** Webhook records: defaults by kind, the model's validations, and the writes. */
+import type { Draft } from 'immer';
+import { nextId, type PlatformState } from '../../core/state.js';
+import { idelete, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
+import { isLocalHost } from '../integrations/delivery.js';
+import { setting } from '../settings/model.js';
+import type { HookFlag, HookKind, HookRecord } from './store.js';
+
+type S = Draft<PlatformState>;
+
+/** Column defaults of `web_hooks`; `confidential_note_events` has none (null until set). */
+const COLUMN_DEFAULTS: Readonly<Record<HookFlag, boolean | null>> = {
+  push_events: true,
+  tag_push_events: false,
+  merge_requests_events: false,
+  repository_update_events: false,
+  issues_events: false,
+  confidential_issues_events: false,
+  note_events: false,
+  confidential_note_events: null,
+  pipeline_events: false,
+  wiki_page_events: false,
+  deployment_events: false,
+  job_events: false,
+  releases_events: false,
+};
+
+/** `SystemHook`'s `default_value_for`s. */
+const SYSTEM_DEFAULTS: Partial<Record<HookFlag, boolean>> = {
+  push_events: false,
+  repository_update_events: true,
+  merge_requests_events: false,
+  issues_events: false,
+};
+
+export const defaultFlags = (kind: HookKind): Record<HookFlag, boolean | null> => ({
+  ...COLUMN_DEFAULTS,
+  ...(kind === 'system' ? SYSTEM_DEFAULTS : {}),
+});
+
+/** The flags each kind's API takes (the declared params of its POST and PUT). */
+export const PROJECT_FLAGS = [
+  'push_events',
+  'issues_events',
+  'confidential_issues_events',
+  'merge_requests_events',
+  'tag_push_events',
+  'note_events',
+  'confidential_note_events',
+  'job_events',
+  'pipeline_events',
+  'wiki_page_events',
+  'deployment_events',
+] as const satisfies readonly HookFlag[];
+export const GROUP_FLAGS = PROJECT_FLAGS;
+export const SYSTEM_FLAGS = [
+  'push_events',
+  'tag_push_events',
+  'merge_requests_events',
+] as const satisfies readonly HookFlag[];
+
+export const ownerKey = (h: Pick<HookRecord, 'kind' | 'project_id' | 'group_id'>) =>
+  h.kind === 'system' ? 'system' : h.kind === 'project' ? `p${h.project_id}` : `g${h.group_id}`;
+
+export const hooksOf = (st: PlatformState, key: string): HookRecord[] =>
+  mget(st.hooks.idx.byOwner, key).map((id) => tget(st.hooks.records, id)!);
+
+export type HookInput = Partial<Omit<HookRecord, 'id' | 'kind' | 'created_at' | 'updated_at'>>;
+
+/**
+ * `public_url: true` (project and group hooks, `allow_local_requests_from_web_hooks_and_services`) or
+ * `system_hook_url: true` (system hooks, `allow_local_requests_from_system_hooks`).
+ */
+export function urlProblems(st: PlatformState, kind: HookKind, url: string): string[] {
+  if (url.trim() === '') return ["can't be blank"];
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return ['is blocked: URI is invalid'];
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    return ['is blocked: Only allowed schemes are http, https'];
+  const allow = setting(
+    st,
+    kind === 'system'
+      ? 'allow_local_requests_from_system_hooks'
+      : 'allow_local_requests_from_web_hooks_and_services',
+  );
+  if (!allow && isLocalHost(u.hostname)) {
+    const loopback = /^(localhost|127\.|\[?::1\]?$|0\.0\.0\.0)/.test(u.hostname.toLowerCase());
+    return [
+      loopback
+        ? 'is blocked: Requests to localhost are not allowed'
+        : 'is blocked: Requests to the local network are not allowed',
+    ];
+  }
+  return [];
+}
+
+/** `Gitlab::GitRefValidator` on the filter with its wildcards made plain characters (`BranchFilterValidator`). */
+function branchFilterValid(filter: string): boolean {
+  if (filter === '') return true;
+  if (filter.length > 4000) return false;
+  const ref = filter.replace(/\*/g, 'x');
+  return !(
+    ref.startsWith('-') ||
+    ref.startsWith('/') ||
+    ref.endsWith('/') ||
+    ref.endsWith('.') ||
+    ref.endsWith('.lock') ||
+    ref.includes('..') ||
+    ref.includes('//') ||
+    ref.includes('@{') ||
+    ref === '@' ||
+    // Control characters, space and the characters git forbids in ref names.
+    [...ref].some((ch) => ch.charCodeAt(0) <= 32 || ch.charCodeAt(0) === 127) ||
+    /[~^:?[\\]/.test(ref)
+  );
+}
+
+/** The model's errors for a hook as it would be saved. */
+export function hookErrors(
+  st: PlatformState,
+  kind: HookKind,
+  h: HookInput & { url: string },
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const url = urlProblems(st, kind, h.url);
+  if (url.length) errors.url = url;
+  if (h.token?.includes('\n')) errors.token = ['is invalid'];
+  if (h.push_events_branch_filter !== undefined && h.push_events_branch_filter !== null)
+    if (!branchFilterValid(h.push_events_branch_filter))
+      errors.push_events_branch_filter = ['is not a valid branch name'];
+  return errors;
+}
+
+/** `RefMatcher`: a filter with `*` is a wildcard pattern, otherwise the branch name itself; blank matches all. */
+export function branchMatches(filter: string | null, branch: string): boolean {
+  if (filter === null || filter === '') return true;
+  if (!filter.includes('*')) return filter === branch;
+  const re = new RegExp(
+    `^${filter
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*?')}$`,
+  );
+  return re.test(branch);
+}
+
+export function createHook(
+  st: S,
+  kind: HookKind,
+  owner: { project_id?: number; group_id?: number },
+  input: HookInput & { url: string },
+  now: string,
+): number {
+  const id = nextId(st, 'hooks');
+  const rec: HookRecord = {
+    id,
+    kind,
+    project_id: owner.project_id ?? null,
+    group_id: owner.group_id ?? null,
+    url: input.url,
+    token: null,
+    push_events_branch_filter: null,
+    enable_ssl_verification: true,
+    ...defaultFlags(kind),
+    created_at: now,
+    updated_at: now,
+  };
+  Object.assign(rec, definedOnly(input));
+  tset(st.hooks.records, id, rec);
+  madd(st.hooks.idx.byOwner, ownerKey(rec), id);
+  st.hooks.count++;
+  return id;
+}
+
+const definedOnly = (o: HookInput) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as HookInput;
+
+export function updateHook(st: S, id: number, input: HookInput, now: string): void {
+  const rec = tget(st.hooks.records, id)!;
+  Object.assign(rec, definedOnly(input));
+  rec.updated_at = now;
+}
+
+export function deleteHook(st: S, id: number): void {
+  const rec = tget(st.hooks.records, id);
+  if (!rec) return;
+  mremove(st.hooks.idx.byOwner, ownerKey(rec), id);
+  tdelete(st.hooks.records, id);
+  st.hooks.count--;
+}
+
+function deleteOwnerHooks(st: S, key: string): void {
+  for (const id of mget(st.hooks.idx.byOwner, key)) {
+    tdelete(st.hooks.records, id);
+    st.hooks.count--;
+  }
+  idelete(st.hooks.idx.byOwner, key);
+}
+
+export const deleteProjectHooks = (st: S, projectId: number) => deleteOwnerHooks(st, `p${projectId}`);
+export const deleteGroupHooks = (st: S, groupId: number) => deleteOwnerHooks(st, `g${groupId}`);

@@ -1,0 +1,377 @@
+/**
+ * The webhook payloads of the 13.x docs (doc/user/project/integrations/webhooks.md), built from the
+ * records as the platform's data builders build them. Record times are written as Sidekiq's JSON
+ * writes Ruby times (`2021-03-01 12:00:00 UTC`): the platform hands hook data to a background job,
+ * which is what its receivers see; push commit timestamps are `xmlschema`, as the push builder writes them.
+ */
+import { VISIBILITY_LEVEL } from '../../core/access.js';
+import type { PipelineRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
+import { tget } from '../../core/table.js';
+import type { IssueRecord, MergeRequestRecord, NoteRecord } from '../issuables/store.js';
+
+export type Json = Record<string, unknown>;
+
+/** `Time#to_s` of a UTC time. */
+export const rubyTime = (iso: string | null | undefined): string | null =>
+  iso ? `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC` : null;
+
+export interface Urls {
+  base: string;
+  host: string;
+}
+
+export const urlsOf = (base: string): Urls => ({ base, host: new URL(base).hostname });
+
+const absolute = (u: Urls, path: string | null | undefined) =>
+  path ? (path.startsWith('/') ? u.base + path : path) : null;
+
+function namespaceName(st: PlatformState, p: ProjectRecord): string {
+  if (p.namespace_kind === 'group') return tget(st.groups, p.namespace_id)?.name ?? '';
+  return p.owner_id === null ? '' : (tget(st.users, p.owner_id)?.name ?? '');
+}
+
+/** `Project#hook_attrs`, with the backward-compatible URL keys. */
+export function projectAttrs(st: PlatformState, u: Urls, p: ProjectRecord): Json {
+  const web = `${u.base}/${p.path_with_namespace}`;
+  const ssh = `git@${u.host}:${p.path_with_namespace}.git`;
+  const http = `${web}.git`;
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    web_url: web,
+    avatar_url: absolute(u, p.avatar_url as string | null | undefined),
+    git_ssh_url: ssh,
+    git_http_url: http,
+    namespace: namespaceName(st, p),
+    visibility_level: VISIBILITY_LEVEL[p.visibility],
+    path_with_namespace: p.path_with_namespace,
+    default_branch: p.default_branch,
+    ci_config_path: (p.ci_config_path as string | null | undefined) ?? null,
+    homepage: web,
+    url: ssh,
+    ssh_url: ssh,
+    http_url: http,
+  };
+}
+
+/** The `repository` part: a slice of the project's hook attributes. */
+export function repositoryAttrs(st: PlatformState, u: Urls, p: ProjectRecord, full: boolean): Json {
+  const a = projectAttrs(st, u, p);
+  const out: Json = { name: a.name, url: a.url, description: a.description, homepage: a.homepage };
+  if (full)
+    Object.assign(out, {
+      git_http_url: a.git_http_url,
+      git_ssh_url: a.git_ssh_url,
+      visibility_level: a.visibility_level,
+    });
+  return out;
+}
+
+/** `User#hook_attrs`. */
+export function userAttrs(u: Urls, user: UserRecord | undefined): Json {
+  return {
+    name: user?.name ?? 'Ghost User',
+    username: user?.username ?? 'ghost',
+    avatar_url: absolute(u, user?.avatar_url),
+    email: user?.email ?? '',
+  };
+}
+
+const shortUser = (u: Urls, user: UserRecord | undefined) => {
+  const { name, username, avatar_url } = userAttrs(u, user);
+  return { name, username, avatar_url };
+};
+
+/** `Label#hook_attrs`. */
+export function labelsAttrs(st: PlatformState, ids: readonly number[]): Json[] {
+  return ids.flatMap((id) => {
+    const l = tget(st.issuables.labels, id);
+    if (!l) return [];
+    return [
+      {
+        id: l.id,
+        title: l.title,
+        color: l.color,
+        project_id: l.project_id,
+        created_at: rubyTime(l.created_at),
+        updated_at: rubyTime((l as { updated_at?: string }).updated_at ?? l.created_at),
+        template: false,
+        description: l.description,
+        type: l.project_id === null ? 'GroupLabel' : 'ProjectLabel',
+        group_id: l.group_id,
+      },
+    ];
+  });
+}
+
+const STATE_ID: Record<string, number> = { opened: 1, closed: 2, merged: 3, locked: 4 };
+
+function humanTime(seconds: number): string | null {
+  if (!seconds) return null;
+  const parts: string[] = [];
+  let s = seconds;
+  for (const [unit, size] of [
+    ['w', 5 * 8 * 3600],
+    ['d', 8 * 3600],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
+    const n = Math.floor(s / size);
+    if (n) parts.push(`${n}${unit}`);
+    s -= n * size;
+  }
+  return parts.join(' ');
+}
+
+/** `Gitlab::HookData::IssueBuilder`. */
+export function issueAttrs(st: PlatformState, u: Urls, p: ProjectRecord, i: IssueRecord): Json {
+  return {
+    id: i.id,
+    title: i.title,
+    assignee_ids: [...i.assignee_ids],
+    assignee_id: i.assignee_ids[0] ?? null,
+    author_id: i.author_id,
+    project_id: i.project_id,
+    created_at: rubyTime(i.created_at),
+    updated_at: rubyTime(i.updated_at),
+    updated_by_id: (i as { updated_by_id?: number | null }).updated_by_id ?? null,
+    last_edited_at: null,
+    last_edited_by_id: null,
+    relative_position: i.relative_position,
+    description: i.description ?? '',
+    milestone_id: i.milestone_id,
+    state_id: STATE_ID[i.state] ?? 1,
+    confidential: i.confidential,
+    discussion_locked: i.discussion_locked,
+    due_date: i.due_date,
+    moved_to_id: i.moved_to_id,
+    duplicated_to_id: null,
+    time_estimate: i.time_estimate,
+    total_time_spent: i.total_time_spent,
+    human_total_time_spent: humanTime(i.total_time_spent),
+    human_time_estimate: humanTime(i.time_estimate),
+    weight: i.weight,
+    iid: i.iid,
+    url: `${u.base}/${p.path_with_namespace}/-/issues/${i.iid}`,
+    state: i.state,
+    labels: labelsAttrs(st, i.label_ids),
+  };
+}
+
+/** `Gitlab::HookData::MergeRequestBuilder`. */
+export function mergeRequestAttrs(
+  st: PlatformState,
+  u: Urls,
+  p: ProjectRecord,
+  mr: MergeRequestRecord,
+): Json {
+  const source = tget(st.projects, mr.source_project_id) ?? p;
+  const head = tget(st.issuables.diffs, mr.diff_id) as { head_commit_sha?: string } | undefined;
+  const sha = head?.head_commit_sha ?? null;
+  return {
+    assignee_id: mr.assignee_ids[0] ?? null,
+    author_id: mr.author_id,
+    created_at: rubyTime(mr.created_at),
+    description: mr.description ?? '',
+    head_pipeline_id: null,
+    id: mr.id,
+    iid: mr.iid,
+    last_edited_at: null,
+    last_edited_by_id: null,
+    merge_commit_sha: mr.merge_commit_sha,
+    merge_error: mr.merge_error,
+    merge_params: { force_remove_source_branch: mr.force_remove_source_branch ? '1' : '0' },
+    merge_status: mr.merge_status,
+    merge_user_id: null,
+    merge_when_pipeline_succeeds: mr.merge_when_pipeline_succeeds,
+    milestone_id: mr.milestone_id,
+    source_branch: mr.source_branch,
+    source_project_id: mr.source_project_id,
+    state_id: STATE_ID[mr.state] ?? 1,
+    target_branch: mr.target_branch,
+    target_project_id: mr.project_id,
+    time_estimate: mr.time_estimate,
+    title: mr.title,
+    updated_at: rubyTime(mr.updated_at),
+    updated_by_id: (mr as { updated_by_id?: number | null }).updated_by_id ?? null,
+    url: `${u.base}/${p.path_with_namespace}/-/merge_requests/${mr.iid}`,
+    source: projectAttrs(st, u, source),
+    target: projectAttrs(st, u, p),
+    last_commit: sha
+      ? {
+          id: sha,
+          message: mr.title,
+          title: mr.title,
+          timestamp: new Date(mr.updated_at).toISOString().replace('.000Z', '+00:00'),
+          url: `${u.base}/${source.path_with_namespace}/-/commit/${sha}`,
+          author: userName(st, mr.author_id),
+        }
+      : null,
+    work_in_progress: /^\s*(\[draft\]|\(draft\)|draft:|draft\s|\[wip\]|wip:|wip\s)/i.test(mr.title),
+    total_time_spent: mr.total_time_spent,
+    human_total_time_spent: humanTime(mr.total_time_spent),
+    human_time_estimate: humanTime(mr.time_estimate),
+    assignee_ids: [...mr.assignee_ids],
+    state: mr.state,
+    labels: labelsAttrs(st, mr.label_ids),
+  };
+}
+
+function userName(st: PlatformState, id: number | null) {
+  const user = id === null ? undefined : tget(st.users, id);
+  return { name: user?.name ?? 'Ghost User', email: user?.email ?? '' };
+}
+
+/** The `issue`/`merge_request` object of an issuable payload, with its labels, changes and assignees. */
+export function issuablePayload(
+  st: PlatformState,
+  u: Urls,
+  p: ProjectRecord,
+  kind: 'issue' | 'merge_request',
+  attrs: Json,
+  actorId: number | null,
+  assigneeIds: readonly number[],
+  changes: Json,
+): Json {
+  const actor = actorId === null ? undefined : tget(st.users, actorId);
+  const assignees = assigneeIds.map((id) => shortUser(u, tget(st.users, id)));
+  const out: Json = {
+    object_kind: kind,
+    event_type: kind,
+    user: userAttrs(u, actor),
+    project: projectAttrs(st, u, p),
+    object_attributes: attrs,
+    labels: attrs.labels,
+    changes,
+    repository: repositoryAttrs(st, u, p, false),
+  };
+  if (assignees.length) {
+    out.assignees = assignees;
+    if (kind === 'issue') out.assignee = assignees[0];
+  }
+  return out;
+}
+
+/** `Gitlab::DataBuilder::Note`. */
+export function notePayload(
+  st: PlatformState,
+  u: Urls,
+  p: ProjectRecord,
+  n: NoteRecord,
+  target: Json,
+  targetKey: string,
+  url: string,
+): Json {
+  return {
+    object_kind: 'note',
+    event_type: n.confidential ? 'confidential_note' : 'note',
+    user: userAttrs(u, tget(st.users, n.author_id)),
+    project_id: p.id,
+    project: projectAttrs(st, u, p),
+    object_attributes: {
+      id: n.id,
+      note: n.body,
+      noteable_type: n.noteable_type,
+      author_id: n.author_id,
+      created_at: rubyTime(n.created_at),
+      updated_at: rubyTime(n.updated_at),
+      project_id: p.id,
+      attachment: null,
+      line_code: null,
+      commit_id: '',
+      noteable_id: n.noteable_id,
+      system: n.system,
+      st_diff: null,
+      updated_by_id: null,
+      type: null,
+      position: null,
+      original_position: null,
+      resolved_at: null,
+      resolved_by_id: null,
+      discussion_id: null,
+      confidential: n.confidential,
+      url,
+    },
+    repository: repositoryAttrs(st, u, p, false),
+    [targetKey]: target,
+  };
+}
+
+export interface PushData {
+  kind: 'push' | 'tag_push';
+  before: string;
+  after: string;
+  ref: string;
+  userId: number | null;
+}
+
+const BLANK_SHA = '0000000000000000000000000000000000000000';
+
+/** `Gitlab::DataBuilder::Push` (fauxlab keeps no commits: the list is empty and the count is 0). */
+export function pushPayload(st: PlatformState, u: Urls, p: ProjectRecord, d: PushData): Json {
+  const user = d.userId === null ? undefined : tget(st.users, d.userId);
+  const a = userAttrs(u, user);
+  return {
+    object_kind: d.kind,
+    event_name: d.kind,
+    before: d.before,
+    after: d.after,
+    ref: `${d.kind === 'tag_push' ? 'refs/tags/' : 'refs/heads/'}${d.ref}`,
+    checkout_sha: d.after === BLANK_SHA ? null : d.after,
+    message: null,
+    user_id: user?.id ?? null,
+    user_name: a.name,
+    user_username: a.username,
+    user_email: a.email,
+    user_avatar: a.avatar_url,
+    project_id: p.id,
+    project: projectAttrs(st, u, p),
+    commits: [],
+    total_commits_count: 0,
+    push_options: {},
+    repository: repositoryAttrs(st, u, p, true),
+  };
+}
+
+/** `Gitlab::DataBuilder::Pipeline`, with the status the pipeline has now. */
+export function pipelinePayload(
+  st: PlatformState,
+  u: Urls,
+  p: ProjectRecord,
+  pl: PipelineRecord,
+  live: { status: string; finished_at: string | null; duration: number | null },
+): Json {
+  const user = pl.user_id === null ? undefined : tget(st.users, pl.user_id);
+  return {
+    object_kind: 'pipeline',
+    object_attributes: {
+      id: pl.id,
+      ref: pl.ref,
+      tag: pl.tag,
+      sha: pl.sha,
+      before_sha: pl.before_sha,
+      source: 'push',
+      status: live.status,
+      detailed_status: live.status,
+      stages: [],
+      created_at: rubyTime(pl.created_at),
+      finished_at: rubyTime(live.finished_at),
+      duration: live.duration,
+      variables: pl.variables.map((v) => ({ key: v.key, value: v.value })),
+    },
+    merge_request: null,
+    user: userAttrs(u, user),
+    project: projectAttrs(st, u, p),
+    commit: {
+      id: pl.sha,
+      message: '',
+      title: '',
+      timestamp: new Date(pl.created_at).toISOString().replace('.000Z', '+00:00'),
+      url: `${u.base}/${p.path_with_namespace}/-/commit/${pl.sha}`,
+      author: userName(st, pl.user_id),
+    },
+    builds: [],
+  };
+}

@@ -1,0 +1,21 @@
+/** The events writers emit once after their write (`emitEvent`), for integrations and webhooks alike. */
+import type { IssueRecord, MergeRequestRecord } from '../issuables/store.js';
+
+export type ProjectEvent =
+  /** An issue was created (`before` null) or written; `prev` is the record before the write. */
+  | { kind: 'issue'; id: number; before: string | null; prev?: IssueRecord }
+  | { kind: 'merge_request'; id: number; before: string | null; prev?: MergeRequestRecord }
+  | { kind: 'note'; id: number }
+  /** A pipeline was created or retried: it notifies when it finishes on the instance clock. */
+  | { kind: 'pipeline'; id: number }
+  | {
+      kind: 'push';
+      projectId: number;
+      ref: string;
+      tag: boolean;
+      before: string;
+      after: string;
+      userId: number | null;
+    }
+  /** An instance event for the system hooks (`project_create`, `user_destroy`, ...), its data built by the writer; `only` sends it to one hook (a hook test). */
+  | { kind: 'system'; name: string; data: Record<string, unknown>; only?: number };

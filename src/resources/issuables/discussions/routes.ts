@@ -1,0 +1,315 @@
+/**
+ * The discussions API (`lib/api/discussions.rb`) on issues, merge requests and project snippets: list
+ * and get discussions, start one (a diff note with `position` on merge requests), reply, get, edit,
+ * resolve and delete its notes, and resolve a merge request discussion. The notes are the notes API's
+ * notes: an individual note is a discussion of its own. Every route needs a user first.
+ */
+import { requireUser } from '../../../core/auth.js';
+import { state, write, type Ctx } from '../../../core/context.js';
+import { badRequest, forbidden, notFound } from '../../../core/errors.js';
+import { offsetPage, paginate, paginationParams, sendPage } from '../../../core/pagination.js';
+import { exactlyOneOf, p, parseParams, type RawParams } from '../../../core/params.js';
+import { parse, type ApiRouter } from '../../../core/router.js';
+import { tget } from '../../../core/table.js';
+import { rubyInspect } from '../../groups/model.js';
+import { emitEvent } from '../../integrations/events.js';
+import { canComment, canSeeNote } from '../access.js';
+import { issuableRenderer, type IssuableRenderer } from '../entities.js';
+import { createNote, isResolvable } from '../model.js';
+import { bodyErrors, destroyNote, editNote, findNoteable, noteOf, type Noteable } from '../notes.js';
+import type { DiffPosition, NoteableType, NoteRecord } from '../store.js';
+import {
+  convertToThread,
+  discussionResolvable,
+  discussionsOf,
+  isIndividual,
+  notesOf,
+  positionComplete,
+  resolveNotes,
+} from './model.js';
+
+/** `Entities::Discussion`. */
+function discussionEntity(r: IssuableRenderer, notes: readonly NoteRecord[]) {
+  return {
+    id: notes[0]!.discussion_id,
+    individual_note: isIndividual(notes),
+    notes: notes.map((n) => r.note(n)),
+  };
+}
+
+/** `readable_discussion_notes`: the discussion's notes the viewer may read, oldest first. */
+function readableNotes(c: Ctx, type: NoteableType, n: Noteable, discussionId: string): NoteRecord[] {
+  return notesOf(state(c), type, n.id).filter((x) => x.discussion_id === discussionId && canSeeNote(n.a, x));
+}
+
+const idShape = { noteable_id: p.int().required() };
+const discussionShape = { ...idShape, discussion_id: p.str().required() };
+
+function list(type: NoteableType) {
+  return (c: Ctx): Response => {
+    requireUser(c);
+    const prm = parse(c, { ...idShape, ...paginationParams });
+    const n = findNoteable(c, type, prm.noteable_id);
+    // Pages of discussions; notes the viewer may not read drop out after, and with them empty discussions.
+    const page = offsetPage(c, discussionsOf(notesOf(state(c), type, n.id)));
+    const visible = page.items.map((d) => d.filter((x) => canSeeNote(n.a, x))).filter((d) => d.length > 0);
+    const r = issuableRenderer(c);
+    return sendPage(c, { ...page, items: visible }, (d) => discussionEntity(r, d));
+  };
+}
+
+function show(type: NoteableType) {
+  return (c: Ctx): Response => {
+    requireUser(c);
+    const prm = parse(c, discussionShape);
+    const n = findNoteable(c, type, prm.noteable_id);
+    const notes = readableNotes(c, type, n, prm.discussion_id);
+    if (notes.length === 0) throw notFound('Discussion');
+    return c.json(discussionEntity(issuableRenderer(c), notes));
+  };
+}
+
+const POSITION_SHAPE = {
+  'position[base_sha]': p.str().required(),
+  'position[start_sha]': p.str().required(),
+  'position[head_sha]': p.str().required(),
+  'position[position_type]': p
+    .str()
+    .values(['text', 'image'] as const)
+    .required(),
+  'position[new_path]': p.str(),
+  'position[new_line]': p.int(),
+  'position[old_path]': p.str(),
+  'position[old_line]': p.int(),
+  'position[width]': p.int(),
+  'position[height]': p.int(),
+  'position[x]': p.int(),
+  'position[y]': p.int(),
+};
+
+/** `line_range`'s start and end, each with the four string fields the API declares. */
+function lineRange(raw: unknown): Record<string, unknown> | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const out: Record<string, unknown> = {};
+  for (const end of ['start', 'end'] as const) {
+    const v = (raw as Record<string, unknown>)[end];
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+    const part: Record<string, string> = {};
+    for (const k of ['line_code', 'type', 'old_line', 'new_line'])
+      if (Object.hasOwn(v, k)) part[k] = String((v as Record<string, unknown>)[k]);
+    out[end] = part;
+  }
+  return out;
+}
+
+/** The nested `position` params, checked as Grape checks a declared hash; `Position#to_h` of them. */
+function readPosition(raw: RawParams): DiffPosition {
+  const flat: RawParams = Object.create(null) as RawParams;
+  for (const [k, v] of Object.entries(raw)) flat[`position[${k}]`] = v;
+  const prm = parseParams(POSITION_SHAPE, flat);
+  const out: DiffPosition = {
+    base_sha: prm['position[base_sha]'],
+    start_sha: prm['position[start_sha]'],
+    head_sha: prm['position[head_sha]'],
+    old_path: prm['position[old_path]'] ?? null,
+    new_path: prm['position[new_path]'] ?? null,
+    position_type: prm['position[position_type]'],
+  };
+  if (out.position_type === 'text') {
+    out.old_line = prm['position[old_line]'] ?? null;
+    out.new_line = prm['position[new_line]'] ?? null;
+    out.line_range = lineRange(raw.line_range);
+  } else {
+    out.width = prm['position[width]'] ?? null;
+    out.height = prm['position[height]'] ?? null;
+    out.x = prm['position[x]'] ?? null;
+    out.y = prm['position[y]'] ?? null;
+  }
+  return out;
+}
+
+/** `set_note_created_at`: owners and admins may date a note. */
+function createdAt(n: Noteable, raw: string | undefined): string | undefined {
+  if (raw === undefined || !n.a.owner) return undefined;
+  const t = Date.parse(raw);
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
+}
+
+function start(type: NoteableType) {
+  return (c: Ctx): Response => {
+    const user = requireUser(c);
+    const prm = parse(c, { ...idShape, body: p.str().required(), created_at: p.str(), position: p.hash() });
+    const position = prm.position === undefined ? undefined : readPosition(prm.position);
+    const n = findNoteable(c, type, prm.noteable_id);
+    if (!canComment(n.a, n.locked)) throw forbidden();
+    const errors = { ...bodyErrors(prm.body) };
+    // `DiffNote`: only merge requests (and commits) take one, and its position must be complete.
+    if (position && type !== 'MergeRequest') errors.noteable_type = ['is not included in the list'];
+    else if (position && !positionComplete(position)) errors.position = ['is incomplete'];
+    if (Object.keys(errors).length) throw badRequest(`Note ${rubyInspect(errors)}`);
+    const now = c.get('fx').clock.iso();
+    const when = createdAt(n, prm.created_at);
+    const id = write(c, (d) =>
+      createNote(
+        d,
+        {
+          noteable_type: type,
+          noteable_id: n.id,
+          project_id: n.parent.kind === 'project' ? n.parent.project.id : null,
+          author_id: user.id,
+          body: prm.body,
+          type: position ? 'DiffNote' : 'DiscussionNote',
+          position,
+          created_at: when,
+          updated_at: when,
+        },
+        now,
+      ),
+    );
+    emitEvent(c, { kind: 'note', id });
+    const note = tget(state(c).issuables.notes, id)!;
+    return c.json(discussionEntity(issuableRenderer(c), readableNotes(c, type, n, note.discussion_id)), 201);
+  };
+}
+
+function reply(type: NoteableType) {
+  return (c: Ctx): Response => {
+    const user = requireUser(c);
+    const prm = parse(c, { ...discussionShape, body: p.str().required(), created_at: p.str() });
+    const n = findNoteable(c, type, prm.noteable_id);
+    const notes = readableNotes(c, type, n, prm.discussion_id);
+    const first = notes[0];
+    if (!first) throw notFound('Discussion');
+    // An individual note of an issue or merge request becomes a thread; other ones cannot be replied to.
+    if (first.type === null && type !== 'Issue' && type !== 'MergeRequest')
+      throw badRequest('Discussion can not be replied to.');
+    if (!canComment(n.a, n.locked)) throw forbidden();
+    const errors = bodyErrors(prm.body);
+    if (errors) throw badRequest(`Note ${rubyInspect(errors)}`);
+    const now = c.get('fx').clock.iso();
+    const when = createdAt(n, prm.created_at);
+    const id = write(c, (d) => {
+      convertToThread(d, first.id);
+      return createNote(
+        d,
+        {
+          noteable_type: type,
+          noteable_id: n.id,
+          project_id: n.parent.kind === 'project' ? n.parent.project.id : null,
+          author_id: user.id,
+          body: prm.body,
+          type: 'DiscussionNote',
+          discussion_id: first.discussion_id,
+          created_at: when,
+          updated_at: when,
+        },
+        now,
+      );
+    });
+    emitEvent(c, { kind: 'note', id });
+    return c.json(issuableRenderer(c).note(tget(state(c).issuables.notes, id)!), 201);
+  };
+}
+
+const noteShape = { ...discussionShape, note_id: p.int().required() };
+
+function listNotes(type: NoteableType) {
+  return (c: Ctx): Response => {
+    requireUser(c);
+    const prm = parse(c, { ...discussionShape, ...paginationParams });
+    const n = findNoteable(c, type, prm.noteable_id);
+    const notes = readableNotes(c, type, n, prm.discussion_id);
+    if (notes.length === 0) throw notFound('Notes');
+    const r = issuableRenderer(c);
+    return paginate(c, notes, (x) => r.note(x));
+  };
+}
+
+function showNote(type: NoteableType) {
+  return (c: Ctx): Response => {
+    requireUser(c);
+    const prm = parse(c, noteShape);
+    const n = findNoteable(c, type, prm.noteable_id);
+    const note = noteOf(state(c), n, prm.note_id);
+    if (!canSeeNote(n.a, note)) throw notFound('Note');
+    return c.json(issuableRenderer(c).note(note));
+  };
+}
+
+/** `resolve_note`: developers and up, the merge request's author, and (for one note) the note's author. */
+function canResolve(c: Ctx, n: Noteable, noteAuthor?: number): boolean {
+  const user = c.get('viewer').user;
+  if (!user) return false;
+  const mr = n.type === 'MergeRequest' ? tget(state(c).issuables.mergeRequests, n.id) : undefined;
+  return n.a.developer || mr?.author_id === user.id || noteAuthor === user.id;
+}
+
+function updateNote(type: NoteableType) {
+  return (c: Ctx): Response => {
+    const user = requireUser(c);
+    const prm = parse(c, { ...noteShape, body: p.str(), resolved: p.bool() });
+    exactlyOneOf(c.get('params'), 'body', 'resolved');
+    const n = findNoteable(c, type, prm.noteable_id);
+    const note = noteOf(state(c), n, prm.note_id);
+    if (prm.resolved === undefined) editNote(c, n, note, prm.body);
+    else {
+      if (!canResolve(c, n, note.author_id)) throw forbidden();
+      if (!isResolvable(note)) throw badRequest('Note is not resolvable');
+      const now = prm.resolved ? c.get('fx').clock.iso() : null;
+      write(c, (d) => resolveNotes(d, [note.id], user.id, now));
+    }
+    return c.json(issuableRenderer(c).note(tget(state(c).issuables.notes, note.id)!));
+  };
+}
+
+function deleteNote(type: NoteableType) {
+  return (c: Ctx): Response => {
+    requireUser(c);
+    const prm = parse(c, noteShape);
+    const n = findNoteable(c, type, prm.noteable_id);
+    return destroyNote(c, n, noteOf(state(c), n, prm.note_id));
+  };
+}
+
+/** `PUT .../discussions/:discussion_id` on merge requests: resolves or unresolves the whole discussion. */
+function resolveDiscussion(c: Ctx): Response {
+  const user = requireUser(c);
+  const prm = parse(c, { ...discussionShape, resolved: p.bool().required() });
+  const n = findNoteable(c, 'MergeRequest', prm.noteable_id);
+  const notes = notesOf(state(c), 'MergeRequest', n.id).filter((x) => x.discussion_id === prm.discussion_id);
+  if (notes.length === 0) throw notFound('Discussion');
+  // `Discussion#can_resolve?`: a resolvable discussion, and a user who may resolve notes.
+  if (!discussionResolvable(notes) || !canResolve(c, n)) throw forbidden();
+  const now = prm.resolved ? c.get('fx').clock.iso() : null;
+  write(c, (d) =>
+    resolveNotes(
+      d,
+      notes.map((x) => x.id),
+      user.id,
+      now,
+    ),
+  );
+  return c.json(
+    discussionEntity(issuableRenderer(c), readableNotes(c, 'MergeRequest', n, prm.discussion_id)),
+  );
+}
+
+const BASES: [NoteableType, string][] = [
+  ['Issue', '/projects/:id/issues/:noteable_id/discussions'],
+  ['MergeRequest', '/projects/:id/merge_requests/:noteable_id/discussions'],
+  ['Snippet', '/projects/:id/snippets/:noteable_id/discussions'],
+];
+
+export function discussionsRoutes(r: ApiRouter): void {
+  for (const [type, base] of BASES) {
+    r.get(base, list(type));
+    r.get(`${base}/:discussion_id`, show(type));
+    r.post(base, start(type));
+    r.get(`${base}/:discussion_id/notes`, listNotes(type));
+    r.post(`${base}/:discussion_id/notes`, reply(type));
+    r.get(`${base}/:discussion_id/notes/:note_id`, showNote(type));
+    r.put(`${base}/:discussion_id/notes/:note_id`, updateNote(type));
+    r.delete(`${base}/:discussion_id/notes/:note_id`, deleteNote(type));
+    if (type === 'MergeRequest') r.put(`${base}/:discussion_id`, resolveDiscussion);
+  }
+}

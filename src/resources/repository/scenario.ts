@@ -1,0 +1,288 @@
+/**
+ * Scenario files' `repository` of a project: commits (oldest first, each with its files as text,
+ * base64, or null to remove), branches and tags. The export writes every commit the refs reach with
+ * its exact author, committer, dates and parents, so that loading it gives the same commit ids.
+ */
+import type { Draft } from 'immer';
+import { z } from 'zod';
+import type { ScenarioBuild, ScenarioOut, ScenarioRefs } from '../../core/area.js';
+import { isoTime } from '../../core/fields.js';
+import type { PlatformState, ProjectRecord } from '../../core/state.js';
+import { tget, tvalues } from '../../core/table.js';
+import { TREE_MODE, type Mode, type ObjectStore, type Signature } from './objects.js';
+import { declareRepository, names, peel, refTarget, setRef } from './refs.js';
+import { objectsFor, objectsOf } from './store.js';
+import { applyChanges, diffTrees, listTree, type Change } from './tree.js';
+
+type S = Draft<PlatformState>;
+
+const fileValue = z.union([
+  z.string().describe('text content'),
+  z.strictObject({
+    text: z.string().optional(),
+    base64: z.string().optional(),
+    mode: z.enum(['100644', '100755', '120000']).optional().describe('100755: executable; 120000: a symlink'),
+  }),
+  z.null().describe('removes the file'),
+]);
+
+const person = z.union([
+  z.string().describe('username of a listed user'),
+  z.strictObject({ name: z.string(), email: z.string() }),
+]);
+
+const commitSchema = z.strictObject({
+  id: z.string().optional().describe('a label (or the sha) later entries name this commit by'),
+  branch: z.string().optional().describe('the branch the commit goes on (and moves)'),
+  parents: z.array(z.string()).optional().describe('labels of earlier commits; default the branch head'),
+  message: z.string(),
+  author: person.optional(),
+  date: isoTime.optional(),
+  committer: person.optional(),
+  committed_date: isoTime.optional(),
+  files: z.record(z.string(), fileValue).default({}),
+});
+
+const repositorySchema = z.strictObject({
+  commits: z.array(commitSchema).default([]),
+  branches: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        commit: z.string().optional().describe('label of a commit, or a branch; default the default branch'),
+        files: z.record(z.string(), fileValue).optional().describe('one more commit on the branch'),
+      }),
+    )
+    .default([]),
+  tags: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        commit: z.string().describe('label of a commit, or a branch'),
+        message: z.string().optional().describe('an annotated tag'),
+        tagger: person.optional(),
+        date: isoTime.optional(),
+      }),
+    )
+    .default([]),
+});
+
+export const repositoryProjectFields = {
+  repository: repositorySchema.optional().describe('commits, branches and tags with real content'),
+};
+
+type RepositoryScenario = z.output<typeof repositorySchema>;
+type FileValue = z.output<typeof fileValue>;
+type Person = z.output<typeof person>;
+export interface RepositoryProject {
+  repository?: RepositoryScenario;
+}
+
+/** Unknown users and labels that name no earlier commit or branch. */
+export function repositoryProblems(p: RepositoryProject, at: string, refs: ScenarioRefs): string[] {
+  const r = p.repository;
+  if (!r) return [];
+  const out: string[] = [];
+  const known = new Set<string>();
+  const user = (x: Person | undefined, where: string) => {
+    if (typeof x === 'string' && !refs.users.has(x.toLowerCase())) out.push(`${where}: no user "${x}"`);
+  };
+  r.commits.forEach((c, i) => {
+    const where = `${at}.repository.commits[${i}]`;
+    for (const parent of c.parents ?? [])
+      if (!known.has(parent)) out.push(`${where}.parents: no earlier commit "${parent}"`);
+    user(c.author, `${where}.author`);
+    user(c.committer, `${where}.committer`);
+    if (c.id !== undefined) known.add(c.id);
+    if (c.branch !== undefined) known.add(c.branch);
+  });
+  for (const b of r.branches) {
+    if (b.commit !== undefined && !known.has(b.commit))
+      out.push(`${at}.repository.branches: "${b.name}" names no earlier commit "${b.commit}"`);
+    known.add(b.name);
+  }
+  r.tags.forEach((t, i) => {
+    if (!known.has(t.commit))
+      out.push(`${at}.repository.tags[${i}].commit: no commit or branch "${t.commit}"`);
+    user(t.tagger, `${at}.repository.tags[${i}].tagger`);
+  });
+  return out;
+}
+
+function blobChange(store: ObjectStore, v: FileValue): Change {
+  if (v === null) return null;
+  if (typeof v === 'string') return { mode: '100644', id: store.putBlob(Buffer.from(v, 'utf8')) };
+  const data = v.base64 !== undefined ? Buffer.from(v.base64, 'base64') : Buffer.from(v.text ?? '', 'utf8');
+  return { mode: (v.mode ?? '100644') as Mode, id: store.putBlob(data) };
+}
+
+/** Builds a project's declared repository (after the project and its CI refs exist). */
+export function buildRepository(st: S, project: ProjectRecord, p: RepositoryProject, b: ScenarioBuild): void {
+  const r = p.repository;
+  if (!r) return;
+  const store = objectsFor(st);
+  declareRepository(st, project);
+  const labels = new Map<string, string>();
+  const sig = (x: Person | undefined, date: string | undefined): Signature => {
+    const time = Math.floor(Date.parse(date ?? b.now) / 1000);
+    if (x === undefined || typeof x === 'string') {
+      const u = tget(st.users, x === undefined ? project.creator_id : b.uid(x));
+      return {
+        name: u?.name ?? 'Administrator',
+        email: u ? (u.commit_email ?? u.email) : 'admin@example.com',
+        time,
+      };
+    }
+    return { ...x, time };
+  };
+  const head = (name: string) => {
+    const id = refTarget(st, project, 'branch', name);
+    return id === undefined ? undefined : peel(store, id);
+  };
+  const resolve = (ref: string) => labels.get(ref) ?? head(ref);
+  const commit = (
+    parents: string[],
+    files: Record<string, FileValue>,
+    fields: Omit<z.output<typeof commitSchema>, 'files'>,
+  ) => {
+    const base = parents[0] === undefined ? undefined : store.commit(parents[0])?.tree;
+    const changes = new Map(Object.entries(files).map(([path, v]) => [path, blobChange(store, v)] as const));
+    const tree = changes.size === 0 && base !== undefined ? base : applyChanges(store, base, changes);
+    const author = sig(fields.author, fields.date);
+    const committer =
+      fields.committer === undefined && fields.committed_date === undefined
+        ? author
+        : sig(fields.committer ?? fields.author, fields.committed_date ?? fields.date);
+    return store.putCommit({ tree, parents, author, committer, message: fields.message });
+  };
+  for (const c of r.commits) {
+    const defaultParent = c.branch !== undefined ? (head(c.branch) ?? defaultHead()) : undefined;
+    const parents =
+      c.parents !== undefined ? c.parents.map((x) => resolve(x)!) : defaultParent ? [defaultParent] : [];
+    const id = commit(parents, c.files, c);
+    if (c.id !== undefined) labels.set(c.id, id);
+    if (c.branch !== undefined) {
+      if (project.default_branch === null) tget(st.projects, project.id)!.default_branch = c.branch;
+      setRef(st, project, 'branch', c.branch, id);
+    }
+  }
+  function defaultHead() {
+    return project.default_branch === null ? undefined : head(project.default_branch);
+  }
+  for (const br of r.branches) {
+    let at = br.commit !== undefined ? resolve(br.commit) : (head(br.name) ?? defaultHead());
+    if (br.files) at = commit(at ? [at] : [], br.files, { message: 'Add files' });
+    if (at !== undefined) setRef(st, project, 'branch', br.name, at);
+  }
+  for (const t of r.tags) {
+    const target = resolve(t.commit)!;
+    const id =
+      t.message === undefined
+        ? target
+        : store.putTag({
+            object: target,
+            type: 'commit',
+            tag: t.name,
+            tagger: sig(t.tagger, t.date),
+            message: t.message,
+          });
+    setRef(st, project, 'tag', t.name, id);
+  }
+}
+
+function fileOut(store: ObjectStore, mode: string, id: string): FileValue {
+  const data = store.raw(id, 'blob') ?? Buffer.alloc(0);
+  const text = data.toString('utf8');
+  const isText = !data.includes(0) && Buffer.from(text, 'utf8').equals(data);
+  if (mode === '100644' && isText) return text;
+  const out: { text?: string; base64?: string; mode?: '100755' | '120000' } = isText
+    ? { text }
+    : { base64: data.toString('base64') };
+  if (mode === '100755' || mode === '120000') out.mode = mode;
+  return out;
+}
+
+const who = (s: Signature) => ({ name: s.name, email: s.email });
+const iso = (t: number) => new Date(t * 1000).toISOString();
+
+/** Every commit the project's refs reach, parents first. */
+function topo(store: ObjectStore, heads: string[]): string[] {
+  const out: string[] = [];
+  const done = new Set<string>();
+  const stack: [string, boolean][] = heads.map((h) => [h, false]);
+  while (stack.length > 0) {
+    const [id, expanded] = stack.pop()!;
+    if (done.has(id)) continue;
+    const c = store.commit(id);
+    if (!c) continue;
+    if (expanded) {
+      done.add(id);
+      out.push(id);
+      continue;
+    }
+    stack.push([id, true]);
+    for (const p of [...c.parents].reverse()) if (!done.has(p)) stack.push([p, false]);
+  }
+  return out;
+}
+
+/** Writes the repositories that were written to (or declared): a never written one needs nothing. */
+export function exportRepositories(st: PlatformState, out: ScenarioOut): void {
+  const store = objectsOf(st);
+  for (const refs of tvalues(st.refs)) {
+    const e = out.project(refs.project_id);
+    const project = tget(st.projects, refs.project_id);
+    if (!e || !project) continue;
+    const allBranches = names(st, project, 'branch');
+    const allTags = names(st, project, 'tag');
+    const target = (kind: 'branch' | 'tag', n: string) => refTarget(st, project, kind, n)!;
+    // A ref given a bare sha (CI scenario refs, control-plane pushes) has no objects to write.
+    const real = (kind: 'branch' | 'tag', n: string) =>
+      store.commit(peel(store, target(kind, n))) !== undefined;
+    const branchNames = allBranches.filter((n) => real('branch', n));
+    const tagNames = allTags.filter((n) => real('tag', n));
+    const heads = [
+      ...branchNames.map((n) => peel(store, target('branch', n))),
+      ...tagNames.map((n) => peel(store, target('tag', n))),
+    ];
+    const commits = topo(store, heads).map((id) => {
+      const c = store.commit(id)!;
+      const base = c.parents[0] === undefined ? undefined : store.commit(c.parents[0])?.tree;
+      const files: Record<string, FileValue> = {};
+      if (base === undefined)
+        for (const f of listTree(store, c.tree, '', true)) {
+          if (f.mode !== TREE_MODE) files[f.path] = fileOut(store, f.mode, f.id);
+        }
+      else
+        for (const d of diffTrees(store, base, c.tree)) {
+          if (d.from !== undefined) files[d.from] = null;
+          files[d.path] = d.new ? fileOut(store, d.new.mode, d.new.id) : null;
+        }
+      const entry: Record<string, unknown> = { id, parents: c.parents, message: c.message };
+      entry.author = who(c.author);
+      entry.date = iso(c.author.time);
+      if (c.committer.name !== c.author.name || c.committer.email !== c.author.email)
+        entry.committer = who(c.committer);
+      if (c.committer.time !== c.author.time || entry.committer) entry.committed_date = iso(c.committer.time);
+      entry.files = files;
+      return entry;
+    });
+    if (commits.length === 0) continue;
+    const tags = tagNames.map((n) => {
+      const t = store.tag(target('tag', n));
+      if (!t) return { name: n, commit: target('tag', n) };
+      return {
+        name: n,
+        commit: t.object,
+        message: t.message,
+        tagger: who(t.tagger),
+        date: iso(t.tagger.time),
+      };
+    });
+    e.repository = {
+      commits,
+      branches: branchNames.map((n) => ({ name: n, commit: peel(store, target('branch', n)) })),
+      ...(tags.length > 0 && { tags }),
+    };
+  }
+}

@@ -1,0 +1,113 @@
+/** Resource label, milestone and state events of acme/website's issues and merge requests. */
+import { describe, expect, it } from 'vitest';
+import { get, issuablesFx, send, WEB } from './world.js';
+
+const NOW = '2021-03-03T12:00:00.000Z';
+
+describe('resource label events', () => {
+  it('GET /projects/:id/issues/:eventable_id/resource_label_events: one event per label added or removed', async () => {
+    const fx = issuablesFx();
+    // Issue #2 has feature and docs.
+    await send(fx, 'PUT', `${WEB}/issues/2`, 'erin-api', { labels: 'bug,docs' });
+    const r = await get(fx, `${WEB}/issues/2/resource_label_events`, 'bob-api');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('X-Total')).toBe('2');
+    const issueId = (await get(fx, `${WEB}/issues/2`, 'bob-api')).body.id;
+    expect(r.body[0]).toEqual({
+      id: expect.any(Number),
+      user: expect.objectContaining({ username: 'erin' }),
+      created_at: NOW,
+      resource_type: 'Issue',
+      resource_id: issueId,
+      label: {
+        id: 1,
+        name: 'bug',
+        color: '#FF0000',
+        description: null,
+        description_html: '',
+        text_color: '#FFFFFF',
+      },
+      action: 'add',
+    });
+    expect(r.body[1]).toMatchObject({ label: { name: 'feature' }, action: 'remove' });
+    const one = await get(fx, `${WEB}/issues/2/resource_label_events/${r.body[1].id}`, 'bob-api');
+    expect(one.body).toEqual(r.body[1]);
+  });
+
+  it('GET /projects/:id/merge_requests/:eventable_id/resource_label_events: a deleted label shows as null', async () => {
+    const fx = issuablesFx();
+    await send(fx, 'PUT', `${WEB}/merge_requests/1`, 'dave-api', { add_labels: 'docs' });
+    await send(fx, 'DELETE', `${WEB}/labels/docs`, 'erin-api');
+    const r = await get(fx, `${WEB}/merge_requests/1/resource_label_events`, 'bob-api');
+    expect(r.body).toMatchObject([{ resource_type: 'MergeRequest', label: null, action: 'add' }]);
+  });
+
+  it('GET /projects/:id/issues/:eventable_id/resource_label_events/:event_id: 404s; 401 anonymous', async () => {
+    const fx = issuablesFx();
+    expect(await get(fx, `${WEB}/issues/2/resource_label_events/999`, 'bob-api')).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
+    // The confidential issue #4 is hidden from an outsider.
+    expect((await get(fx, `${WEB}/issues/4/resource_label_events`, 'carol-api')).status).toBe(404);
+    expect((await get(fx, `${WEB}/issues/2/resource_label_events`)).status).toBe(401);
+  });
+});
+
+describe('resource milestone and state events', () => {
+  it('GET /projects/:id/issues/:eventable_id/resource_milestone_events: add and remove, with the milestone and the issue state', async () => {
+    const fx = issuablesFx();
+    // Issue #1 is on v1.0.
+    await send(fx, 'PUT', `${WEB}/issues/1`, 'erin-api', { milestone_id: 2 });
+    const r = await get(fx, `${WEB}/issues/1/resource_milestone_events`, 'bob-api');
+    expect(r.body.map((e: any) => [e.milestone.title, e.action, e.state])).toEqual([
+      ['v1.0', 'remove', 'opened'],
+      ['v2.0', 'add', 'opened'],
+    ]);
+    expect(Object.keys(r.body[0])).toEqual([
+      'id',
+      'user',
+      'created_at',
+      'resource_type',
+      'resource_id',
+      'milestone',
+      'action',
+      'state',
+    ]);
+    expect(r.body[0].milestone).toEqual((await get(fx, `${WEB}/milestones/1`, 'bob-api')).body);
+  });
+
+  it('GET /projects/:id/merge_requests/:eventable_id/resource_state_events: closed and reopened', async () => {
+    const fx = issuablesFx();
+    await send(fx, 'PUT', `${WEB}/merge_requests/1`, 'dave-api', { state_event: 'close' });
+    await send(fx, 'PUT', `${WEB}/merge_requests/1`, 'dave-api', { state_event: 'reopen' });
+    const r = await get(fx, `${WEB}/merge_requests/1/resource_state_events`, 'bob-api');
+    expect(r.body.map((e: any) => e.state)).toEqual(['closed', 'reopened']);
+    expect(Object.keys(r.body[0])).toEqual([
+      'id',
+      'user',
+      'created_at',
+      'resource_type',
+      'resource_id',
+      'state',
+    ]);
+    const one = await get(fx, `${WEB}/merge_requests/1/resource_state_events/${r.body[0].id}`, 'bob-api');
+    expect(one.body).toEqual(r.body[0]);
+    // An event of another kind is not found under this one.
+    const label = await get(fx, `${WEB}/merge_requests/1/resource_label_events/${r.body[0].id}`, 'bob-api');
+    expect(label.status).toBe(404);
+  });
+
+  it('PUT /projects/:id/issues/:issue_iid: a refused change records no event', async () => {
+    const fx = issuablesFx();
+    const before = fx.state;
+    const r = await send(fx, 'PUT', `${WEB}/issues/1`, 'erin-api', {
+      labels: 'docs',
+      milestone_id: 2,
+      title: '',
+    });
+    expect(r.status).toBe(400);
+    expect(fx.state).toBe(before);
+    expect((await get(fx, `${WEB}/issues/1/resource_label_events`, 'bob-api')).body).toEqual([]);
+  });
+});
