@@ -29,6 +29,7 @@ import { deployTokensArea } from './deploy_tokens/area.js';
 import { adminVariablesArea } from './admin_variables/area.js';
 import { userProfileArea } from './user_profile/area.js';
 import { triggersArea } from './triggers/area.js';
+import { namespacesArea } from './namespaces/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 
@@ -57,6 +58,7 @@ const LIST = [
   triggersArea,
   environmentsArea,
   sidekiqArea,
+  namespacesArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -982,6 +982,15 @@ export const ENDPOINTS: Endpoint[] = [
       body: json({ name: 'new-project' }),
     },
   ),
+  // ---- namespaces: `before { authenticate! }`, then `read_namespace`
+  instance('GET /namespaces', () => '/namespaces', authed(200)),
+  ep(
+    'GET /namespaces/:id',
+    'group',
+    (v) => `${API}/namespaces/g-${v}`,
+    (c) => (c.anonymous ? U : c.visible ? [200] : nf('Namespace')),
+  ),
+  instance('GET /namespaces/:namespace/exists', () => '/namespaces/g-public/exists', authed(200)),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
