@@ -30,6 +30,7 @@ import { adminVariablesArea } from './admin_variables/area.js';
 import { userProfileArea } from './user_profile/area.js';
 import { triggersArea } from './triggers/area.js';
 import { namespacesArea } from './namespaces/area.js';
+import { searchArea } from './search/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 
@@ -59,6 +60,7 @@ const LIST = [
   environmentsArea,
   sidekiqArea,
   namespacesArea,
+  searchArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

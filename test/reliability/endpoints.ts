@@ -991,6 +991,18 @@ export const ENDPOINTS: Endpoint[] = [
     (c) => (c.anonymous ? U : c.visible ? [200] : nf('Namespace')),
   ),
   instance('GET /namespaces/:namespace/exists', () => '/namespaces/g-public/exists', authed(200)),
+  // ---- search: `before { authenticate! }`, then the group or project
+  instance('GET /search', () => '/search?scope=projects&search=p', authed(200)),
+  ...['/groups/:id/search', '/groups/:id/-/search'].map((route) =>
+    group(`GET ${route}`, () => `${route.slice('/groups/:id'.length)}?scope=issues&search=issue`, gUser(200)),
+  ),
+  ...['/projects/:id/search', '/projects/:id/-/search'].map((route) =>
+    project(
+      `GET ${route}`,
+      () => `${route.slice('/projects/:id'.length)}?scope=issues&search=issue`,
+      pUser(200),
+    ),
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
