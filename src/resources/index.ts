@@ -31,6 +31,7 @@ import { userProfileArea } from './user_profile/area.js';
 import { triggersArea } from './triggers/area.js';
 import { namespacesArea } from './namespaces/area.js';
 import { searchArea } from './search/area.js';
+import { badgesArea } from './badges/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 
@@ -61,6 +62,7 @@ const LIST = [
   sidekiqArea,
   namespacesArea,
   searchArea,
+  badgesArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

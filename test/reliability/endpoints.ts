@@ -175,6 +175,12 @@ const instance = (
 ) => ep(route, 'instance', (_v, ids, role) => `${API}${path(ids, role)}`, expect, more);
 const json = (b: unknown) => () => b;
 
+const BADGE = { link_url: 'https://example.com/%{project_path}', image_url: 'https://example.com/b.svg' };
+const BADGE_QUERY = 'link_url=https://example.com/%25%7Bproject_id%7D&image_url=https://example.com/i.svg';
+/** Makes badge 1 on the cell's project or group. */
+const badgeSetup = (at: (v: Visibility) => string) => (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'POST', `${at(v)}/badges`, 'root-api', BADGE);
+
 export const ENDPOINTS: Endpoint[] = [
   // ---- projects
   project('GET /projects/:id', () => '', pRead()),
@@ -1003,6 +1009,32 @@ export const ENDPOINTS: Endpoint[] = [
       pUser(200),
     ),
   ),
+  // ---- badges: readers list and read them; `admin_project` (maintainers) and `admin_group` (owners)
+  // manage them. Each cell's set-up makes badge 1.
+  project('GET /projects/:id/badges', () => '/badges', pRead()),
+  project('GET /projects/:id/badges/render', () => `/badges/render?${BADGE_QUERY}`, pLevel(40, 200), {
+    readOnly: true,
+  }),
+  project('GET /projects/:id/badges/:badge_id', () => '/badges/1', pRead(), { setup: badgeSetup(P) }),
+  project('POST /projects/:id/badges', () => '/badges', pLevel(40, 201), { body: json(BADGE) }),
+  project('PUT /projects/:id/badges/:badge_id', () => '/badges/1', pLevel(40, 200), {
+    body: json({ name: 'renamed' }),
+    setup: badgeSetup(P),
+  }),
+  project('DELETE /projects/:id/badges/:badge_id', () => '/badges/1', pLevel(40, 204), {
+    setup: badgeSetup(P),
+  }),
+  group('GET /groups/:id/badges', () => '/badges', gRead()),
+  group('GET /groups/:id/badges/render', () => `/badges/render?${BADGE_QUERY}`, gLevel(50, 200), {
+    readOnly: true,
+  }),
+  group('GET /groups/:id/badges/:badge_id', () => '/badges/1', gRead(), { setup: badgeSetup(G) }),
+  group('POST /groups/:id/badges', () => '/badges', gLevel(50, 201), { body: json(BADGE) }),
+  group('PUT /groups/:id/badges/:badge_id', () => '/badges/1', gLevel(50, 200), {
+    body: json({ name: 'renamed' }),
+    setup: badgeSetup(G),
+  }),
+  group('DELETE /groups/:id/badges/:badge_id', () => '/badges/1', gLevel(50, 204), { setup: badgeSetup(G) }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -41,6 +41,13 @@ const world: ScenarioFile = {
       scim_identities: [{ username: 'bob', extern_uid: 'bob-uid', active: false }],
       variables: [{ key: 'GROUP_KEY', value: 'group-value', environment_scope: 'production' }],
       deploy_tokens: [{ name: 'group-deploy', token: 'gdt-secret', scopes: ['read_registry'] }],
+      badges: [
+        {
+          name: 'CI',
+          link_url: 'https://ci.example.com/%{project_path}',
+          image_url: 'https://ci.example.com/b.svg',
+        },
+      ],
     },
     { path: 'acme/sub', description: 'A subgroup' },
   ],
@@ -112,6 +119,9 @@ const world: ScenarioFile = {
         { title: 'Shipped', source_branch: 'done', state: 'merged', merged_by: 'alice' },
       ],
       snippets: [{ title: 'Repro', content: 'crash()', notes: [{ body: 'Thanks', author: 'alice' }] }],
+      badges: [
+        { link_url: 'https://example.com/%{project_id}', image_url: 'https://example.com/%{commit_sha}' },
+      ],
     },
     { path: 'alice/dotfiles', visibility: 'public', description: 'Mine' },
   ],
