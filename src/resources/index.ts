@@ -32,6 +32,7 @@ import { triggersArea } from './triggers/area.js';
 import { namespacesArea } from './namespaces/area.js';
 import { searchArea } from './search/area.js';
 import { badgesArea } from './badges/area.js';
+import { broadcastMessagesArea } from './broadcast_messages/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 
@@ -63,6 +64,7 @@ const LIST = [
   namespacesArea,
   searchArea,
   badgesArea,
+  broadcastMessagesArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

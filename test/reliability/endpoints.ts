@@ -181,6 +181,9 @@ const BADGE_QUERY = 'link_url=https://example.com/%25%7Bproject_id%7D&image_url=
 const badgeSetup = (at: (v: Visibility) => string) => (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${at(v)}/badges`, 'root-api', BADGE);
 
+const messageSetup = (fx: Fauxlab) =>
+  send(fx, 'POST', `${API}/broadcast_messages`, 'root-api', { message: 'Hi' });
+
 export const ENDPOINTS: Endpoint[] = [
   // ---- projects
   project('GET /projects/:id', () => '', pRead()),
@@ -1035,6 +1038,21 @@ export const ENDPOINTS: Endpoint[] = [
     setup: badgeSetup(G),
   }),
   group('DELETE /groups/:id/badges/:badge_id', () => '/badges/1', gLevel(50, 204), { setup: badgeSetup(G) }),
+  // ---- broadcast messages: anyone reads them, admins write them; each cell's set-up makes message 1
+  instance('GET /broadcast_messages', () => '/broadcast_messages', anyone(200)),
+  instance('GET /broadcast_messages/:id', () => '/broadcast_messages/1', anyone(200), {
+    setup: messageSetup,
+  }),
+  instance('POST /broadcast_messages', () => '/broadcast_messages', adminOnly(201), {
+    body: json({ message: 'Hello' }),
+  }),
+  instance('PUT /broadcast_messages/:id', () => '/broadcast_messages/1', adminOnly(200), {
+    body: json({ message: 'Changed' }),
+    setup: messageSetup,
+  }),
+  instance('DELETE /broadcast_messages/:id', () => '/broadcast_messages/1', adminOnly(204), {
+    setup: messageSetup,
+  }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

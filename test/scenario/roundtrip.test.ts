@@ -17,6 +17,10 @@ const world: ScenarioFile = {
   settings: { signup_enabled: false },
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
   topics: [{ name: 'infra', description: 'Infrastructure code' }, { name: 'bare' }],
+  broadcast_messages: [
+    { message: 'Maintenance', ends_at: '2021-03-02T00:00:00Z', target_path: '/acme/*', dismissable: true },
+    { message: 'Heads up', broadcast_type: 'notification', color: '#000' },
+  ],
   variables: [{ key: 'INSTANCE_KEY', value: 'instance-value', masked: false, protected: true }],
   users: [
     { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }] },
