@@ -33,6 +33,7 @@ import { namespacesArea } from './namespaces/area.js';
 import { searchArea } from './search/area.js';
 import { badgesArea } from './badges/area.js';
 import { broadcastMessagesArea } from './broadcast_messages/area.js';
+import { customAttributesArea } from './custom_attributes/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 
@@ -65,6 +66,7 @@ const LIST = [
   searchArea,
   badgesArea,
   broadcastMessagesArea,
+  customAttributesArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

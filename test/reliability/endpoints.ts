@@ -1053,6 +1053,23 @@ export const ENDPOINTS: Endpoint[] = [
   instance('DELETE /broadcast_messages/:id', () => '/broadcast_messages/1', adminOnly(204), {
     setup: messageSetup,
   }),
+  // ---- custom attributes: `authorize!` on the instance (admins), so anonymous reads are a 403 too
+  ...(['users', 'groups', 'projects'] as const).flatMap((kind) => {
+    const at = (v: Visibility) => (kind === 'users' ? `${API}/users/10` : kind === 'groups' ? G(v) : P(v));
+    const route = `/${kind}/:id/custom_attributes`;
+    const setup = (fx: Fauxlab, v: Visibility) =>
+      send(fx, 'PUT', `${at(v)}/custom_attributes/team`, 'root-api', { value: 'core' });
+    const adminRead = (c: Cell): Expect => (c.level >= 100 ? [200] : F);
+    const scope: Scope = kind === 'users' ? 'instance' : kind === 'groups' ? 'group' : 'project';
+    return [
+      ep(`GET ${route}`, scope, (v) => `${at(v)}/custom_attributes`, adminRead),
+      ep(`GET ${route}/:key`, scope, (v) => `${at(v)}/custom_attributes/team`, adminRead, { setup }),
+      ep(`PUT ${route}/:key`, scope, (v) => `${at(v)}/custom_attributes/team`, adminOnly(200), {
+        body: json({ value: 'ops' }),
+      }),
+      ep(`DELETE ${route}/:key`, scope, (v) => `${at(v)}/custom_attributes/team`, adminOnly(204), { setup }),
+    ];
+  }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
