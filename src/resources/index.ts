@@ -34,6 +34,7 @@ import { searchArea } from './search/area.js';
 import { badgesArea } from './badges/area.js';
 import { broadcastMessagesArea } from './broadcast_messages/area.js';
 import { customAttributesArea } from './custom_attributes/area.js';
+import { notificationSettingsArea } from './notification_settings/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 
@@ -67,6 +68,7 @@ const LIST = [
   badgesArea,
   broadcastMessagesArea,
   customAttributesArea,
+  notificationSettingsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

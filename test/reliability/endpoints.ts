@@ -1070,6 +1070,19 @@ export const ENDPOINTS: Endpoint[] = [
       ep(`DELETE ${route}/:key`, scope, (v) => `${at(v)}/custom_attributes/team`, adminOnly(204), { setup }),
     ];
   }),
+  // ---- notification settings: the caller's own, after `authenticate!`
+  instance('GET /notification_settings', () => '/notification_settings', authed(200)),
+  instance('PUT /notification_settings', () => '/notification_settings', authed(200), {
+    body: json({ level: 'watch' }),
+  }),
+  group('GET /groups/:id/notification_settings', () => '/notification_settings', gUser(200)),
+  group('PUT /groups/:id/notification_settings', () => '/notification_settings', gUser(200), {
+    body: json({ level: 'custom', new_note: true }),
+  }),
+  project('GET /projects/:id/notification_settings', () => '/notification_settings', pUser(200)),
+  project('PUT /projects/:id/notification_settings', () => '/notification_settings', pUser(200), {
+    body: json({ level: 'mention' }),
+  }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -142,6 +142,11 @@ const world: ScenarioFile = {
   ],
   epics: [{ group: 'acme', title: 'Roadmap', author: 'alice', notes: [{ body: 'Plan', author: 'alice' }] }],
   snippets: [{ author: 'alice', title: 'Note to self', content: 'echo hi', visibility: 'public' }],
+  notification_settings: [
+    { user: 'alice', level: 'custom', events: { new_note: true, failed_pipeline: false } },
+    { user: 'alice', group: 'acme', level: 'watch' },
+    { user: 'bob', project: 'acme/app', level: 'disabled' },
+  ],
   generate: { users: 3, groups: 2, projects: 3, issues_per_project: 2, merge_requests_per_project: 1 },
 };
 
