@@ -35,6 +35,7 @@ import { badgesArea } from './badges/area.js';
 import { broadcastMessagesArea } from './broadcast_messages/area.js';
 import { customAttributesArea } from './custom_attributes/area.js';
 import { notificationSettingsArea } from './notification_settings/area.js';
+import { projectSnippetsArea } from './project_snippets/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 
@@ -69,6 +70,7 @@ const LIST = [
   broadcastMessagesArea,
   customAttributesArea,
   notificationSettingsArea,
+  projectSnippetsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

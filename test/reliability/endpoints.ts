@@ -1083,6 +1083,51 @@ export const ENDPOINTS: Endpoint[] = [
   project('PUT /projects/:id/notification_settings', () => '/notification_settings', pUser(200), {
     body: json({ level: 'mention' }),
   }),
+  // ---- project snippets: the project and its snippets feature first; the world's snippet is the
+  // owner's, of the project's visibility
+  project(
+    'GET /projects/:id/snippets',
+    () => '/snippets',
+    (c) => (!c.visible ? PNF : c.anonymous ? U : [200]),
+  ),
+  project(
+    'GET /projects/:id/snippets/:snippet_id',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}`,
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/snippets/:snippet_id/raw',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}/raw`,
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/snippets/:snippet_id/files/:ref/:file_path/raw',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}/files/master/nope.txt/raw`,
+    (c) => (!c.visible ? PNF : nf('File')),
+  ),
+  project(
+    'POST /projects/:id/snippets',
+    () => '/snippets',
+    (c) => (!c.visible ? PNF : c.anonymous ? U : c.level >= 20 ? [201] : F),
+    { body: json({ title: 'New', file_name: 'n.txt', content: 'x', visibility: 'private' }) },
+  ),
+  project(
+    'PUT /projects/:id/snippets/:snippet_id',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}`,
+    (c) => (!c.visible ? PNF : c.anonymous ? U : c.level >= 40 ? [200] : F),
+    { body: json({ title: 'Renamed' }) },
+  ),
+  project(
+    'DELETE /projects/:id/snippets/:snippet_id',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}`,
+    (c) => (!c.visible ? PNF : c.anonymous ? U : c.level >= 40 ? [204] : F),
+  ),
+  // Scenario snippets were made by no request: an admin finds no user agent.
+  project(
+    'GET /projects/:id/snippets/:snippet_id/user_agent_detail',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}/user_agent_detail`,
+    (c) => (!c.visible ? PNF : c.anonymous ? U : c.level >= 100 ? nf('UserAgentDetail') : F),
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -81,7 +81,7 @@ function own(c: Ctx, id: number): SnippetRecord {
 }
 
 /** The snippet services' error answer: the model's full messages as one sentence. */
-const serviceError = (status: number, messages: string[]) =>
+export const serviceError = (status: number, messages: string[]) =>
   apiError(status, { error: toSentence(messages) });
 
 function toSentence(list: string[]): string {
@@ -89,13 +89,13 @@ function toSentence(list: string[]): string {
   return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
 }
 
-function checkVisibility(st: PlatformState, user: UserRecord, v: Visibility): void {
+export function checkVisibility(st: PlatformState, user: UserRecord, v: Visibility): void {
   if (!user.admin && visibilityRestricted(st, v))
     throw serviceError(403, [`Visibility level ${restrictedMessage(v)}`]);
 }
 
 /** Raw text as the platform sends a snippet blob. */
-function rawText(c: Ctx, s: SnippetRecord): Response {
+export function rawText(c: Ctx, s: SnippetRecord): Response {
   const name = encodeURIComponent(s.file_name);
   return c.body(s.content, 200, {
     'Content-Type': 'text/plain; charset=utf-8',
