@@ -36,6 +36,7 @@ import { broadcastMessagesArea } from './broadcast_messages/area.js';
 import { customAttributesArea } from './custom_attributes/area.js';
 import { notificationSettingsArea } from './notification_settings/area.js';
 import { projectSnippetsArea } from './project_snippets/area.js';
+import { keysArea } from './keys/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 
@@ -71,6 +72,7 @@ const LIST = [
   customAttributesArea,
   notificationSettingsArea,
   projectSnippetsArea,
+  keysArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -1128,6 +1128,13 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/snippets/${ids.projectSnippet[v]}/user_agent_detail`,
     (c) => (!c.visible ? PNF : c.anonymous ? U : c.level >= 100 ? nf('UserAgentDetail') : F),
   ),
+  // ---- SSH keys by id or fingerprint: admins
+  instance('GET /keys/:id', (ids) => `/keys/${ids.targetKey}`, adminOnly(200)),
+  instance(
+    'GET /keys',
+    () => `/keys?fingerprint=${'0a:'.repeat(15)}0a`,
+    (c) => (c.anonymous ? U : c.level >= 100 ? nf('Key') : F),
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

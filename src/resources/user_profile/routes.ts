@@ -43,7 +43,7 @@ import { emojiByName } from '../markdown/emoji.js';
 const emailEntity = (e: EmailRecord) => ({ id: e.id, email: e.email });
 
 /** `Entities::SSHKey`. */
-const keyEntity = (k: SshKeyRecord) => ({
+export const keyEntity = (k: SshKeyRecord) => ({
   id: k.id,
   title: k.title,
   key: k.key,
