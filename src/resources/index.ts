@@ -37,6 +37,8 @@ import { customAttributesArea } from './custom_attributes/area.js';
 import { notificationSettingsArea } from './notification_settings/area.js';
 import { projectSnippetsArea } from './project_snippets/area.js';
 import { keysArea } from './keys/area.js';
+import { forksArea } from './forks/area.js';
+import { housekeepingArea } from './housekeeping/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 
@@ -73,6 +75,8 @@ const LIST = [
   notificationSettingsArea,
   projectSnippetsArea,
   keysArea,
+  forksArea,
+  housekeepingArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

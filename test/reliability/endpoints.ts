@@ -1135,6 +1135,10 @@ export const ENDPOINTS: Endpoint[] = [
     () => `/keys?fingerprint=${'0a:'.repeat(15)}0a`,
     (c) => (c.anonymous ? U : c.level >= 100 ? nf('Key') : F),
   ),
+  // ---- forks, housekeeping (`admin_project`) and storage (admins)
+  project('GET /projects/:id/forks', () => '/forks', pRead()),
+  project('POST /projects/:id/housekeeping', () => '/housekeeping', pLevel(40, 201)),
+  project('GET /projects/:id/storage', () => '/storage', adminOnly(200)),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
