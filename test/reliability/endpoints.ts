@@ -1139,6 +1139,17 @@ export const ENDPOINTS: Endpoint[] = [
   project('GET /projects/:id/forks', () => '/forks', pRead()),
   project('POST /projects/:id/housekeeping', () => '/housekeeping', pLevel(40, 201)),
   project('GET /projects/:id/storage', () => '/storage', adminOnly(200)),
+  project(
+    'POST /projects/:id/fork/:forked_from_id',
+    (v, ids) => `/fork/${ids.project[v === 'public' ? 'private' : 'public']}`,
+    adminOnly(201),
+  ),
+  // The world's projects are no forks: their owners get the 304.
+  project(
+    'DELETE /projects/:id/fork',
+    () => '/fork',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 50 ? [304] : F),
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

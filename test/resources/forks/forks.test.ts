@@ -37,3 +37,35 @@ describe('GET /projects/:id/forks', () => {
     });
   });
 });
+
+describe('POST /projects/:id/fork/:forked_from_id', () => {
+  it('POST /projects/:id/fork/:forked_from_id: admins mark a project as a fork, once', async () => {
+    const fx = world();
+    expect((await send(fx, 'POST', '/projects/3/fork/2', 'dev')).status).toBe(403);
+    const r = await send(fx, 'POST', '/projects/dev%2Fnotes/fork/acme%2Fsite', 'root');
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ id: 3, forked_from_project: expect.objectContaining({ id: 2 }) });
+    expect((await send(fx, 'GET', '/projects/2', 'root')).body.forks_count).toBe(1);
+    expect((await send(fx, 'GET', '/projects/2/forks', 'root')).body.map((p: any) => p.id)).toEqual([3]);
+    expect(await send(fx, 'POST', '/projects/3/fork/1', 'root')).toMatchObject({
+      status: 409,
+      body: { message: 'Project already forked' },
+    });
+    expect((await send(fx, 'POST', '/projects/3/fork/999', 'root')).status).toBe(404);
+  });
+});
+
+describe('DELETE /projects/:id/fork', () => {
+  it('DELETE /projects/:id/fork: owners remove the relation; 304 when there is none', async () => {
+    const fx = world();
+    const fork = await send(fx, 'POST', '/projects/acme%2Fsite/fork', 'dev');
+    expect((await send(fx, 'DELETE', `/projects/${fork.body.id}/fork`, 'outsider')).status).toBe(403);
+    expect((await send(fx, 'DELETE', `/projects/${fork.body.id}/fork`, 'dev')).status).toBe(204);
+    expect(
+      (await send(fx, 'GET', `/projects/${fork.body.id}`, 'dev')).body.forked_from_project,
+    ).toBeUndefined();
+    expect((await send(fx, 'GET', '/projects/2', 'dev')).body.forks_count).toBe(0);
+    expect((await send(fx, 'DELETE', `/projects/${fork.body.id}/fork`, 'dev')).status).toBe(304);
+    expect((await send(fx, 'DELETE', `/projects/${fork.body.id}/fork`)).status).toBe(401);
+  });
+});
