@@ -1150,6 +1150,7 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/fork',
     (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 50 ? [304] : F),
   ),
+  group('GET /groups/:id/descendant_groups', () => '/descendant_groups', gRead()),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
