@@ -20,7 +20,13 @@ import { featureAvailable } from '../projects/access.js';
 import { loadProject } from '../projects/helpers.js';
 import type { Project } from '../projects/model.js';
 import { canReadSnippet, contentProblems, deleteSnippet, updateSnippet } from '../snippets/model.js';
-import { checkVisibility, rawText, serviceError, snippetJson } from '../snippets/routes.js';
+import {
+  checkVisibility,
+  rawText,
+  saveSnippetChanges,
+  serviceError,
+  snippetJson,
+} from '../snippets/routes.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 
@@ -155,16 +161,7 @@ export function projectSnippetsRoutes(r: ApiRouter): void {
     const file = oneFile(prm.files);
     if (file) Object.assign(changes, file);
     if (prm.visibility !== undefined) changes.visibility = prm.visibility as Visibility;
-    const st = state(c);
-    if (changes.visibility !== undefined && changes.visibility !== s.visibility)
-      checkVisibility(st, user, changes.visibility);
-    if (changes.content !== undefined && changes.content !== s.content) {
-      const problems = contentProblems(st, changes.content);
-      if (problems.length) throw serviceError(400, problems);
-    }
-    const now = c.get('fx').clock.iso();
-    write(c, (d) => updateSnippet(d, s.id, changes, now));
-    return c.json(snippetJson(c, tget(state(c).issuables.snippets, s.id)!));
+    return saveSnippetChanges(c, user, s, changes);
   });
 
   r.delete(`${base}/:snippet_id`, { auth: 'optional' }, (c) => {

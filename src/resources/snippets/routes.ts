@@ -120,6 +120,28 @@ const updateShape = {
   visibility: p.str().values(VISIBILITIES),
 };
 
+/**
+ * The update services' checks (a changed visibility must be allowed, changed content within the size
+ * limit), then the one write and the updated snippet.
+ */
+export function saveSnippetChanges(
+  c: Ctx,
+  user: UserRecord,
+  s: SnippetRecord,
+  changes: Parameters<typeof updateSnippet>[2],
+): Response {
+  const st = state(c);
+  if (changes.visibility !== undefined && changes.visibility !== s.visibility)
+    checkVisibility(st, user, changes.visibility);
+  if (changes.content !== undefined && changes.content !== s.content) {
+    const problems = contentProblems(st, changes.content);
+    if (problems.length) throw serviceError(400, problems);
+  }
+  const now = c.get('fx').clock.iso();
+  write(c, (d) => updateSnippet(d, s.id, changes, now));
+  return c.json(snippetJson(c, tget(state(c).issuables.snippets, s.id)!));
+}
+
 export function snippetsRoutes(r: ApiRouter): void {
   r.get('/snippets', { auth: 'required', params: paginationParams }, (c) => {
     const st = state(c);
@@ -191,22 +213,13 @@ export function snippetsRoutes(r: ApiRouter): void {
     const prm = parse(c, updateShape);
     atLeastOneOf(c.var.params, 'title', 'file_name', 'content', 'visibility');
     const s = own(c, prm.id);
-    const st = state(c);
     const changes: Parameters<typeof updateSnippet>[2] = {};
     if (prm.title !== undefined) changes.title = prm.title;
     if (prm.file_name !== undefined) changes.file_name = prm.file_name;
     if (prm.description !== undefined) changes.description = prm.description;
     if (prm.content !== undefined) changes.content = prm.content;
     if (prm.visibility !== undefined) changes.visibility = prm.visibility as Visibility;
-    if (changes.visibility !== undefined && changes.visibility !== s.visibility)
-      checkVisibility(st, user, changes.visibility);
-    if (changes.content !== undefined && changes.content !== s.content) {
-      const problems = contentProblems(st, changes.content);
-      if (problems.length) throw serviceError(400, problems);
-    }
-    const now = c.get('fx').clock.iso();
-    write(c, (d) => updateSnippet(d, s.id, changes, now));
-    return c.json(snippetJson(c, tget(state(c).issuables.snippets, s.id)!));
+    return saveSnippetChanges(c, user, s, changes);
   });
 
   r.delete('/snippets/:id', { params: idShape }, (c, prm) => {
