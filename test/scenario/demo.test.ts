@@ -94,6 +94,8 @@ describe('scenarios/schema.json', () => {
       'snippets',
       'topics',
       'variables',
+      'broadcast_messages',
+      'notification_settings',
       'generate',
     ]);
     expect(schema.required ?? []).toEqual([]);
