@@ -29,6 +29,16 @@ import { deployTokensArea } from './deploy_tokens/area.js';
 import { adminVariablesArea } from './admin_variables/area.js';
 import { userProfileArea } from './user_profile/area.js';
 import { triggersArea } from './triggers/area.js';
+import { namespacesArea } from './namespaces/area.js';
+import { searchArea } from './search/area.js';
+import { badgesArea } from './badges/area.js';
+import { broadcastMessagesArea } from './broadcast_messages/area.js';
+import { customAttributesArea } from './custom_attributes/area.js';
+import { notificationSettingsArea } from './notification_settings/area.js';
+import { projectSnippetsArea } from './project_snippets/area.js';
+import { keysArea } from './keys/area.js';
+import { forksArea } from './forks/area.js';
+import { housekeepingArea } from './housekeeping/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 import { releasesArea } from './releases/area.js';
@@ -73,6 +83,16 @@ const LIST = [
   jobsArea,
   repositoryArea,
   releasesArea,
+  namespacesArea,
+  searchArea,
+  badgesArea,
+  broadcastMessagesArea,
+  customAttributesArea,
+  notificationSettingsArea,
+  projectSnippetsArea,
+  keysArea,
+  forksArea,
+  housekeepingArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -212,6 +212,15 @@ const pushTo =
 const X_FILE = { branch: 'master', content: 'x\n', commit_message: 'Add x' };
 const BLOB_X = createHash('sha1').update('blob 2\0x\n').digest('hex');
 
+const BADGE = { link_url: 'https://example.com/%{project_path}', image_url: 'https://example.com/b.svg' };
+const BADGE_QUERY = 'link_url=https://example.com/%25%7Bproject_id%7D&image_url=https://example.com/i.svg';
+/** Makes badge 1 on the cell's project or group. */
+const badgeSetup = (at: (v: Visibility) => string) => (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'POST', `${at(v)}/badges`, 'root-api', BADGE);
+
+const messageSetup = (fx: Fauxlab) =>
+  send(fx, 'POST', `${API}/broadcast_messages`, 'root-api', { message: 'Hi' });
+
 export const ENDPOINTS: Endpoint[] = [
   // ---- projects
   project('GET /projects/:id', () => '', pRead()),
@@ -1680,6 +1689,166 @@ export const ENDPOINTS: Endpoint[] = [
       body: json({ note: 'Looks good' }),
     },
   ),
+  // ---- namespaces: `before { authenticate! }`, then `read_namespace`
+  instance('GET /namespaces', () => '/namespaces', authed(200)),
+  ep(
+    'GET /namespaces/:id',
+    'group',
+    (v) => `${API}/namespaces/g-${v}`,
+    (c) => (c.anonymous ? U : c.visible ? [200] : nf('Namespace')),
+  ),
+  instance('GET /namespaces/:namespace/exists', () => '/namespaces/g-public/exists', authed(200)),
+  // ---- search: `before { authenticate! }`, then the group or project
+  instance('GET /search', () => '/search?scope=projects&search=p', authed(200)),
+  ...['/groups/:id/search', '/groups/:id/-/search'].map((route) =>
+    group(`GET ${route}`, () => `${route.slice('/groups/:id'.length)}?scope=issues&search=issue`, gUser(200)),
+  ),
+  ...['/projects/:id/search', '/projects/:id/-/search'].map((route) =>
+    project(
+      `GET ${route}`,
+      () => `${route.slice('/projects/:id'.length)}?scope=issues&search=issue`,
+      pUser(200),
+    ),
+  ),
+  // ---- badges: readers list and read them; `admin_project` (maintainers) and `admin_group` (owners)
+  // manage them. Each cell's set-up makes badge 1.
+  project('GET /projects/:id/badges', () => '/badges', pRead()),
+  project('GET /projects/:id/badges/render', () => `/badges/render?${BADGE_QUERY}`, pLevel(40, 200), {
+    readOnly: true,
+  }),
+  project('GET /projects/:id/badges/:badge_id', () => '/badges/1', pRead(), { setup: badgeSetup(P) }),
+  project('POST /projects/:id/badges', () => '/badges', pLevel(40, 201), { body: json(BADGE) }),
+  project('PUT /projects/:id/badges/:badge_id', () => '/badges/1', pLevel(40, 200), {
+    body: json({ name: 'renamed' }),
+    setup: badgeSetup(P),
+  }),
+  project('DELETE /projects/:id/badges/:badge_id', () => '/badges/1', pLevel(40, 204), {
+    setup: badgeSetup(P),
+  }),
+  group('GET /groups/:id/badges', () => '/badges', gRead()),
+  group('GET /groups/:id/badges/render', () => `/badges/render?${BADGE_QUERY}`, gLevel(50, 200), {
+    readOnly: true,
+  }),
+  group('GET /groups/:id/badges/:badge_id', () => '/badges/1', gRead(), { setup: badgeSetup(G) }),
+  group('POST /groups/:id/badges', () => '/badges', gLevel(50, 201), { body: json(BADGE) }),
+  group('PUT /groups/:id/badges/:badge_id', () => '/badges/1', gLevel(50, 200), {
+    body: json({ name: 'renamed' }),
+    setup: badgeSetup(G),
+  }),
+  group('DELETE /groups/:id/badges/:badge_id', () => '/badges/1', gLevel(50, 204), { setup: badgeSetup(G) }),
+  // ---- broadcast messages: anyone reads them, admins write them; each cell's set-up makes message 1
+  instance('GET /broadcast_messages', () => '/broadcast_messages', anyone(200)),
+  instance('GET /broadcast_messages/:id', () => '/broadcast_messages/1', anyone(200), {
+    setup: messageSetup,
+  }),
+  instance('POST /broadcast_messages', () => '/broadcast_messages', adminOnly(201), {
+    body: json({ message: 'Hello' }),
+  }),
+  instance('PUT /broadcast_messages/:id', () => '/broadcast_messages/1', adminOnly(200), {
+    body: json({ message: 'Changed' }),
+    setup: messageSetup,
+  }),
+  instance('DELETE /broadcast_messages/:id', () => '/broadcast_messages/1', adminOnly(204), {
+    setup: messageSetup,
+  }),
+  // ---- custom attributes: `authorize!` on the instance (admins), so anonymous reads are a 403 too
+  ...(['users', 'groups', 'projects'] as const).flatMap((kind) => {
+    const at = (v: Visibility) => (kind === 'users' ? `${API}/users/10` : kind === 'groups' ? G(v) : P(v));
+    const route = `/${kind}/:id/custom_attributes`;
+    const setup = (fx: Fauxlab, v: Visibility) =>
+      send(fx, 'PUT', `${at(v)}/custom_attributes/team`, 'root-api', { value: 'core' });
+    const adminRead = (c: Cell): Expect => (c.level >= 100 ? [200] : F);
+    const scope: Scope = kind === 'users' ? 'instance' : kind === 'groups' ? 'group' : 'project';
+    return [
+      ep(`GET ${route}`, scope, (v) => `${at(v)}/custom_attributes`, adminRead),
+      ep(`GET ${route}/:key`, scope, (v) => `${at(v)}/custom_attributes/team`, adminRead, { setup }),
+      ep(`PUT ${route}/:key`, scope, (v) => `${at(v)}/custom_attributes/team`, adminOnly(200), {
+        body: json({ value: 'ops' }),
+      }),
+      ep(`DELETE ${route}/:key`, scope, (v) => `${at(v)}/custom_attributes/team`, adminOnly(204), { setup }),
+    ];
+  }),
+  // ---- notification settings: the caller's own, after `authenticate!`
+  instance('GET /notification_settings', () => '/notification_settings', authed(200)),
+  instance('PUT /notification_settings', () => '/notification_settings', authed(200), {
+    body: json({ level: 'watch' }),
+  }),
+  group('GET /groups/:id/notification_settings', () => '/notification_settings', gUser(200)),
+  group('PUT /groups/:id/notification_settings', () => '/notification_settings', gUser(200), {
+    body: json({ level: 'custom', new_note: true }),
+  }),
+  project('GET /projects/:id/notification_settings', () => '/notification_settings', pUser(200)),
+  project('PUT /projects/:id/notification_settings', () => '/notification_settings', pUser(200), {
+    body: json({ level: 'mention' }),
+  }),
+  // ---- project snippets: the project and its snippets feature first; the world's snippet is the
+  // owner's, of the project's visibility
+  project(
+    'GET /projects/:id/snippets',
+    () => '/snippets',
+    (c) => (!c.visible ? PNF : c.anonymous ? U : [200]),
+  ),
+  project(
+    'GET /projects/:id/snippets/:snippet_id',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}`,
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/snippets/:snippet_id/raw',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}/raw`,
+    pRead(),
+  ),
+  project(
+    'GET /projects/:id/snippets/:snippet_id/files/:ref/:file_path/raw',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}/files/master/nope.txt/raw`,
+    (c) => (!c.visible ? PNF : nf('File')),
+  ),
+  project(
+    'POST /projects/:id/snippets',
+    () => '/snippets',
+    (c) => (!c.visible ? PNF : c.anonymous ? U : c.level >= 20 ? [201] : F),
+    { body: json({ title: 'New', file_name: 'n.txt', content: 'x', visibility: 'private' }) },
+  ),
+  project(
+    'PUT /projects/:id/snippets/:snippet_id',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}`,
+    (c) => (!c.visible ? PNF : c.anonymous ? U : c.level >= 40 ? [200] : F),
+    { body: json({ title: 'Renamed' }) },
+  ),
+  project(
+    'DELETE /projects/:id/snippets/:snippet_id',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}`,
+    (c) => (!c.visible ? PNF : c.anonymous ? U : c.level >= 40 ? [204] : F),
+  ),
+  // Scenario snippets were made by no request: an admin finds no user agent.
+  project(
+    'GET /projects/:id/snippets/:snippet_id/user_agent_detail',
+    (v, ids) => `/snippets/${ids.projectSnippet[v]}/user_agent_detail`,
+    (c) => (!c.visible ? PNF : c.anonymous ? U : c.level >= 100 ? nf('UserAgentDetail') : F),
+  ),
+  // ---- SSH keys by id or fingerprint: admins
+  instance('GET /keys/:id', (ids) => `/keys/${ids.targetKey}`, adminOnly(200)),
+  instance(
+    'GET /keys',
+    () => `/keys?fingerprint=${'0a:'.repeat(15)}0a`,
+    (c) => (c.anonymous ? U : c.level >= 100 ? nf('Key') : F),
+  ),
+  // ---- forks, housekeeping (`admin_project`) and storage (admins)
+  project('GET /projects/:id/forks', () => '/forks', pRead()),
+  project('POST /projects/:id/housekeeping', () => '/housekeeping', pLevel(40, 201)),
+  project('GET /projects/:id/storage', () => '/storage', adminOnly(200)),
+  project(
+    'POST /projects/:id/fork/:forked_from_id',
+    (v, ids) => `/fork/${ids.project[v === 'public' ? 'private' : 'public']}`,
+    adminOnly(201),
+  ),
+  // The world's projects are no forks: their owners get the 304.
+  project(
+    'DELETE /projects/:id/fork',
+    () => '/fork',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 50 ? [304] : F),
+  ),
+  group('GET /groups/:id/descendant_groups', () => '/descendant_groups', gRead()),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -96,6 +96,8 @@ describe('scenarios/schema.json', () => {
       'variables',
       'system_hooks',
       'ci',
+      'broadcast_messages',
+      'notification_settings',
       'generate',
     ]);
     expect(schema.required ?? []).toEqual([]);

@@ -18,6 +18,10 @@ const world: ScenarioFile = {
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
   ci: { queue_time: '3s' },
   topics: [{ name: 'infra', description: 'Infrastructure code' }, { name: 'bare' }],
+  broadcast_messages: [
+    { message: 'Maintenance', ends_at: '2021-03-02T00:00:00Z', target_path: '/acme/*', dismissable: true },
+    { message: 'Heads up', broadcast_type: 'notification', color: '#000' },
+  ],
   variables: [{ key: 'INSTANCE_KEY', value: 'instance-value', masked: false, protected: true }],
   users: [
     { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }] },
@@ -44,6 +48,13 @@ const world: ScenarioFile = {
       deploy_tokens: [{ name: 'group-deploy', token: 'gdt-secret', scopes: ['read_registry'] }],
       hooks: [{ url: 'https://hooks.example.com/group', token: 'g-token', issues_events: true }],
       labels: [{ name: 'team', color: '#123', description: 'The team', subscribers: ['alice'] }],
+      badges: [
+        {
+          name: 'CI',
+          link_url: 'https://ci.example.com/%{project_path}',
+          image_url: 'https://ci.example.com/b.svg',
+        },
+      ],
     },
     {
       path: 'acme/sub',
@@ -198,6 +209,9 @@ const world: ScenarioFile = {
         { title: 'Shipped', source_branch: 'done', state: 'merged', merged_by: 'alice' },
       ],
       snippets: [{ title: 'Repro', content: 'crash()', notes: [{ body: 'Thanks', author: 'alice' }] }],
+      badges: [
+        { link_url: 'https://example.com/%{project_id}', image_url: 'https://example.com/%{commit_sha}' },
+      ],
     },
     {
       path: 'alice/dotfiles',
@@ -251,6 +265,11 @@ const world: ScenarioFile = {
   ],
   epics: [{ group: 'acme', title: 'Roadmap', author: 'alice', notes: [{ body: 'Plan', author: 'alice' }] }],
   snippets: [{ author: 'alice', title: 'Note to self', content: 'echo hi', visibility: 'public' }],
+  notification_settings: [
+    { user: 'alice', level: 'custom', events: { new_note: true, failed_pipeline: false } },
+    { user: 'alice', group: 'acme', level: 'watch' },
+    { user: 'bob', project: 'acme/app', level: 'disabled' },
+  ],
   system_hooks: [
     { url: 'https://hooks.example.com/system', tag_push_events: true, repository_update_events: false },
   ],

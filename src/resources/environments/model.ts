@@ -42,7 +42,7 @@ const NAME_MESSAGE =
 const nameKey = (projectId: number, name: string) => `${projectId}:${name}`;
 
 /** `AddressableUrlValidator` with its defaults: an http(s) URL. */
-function urlProblem(url: string): string | null {
+export function urlProblem(url: string): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -34,6 +34,7 @@ import { groupMembersRoutes } from './members.js';
 import { setting } from '../settings/model.js';
 import {
   defaultGroupVisibility,
+  descendantIds,
   groupValidationErrors,
   PROJECT_CREATION_LEVELS,
   rubyInspect,
@@ -177,6 +178,7 @@ function listGroups(
   c: Ctx,
   prm: Omit<ListParams, 'top_level_only'> & { top_level_only?: boolean },
   parentRef?: string,
+  descendants = false,
 ) {
   const st = state(c);
   const viewer = c.get('viewer').user;
@@ -211,7 +213,7 @@ function listGroups(
   let list: GroupKey[];
   if (parent) {
     // A parent's children are few: sort them rather than scan every group.
-    list = mget(st.idx.subgroups, String(parent.id))
+    list = (descendants ? descendantIds(st, parent.id) : mget(st.idx.subgroups, String(parent.id)))
       .map((id) => groupKey(tget(st.groups, id) as Group))
       .filter(test);
     if (!similarity) sortGroups(list, orderBy, sort);
@@ -393,6 +395,11 @@ export function groupsRoutes(r: ApiRouter): void {
 
   r.get('/groups/:id/subgroups', { params: subgroupParams }, (c, prm) =>
     listGroups(c, prm, c.req.param('id')!),
+  );
+
+  // `include_parent_descendants`: every group below, at any depth.
+  r.get('/groups/:id/descendant_groups', { params: subgroupParams }, (c, prm) =>
+    listGroups(c, prm, c.req.param('id')!, true),
   );
 
   r.get('/groups/:id', { params: showParams }, (c, prm) => {

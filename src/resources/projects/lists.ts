@@ -20,7 +20,7 @@ import { p, type Parsed, type Shape } from '../../core/params.js';
 import { jsonChunks } from '../../core/respond.js';
 import { parse } from '../../core/router.js';
 import type { GroupRecord, PlatformState, UserRecord } from '../../core/state.js';
-import { mget, tget } from '../../core/table.js';
+import { mget, tget, tvalues } from '../../core/table.js';
 import { featureAvailable } from './access.js';
 import { projectRenderer, projectLanguages, type ProjectEntityOptions } from './entities.js';
 import {
@@ -37,6 +37,7 @@ import {
   type ProjectOrder,
 } from './finder.js';
 import { settleDeletions } from './lifecycle.js';
+import { loadProject } from './helpers.js';
 import { own } from '../../core/own.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -401,13 +402,15 @@ function filtersFrom(c: Ctx, prm: Params, admin: boolean): Filters {
   };
 }
 
-/** `GET /projects` and `GET /users/:user_id/projects`. */
-function listProjects(c: Ctx, scope: 'all' | 'user'): Response {
+/** `GET /projects`, `GET /users/:user_id/projects` and `GET /projects/:id/forks` (the direct forks). */
+function listProjects(c: Ctx, scope: 'all' | 'user' | 'forks'): Response {
   settleDeletions(c);
+  const forksOf = scope === 'forks' ? loadProject(c) : undefined;
   const paid = c.get('fx').tier() !== 'free';
+  const shapeScope = scope === 'all' ? 'all' : 'user';
   const prm = parse(
     c,
-    shapeFor(`${scope}:${paid}`, () => projectsShape(paid, scope)),
+    shapeFor(`${shapeScope}:${paid}`, () => projectsShape(paid, shapeScope)),
   ) as Params;
   const st = state(c);
   const viewer = c.get('viewer').user;
@@ -427,7 +430,13 @@ function listProjects(c: Ctx, scope: 'all' | 'user'): Response {
   const mode = strategy(c, prm as { page: number; per_page: number; order_by: string });
   const f = filtersFrom(c, prm, admin);
   const { test, only, search } = buildPredicate(st, viewer, f);
-  const candidates = user ? mget(st.idx.projectsByNamespace, `user:${user.id}`) : (only ?? null);
+  const candidates = user
+    ? mget(st.idx.projectsByNamespace, `user:${user.id}`)
+    : forksOf
+      ? tvalues(st.projects)
+          .filter((p) => p.forked_from_project_id === forksOf.id)
+          .map((p) => p.id)
+      : (only ?? null);
   const needed = rowsNeeded(c, st, prm.page as number, mode === 'keyset');
   const list = collect(st, candidates, test, orderBy, sort, needed, search, {
     after: f.idAfter,

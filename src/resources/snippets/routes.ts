@@ -81,7 +81,7 @@ function own(c: Ctx, id: number): SnippetRecord {
 }
 
 /** The snippet services' error answer: the model's full messages as one sentence. */
-const serviceError = (status: number, messages: string[]) =>
+export const serviceError = (status: number, messages: string[]) =>
   apiError(status, { error: toSentence(messages) });
 
 function toSentence(list: string[]): string {
@@ -89,13 +89,13 @@ function toSentence(list: string[]): string {
   return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
 }
 
-function checkVisibility(st: PlatformState, user: UserRecord, v: Visibility): void {
+export function checkVisibility(st: PlatformState, user: UserRecord, v: Visibility): void {
   if (!user.admin && visibilityRestricted(st, v))
     throw serviceError(403, [`Visibility level ${restrictedMessage(v)}`]);
 }
 
 /** Raw text as the platform sends a snippet blob. */
-function rawText(c: Ctx, s: SnippetRecord): Response {
+export function rawText(c: Ctx, s: SnippetRecord): Response {
   const name = encodeURIComponent(s.file_name);
   return c.body(s.content, 200, {
     'Content-Type': 'text/plain; charset=utf-8',
@@ -119,6 +119,28 @@ const updateShape = {
   content: p.str().notBlank(),
   visibility: p.str().values(VISIBILITIES),
 };
+
+/**
+ * The update services' checks (a changed visibility must be allowed, changed content within the size
+ * limit), then the one write and the updated snippet.
+ */
+export function saveSnippetChanges(
+  c: Ctx,
+  user: UserRecord,
+  s: SnippetRecord,
+  changes: Parameters<typeof updateSnippet>[2],
+): Response {
+  const st = state(c);
+  if (changes.visibility !== undefined && changes.visibility !== s.visibility)
+    checkVisibility(st, user, changes.visibility);
+  if (changes.content !== undefined && changes.content !== s.content) {
+    const problems = contentProblems(st, changes.content);
+    if (problems.length) throw serviceError(400, problems);
+  }
+  const now = c.get('fx').clock.iso();
+  write(c, (d) => updateSnippet(d, s.id, changes, now));
+  return c.json(snippetJson(c, tget(state(c).issuables.snippets, s.id)!));
+}
 
 export function snippetsRoutes(r: ApiRouter): void {
   r.get('/snippets', { auth: 'required', params: paginationParams }, (c) => {
@@ -191,22 +213,13 @@ export function snippetsRoutes(r: ApiRouter): void {
     const prm = parse(c, updateShape);
     atLeastOneOf(c.var.params, 'title', 'file_name', 'content', 'visibility');
     const s = own(c, prm.id);
-    const st = state(c);
     const changes: Parameters<typeof updateSnippet>[2] = {};
     if (prm.title !== undefined) changes.title = prm.title;
     if (prm.file_name !== undefined) changes.file_name = prm.file_name;
     if (prm.description !== undefined) changes.description = prm.description;
     if (prm.content !== undefined) changes.content = prm.content;
     if (prm.visibility !== undefined) changes.visibility = prm.visibility as Visibility;
-    if (changes.visibility !== undefined && changes.visibility !== s.visibility)
-      checkVisibility(st, user, changes.visibility);
-    if (changes.content !== undefined && changes.content !== s.content) {
-      const problems = contentProblems(st, changes.content);
-      if (problems.length) throw serviceError(400, problems);
-    }
-    const now = c.get('fx').clock.iso();
-    write(c, (d) => updateSnippet(d, s.id, changes, now));
-    return c.json(snippetJson(c, tget(state(c).issuables.snippets, s.id)!));
+    return saveSnippetChanges(c, user, s, changes);
   });
 
   r.delete('/snippets/:id', { params: idShape }, (c, prm) => {

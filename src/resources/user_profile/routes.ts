@@ -44,7 +44,7 @@ import { keyEventData, systemEvent } from '../hooks/system.js';
 const emailEntity = (e: EmailRecord) => ({ id: e.id, email: e.email });
 
 /** `Entities::SSHKey`. */
-const keyEntity = (k: SshKeyRecord) => ({
+export const keyEntity = (k: SshKeyRecord) => ({
   id: k.id,
   title: k.title,
   key: k.key,

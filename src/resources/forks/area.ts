@@ -1,0 +1,4 @@
+import { defineArea } from '../../core/area.js';
+import { forksRoutes } from './routes.js';
+
+export const forksArea = defineArea({ name: 'forks', routes: forksRoutes });
