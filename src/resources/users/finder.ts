@@ -42,8 +42,8 @@ interface BucketData {
 interface UsersIndex {
   /** Ascending id. */
   asc: UserKey[];
-  /** Keys by user id (sparse). */
-  byId: UserKey[];
+  /** Keys by user id (sparse), made on the first search that needs it. */
+  byId?: UserKey[];
   buckets: BucketData[];
   /** Ascending by a field with id as tie-breaker; descending is the reverse, so ties break the same way. */
   sorted: Map<string, UserKey[]>;
@@ -71,8 +71,6 @@ function keyOf(u: UserRecord): UserKey {
 function usersIndex(t: Table<UserRecord>): UsersIndex {
   let ix = usersIndexes.get(t);
   if (ix) return ix;
-  const asc: UserKey[] = [];
-  const byId: UserKey[] = [];
   const buckets: BucketData[] = [];
   // Leaves come in ascending id order, and ids within a leaf too.
   for (const [, bucket] of tleaves(t)) {
@@ -83,14 +81,20 @@ function usersIndex(t: Table<UserRecord>): UsersIndex {
       bucketData.set(bucket, data);
     }
     buckets.push(data);
-    for (const k of data.keys) {
-      asc.push(k);
-      byId[k.u.id] = k;
-    }
   }
-  ix = { asc, byId, buckets, sorted: new Map(), sortedIds: new Map() };
+  // Joined a leaf at a time: after a write every list starts from here, and pushing 100k keys one by
+  // one (with a sparse by-id array beside) was most of the first list after it.
+  const asc = ([] as UserKey[]).concat(...buckets.map((b) => b.keys));
+  ix = { asc, buckets, sorted: new Map(), sortedIds: new Map() };
   usersIndexes.set(t, ix);
   return ix;
+}
+
+function byIdOf(ix: UsersIndex): UserKey[] {
+  if (ix.byId) return ix.byId;
+  const byId: UserKey[] = [];
+  for (const k of ix.asc) byId[k.u.id] = k;
+  return (ix.byId = byId);
 }
 
 function haystack(ix: UsersIndex): Haystack {
@@ -239,7 +243,7 @@ export function compileSearch(st: PlatformState, raw: string): UserSearch | null
       const email = byEmail ?? -1;
       for (let i = 0, n = ids.length; i < n; i++) {
         const id = ids[i]!;
-        if (hits[id] === 1 || id === email) out.push(ix.byId[id]!);
+        if (hits[id] === 1 || id === email) out.push(byIdOf(ix)[id]!);
       }
       return out;
     },
