@@ -7,7 +7,7 @@
  * process; the servers run in a child, so that the two do not share an event loop.
  *
  * Environment: FAUXLAB_BENCH_SECONDS (load phase length, default 5), FAUXLAB_BENCH_USERS (default 100000),
- * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases) or
+ * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases), mixed (only bench/mixed.ts) or
  * budgets (only the time budgets, bench/budgets.ts) or repository (only bench/repository.ts),
  * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal), FAUXLAB_BENCH_ROUNDS
  * (the projects phases measure each target of a set in this many alternating slices, default 5).
@@ -23,6 +23,7 @@ import { emptyWorld } from '../src/resources/index.js';
 import { Store } from '../src/core/store.js';
 import { createFauxlab, type Fauxlab } from '../src/index.js';
 import { fauxlabHandlers } from '../src/msw/index.js';
+import { randomIn } from './mixed.js';
 import { addToken, createUser } from '../src/resources/users/model.js';
 import {
   fmt,
@@ -337,11 +338,9 @@ async function loadSet(targets: Target[]): Promise<Load[]> {
   });
 }
 
-/** Varying, spread-out values in 1..n (a prime stride), so that no single page or record stays hot. */
-function cycler(n: number): () => number {
-  let i = 0;
-  return () => ((i++ * 7919) % n) + 1;
-}
+/** Values in 1..n drawn at random (seeded, so runs compare), as clients touch records across a world. */
+let draws = 0;
+const cycler = (n: number): (() => number) => randomIn(n, 0x9e3779b9 + draws++);
 
 const forkSelf = <T>(args: string[]) => forkScript<T>(SELF, args);
 const inChild = <T>(args: string[]) => inScriptChild<T>(SELF, args);
@@ -543,6 +542,7 @@ async function main(): Promise<void> {
     `fauxlab bench: ${fmt(WORLD_USERS)} users, ${CONNECTIONS} connections, ${PHASE_SECONDS} s per load phase, 127.0.0.1`,
   );
   if (process.env.FAUXLAB_BENCH_ONLY === 'budgets') return printBudgets();
+  if (process.env.FAUXLAB_BENCH_ONLY === 'mixed') return (await import('./mixed.js')).runMixed();
   if (process.env.FAUXLAB_BENCH_ONLY === 'repository')
     return (await import('./repository.js')).runRepository();
   if (process.env.FAUXLAB_BENCH_ONLY === 'projects') {
@@ -646,6 +646,7 @@ async function main(): Promise<void> {
       msw,
     }),
   );
+  await (await import('./mixed.js')).runMixed();
   await (await import('./ergonomics.js')).runErgonomics();
   await (await import('./issues.js')).runIssues();
   await (await import('./repository.js')).runRepository();
