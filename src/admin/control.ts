@@ -15,23 +15,7 @@ import { dashboard } from './dashboard/index.js';
 import { checkFault, FaultError, type FaultSpec } from '../testing/faults.js';
 import type { JournalFilter } from '../testing/journal.js';
 import { MAX_PATTERN_LENGTH } from '../testing/match.js';
-
-async function jsonBody(req: Request): Promise<unknown> {
-  const text = await req.text();
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw apiError(400, 'body must be JSON');
-  }
-}
-
-async function jsonObject(req: Request): Promise<Record<string, unknown>> {
-  const body = await jsonBody(req);
-  if (typeof body === 'object' && body !== null && !Array.isArray(body))
-    return body as Record<string, unknown>;
-  throw apiError(400, 'body must be a JSON object');
-}
+import { jsonBody, jsonObject } from '../core/json-body.js';
 
 /** `?method=GET&method=POST&path=...&status=4xx&since=...&limit=10` as a journal filter. */
 function journalFilter(url: URL): JournalFilter {

@@ -6,9 +6,14 @@ import { createUser } from '../../src/resources/users/model.js';
 
 const NOW = '2021-03-01T12:00:00.000Z';
 
-/** Every object reachable from `value` that is not frozen, by path. */
+/**
+ * Every plain object or array reachable from `value` that is not frozen, by path. Class instances (the
+ * repository's object store) are outside immer's drafting and freezing by design, and are skipped.
+ */
 function unfrozen(value: unknown, path = '$', out: string[] = []): string[] {
   if (typeof value !== 'object' || value === null) return out;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== null && proto !== Object.prototype && proto !== Array.prototype) return out;
   if (!Object.isFrozen(value)) out.push(path);
   for (const [k, v] of Object.entries(value)) unfrozen(v, `${path}.${k}`, out);
   return out;

@@ -5,6 +5,7 @@
  * `GET`/`PUT /__fauxlab/import_export` (the step delays, as durations such as `"2s"` or milliseconds).
  */
 import type { Context, Hono } from 'hono';
+import { jsonObject } from '../../core/json-body.js';
 import { parseDuration } from '../../core/clock.js';
 import type { Env, Fx } from '../../core/context.js';
 import { apiError } from '../../core/errors.js';
@@ -35,14 +36,7 @@ export function importExportControl(app: Hono<Env>, fxOf: (c: Context<Env>) => F
 
   // Body: any of the delay keys, each a number of milliseconds or a duration string ("1s", "500ms").
   app.put('/import_export', async (c) => {
-    let body: unknown;
-    try {
-      body = JSON.parse((await c.req.text()) || '{}');
-    } catch {
-      throw apiError(400, 'body must be JSON');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw apiError(400, 'body must be a JSON object');
+    const body = await jsonObject(c.req.raw);
     const next: Partial<Delays> = {};
     const problems: string[] = [];
     for (const [k, v] of Object.entries(body)) {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
+import { jsonObject } from '../../core/json-body.js';
 import type { Env, Fx } from '../../core/context.js';
 import { apiError } from '../../core/errors.js';
 import { iget, tget } from '../../core/table.js';
@@ -14,18 +15,6 @@ import { dispatch } from './events.js';
 import { recordPush } from '../events/store.js';
 
 const BLANK_SHA = '0000000000000000000000000000000000000000';
-
-async function body(req: Request): Promise<Record<string, unknown>> {
-  const text = await req.text();
-  if (text.trim() === '') return {};
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw apiError(400, 'body must be a JSON object');
-}
 
 export function integrationControl(app: Hono<Env>, fxOf: (c: Context<Env>) => Fx): void {
   // `?wait=true` first waits for the deliveries under way; `integration=` and `event=` filter.
@@ -47,7 +36,7 @@ export function integrationControl(app: Hono<Env>, fxOf: (c: Context<Env>) => Fx
 
   app.post('/push', async (c) => {
     const fx = fxOf(c);
-    const b = await body(c.req.raw);
+    const b = await jsonObject(c.req.raw);
     const problems: string[] = [];
     if (typeof b.project !== 'string') problems.push('project: give the project path');
     if (typeof b.ref !== 'string' || b.ref === '') problems.push('ref: give a branch or tag name');

@@ -4,6 +4,7 @@
  * `GET`/`PUT /__fauxlab/ci`: the queue time of new pipelines (`{"queue_time": "5s"}`, or seconds).
  */
 import type { Context, Hono } from 'hono';
+import { jsonObject } from '../../core/json-body.js';
 import type { Env, Fx } from '../../core/context.js';
 import { apiError } from '../../core/errors.js';
 import { iget, tget } from '../../core/table.js';
@@ -16,14 +17,7 @@ export function jobsControl(app: Hono<Env>, fxOf: (c: Context<Env>) => Fx): void
   app.get('/ci', (c) => c.json(ciSettings(fxOf(c))));
 
   app.put('/ci', async (c) => {
-    let body: unknown;
-    try {
-      body = JSON.parse((await c.req.text()) || '{}');
-    } catch {
-      throw apiError(400, 'body must be JSON');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw apiError(400, 'body must be a JSON object');
+    const body = await jsonObject(c.req.raw);
     const fields = body as Record<string, unknown>;
     const unknown = Object.keys(fields).filter((k) => k !== 'queue_time');
     if (unknown.length) throw apiError(400, `unknown field(s) ${unknown.join(', ')}; give queue_time`);

@@ -2,7 +2,7 @@
 import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { idelete, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
-import { tagKey, type LinkType, type ReleaseLinkRecord, type ReleaseRecord } from './store.js';
+import { tagKey, type ReleaseLinkRecord, type ReleaseRecord } from './store.js';
 
 type S = Draft<PlatformState>;
 
@@ -64,16 +64,13 @@ export function projectReleases(st: PlatformState, projectId: number): ReleaseRe
   return mget(st.releases.idx.byProject, `p${projectId}`).map((id) => tget(st.releases.records, id)!);
 }
 
-export interface ReleaseInput {
-  tag: string;
-  name: string | null;
-  description: string;
-  sha: string;
-  author_id: number | null;
-  released_at: string;
-  milestone_ids: number[];
-  links: { name: string; url: string; filepath: string | null; link_type: LinkType }[];
-}
+/** What a new release is made of: a record's own fields, its links without their ids and times. */
+export type ReleaseInput = Omit<
+  ReleaseRecord,
+  'id' | 'project_id' | 'created_at' | 'updated_at' | 'links'
+> & {
+  links: Omit<ReleaseLinkRecord, 'id' | 'created_at' | 'updated_at'>[];
+};
 
 export function createRelease(st: S, projectId: number, r: ReleaseInput, now: string): number {
   const id = nextId(st, 'releases');
