@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
+import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
 import { issuableRenderer } from '../issuables/entities.js';
 import type { Project } from '../projects/model.js';
@@ -80,12 +81,12 @@ export function releaseEntity(c: Ctx, p: Project, r: ReleaseRecord, see: Sight, 
         cmp(a.start_date, b.start_date) ||
         (a.title < b.title ? -1 : a.title > b.title ? 1 : 0),
     );
-    const issues = tvalues(st.issuables.issues);
+    const stats = milestoneStats(st);
     out.milestones = ms.map((m) => {
-      const mine = issues.filter((i) => i.milestone_id === m.id);
+      const n = stats.get(m.id);
       return {
         ...(render.milestone(m) as object),
-        issue_stats: { total: mine.length, closed: mine.filter((i) => i.state === 'closed').length },
+        issue_stats: { total: n?.total ?? 0, closed: n?.closed ?? 0 },
       };
     });
   }
@@ -108,6 +109,26 @@ export function releaseEntity(c: Ctx, p: Project, r: ReleaseRecord, see: Sight, 
   const self = `${web(c, p)}/-/releases/${escTag(r.tag)}`;
   out._links = see.updateRelease ? { self, edit_url: `${self}/edit` } : { self };
   return out;
+}
+
+// The issues table is replaced on every write that touches an issue: counts made once per table.
+const statsOf = new WeakMap<object, Map<number, { total: number; closed: number }>>();
+
+/** `MilestoneWithStats`' issue counts of every milestone, counted in one pass over the issues. */
+function milestoneStats(st: PlatformState): Map<number, { total: number; closed: number }> {
+  let stats = statsOf.get(st.issuables.issues);
+  if (!stats) {
+    stats = new Map();
+    for (const i of tvalues(st.issuables.issues)) {
+      if (i.milestone_id === null) continue;
+      const n = stats.get(i.milestone_id) ?? { total: 0, closed: 0 };
+      n.total++;
+      if (i.state === 'closed') n.closed++;
+      stats.set(i.milestone_id, n);
+    }
+    statsOf.set(st.issuables.issues, stats);
+  }
+  return stats;
 }
 
 /** Nulls last, as the database orders ascending dates. */

@@ -91,6 +91,19 @@ describe('releases', () => {
     ]);
   });
 
+  it('GET /projects/:id/releases: milestones carry their issue counts, kept current after writes', async () => {
+    const fx = world();
+    const ms = await body(await call(fx, 'GET', `${APP}/milestones?title=v1`, 'dev'));
+    for (const title of ['a', 'b'])
+      await call(fx, 'POST', `${APP}/issues`, 'dev', { title, milestone_id: ms[0].id });
+    await release(fx, { tag_name: 'v1.0', description: 'Notes', milestones: ['v1'] });
+    const stats = async () =>
+      (await body(await call(fx, 'GET', RELEASES, 'dev')))[0].milestones[0].issue_stats;
+    expect(await stats()).toEqual({ total: 2, closed: 0 });
+    await call(fx, 'PUT', `${APP}/issues/1`, 'dev', { state_event: 'close' });
+    expect(await stats()).toEqual({ total: 2, closed: 1 });
+  });
+
   it('POST /projects/:id/releases: a new tag from ref; without ref 422; a bad ref 400; twice 409', async () => {
     const fx = world();
     const noRef = await call(fx, 'POST', RELEASES, 'dev', { tag_name: 'v2.0', description: 'x' });
