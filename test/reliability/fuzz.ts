@@ -611,6 +611,16 @@ export function isPlatformErrorBody(status: number, body: unknown): boolean {
   return false;
 }
 
+/**
+ * A file inside an artifacts archive is served by Workhorse, not by the API: an entry the archive does not
+ * hold is Go's plain `404 page not found`, not a JSON body.
+ */
+function workhorseNotFound(r: FuzzRequest, status: number, text: string): boolean {
+  if (status !== 404 || text !== '404 page not found\n') return false;
+  const path = new URL(r.url).pathname;
+  return /\/jobs\/[^/]+\/artifacts\/./.test(path) || /\/jobs\/artifacts\/[^/]+\/raw\//.test(path);
+}
+
 export interface Outcome {
   status: number;
   problem?: string;
@@ -635,6 +645,8 @@ export async function sendAndCheck(fx: Fauxlab, r: FuzzRequest, crashes: unknown
     if (fx.state !== before) return { status, problem: 'a documented 500 changed the state' };
     return { status };
   }
+  if (workhorseNotFound(r, status, text))
+    return fx.state === before ? { status } : { status, problem: 'a 404 changed the state' };
   if (status >= 300 && status !== 302) {
     let parsed: unknown;
     if (text !== '' && r.method !== 'HEAD') {
