@@ -3,6 +3,7 @@
  * whatever reaches the page from the world or the journal (usernames, paths, bodies) can hold markup,
  * so escaping is the default and only this module's `raw` opts out.
  */
+import { escapeHtml } from '../../core/html.js';
 export class Html {
   constructor(readonly text: string) {}
   toString(): string {
@@ -12,16 +13,7 @@ export class Html {
 
 export type Part = Html | string | number | boolean | null | undefined | readonly Part[];
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for an element's content or a quoted attribute value. */
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
+export { escapeHtml };
 
 function part(v: Part): string {
   if (v === null || v === undefined || v === false) return '';

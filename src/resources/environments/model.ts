@@ -4,6 +4,7 @@ import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import type { EnvironmentRecord, EnvironmentTier } from './store.js';
+import { addressableUrlProblem } from '../../core/url.js';
 
 type S = Draft<PlatformState>;
 
@@ -42,17 +43,7 @@ const NAME_MESSAGE =
 const nameKey = (projectId: number, name: string) => `${projectId}:${name}`;
 
 /** `AddressableUrlValidator` with its defaults: an http(s) URL. */
-export function urlProblem(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'is blocked: URI is invalid';
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    return 'is blocked: Only allowed schemes are http, https';
-  return null;
-}
+export const urlProblem = (url: string): string | null => addressableUrlProblem(url);
 
 export interface EnvironmentFields {
   name: string;

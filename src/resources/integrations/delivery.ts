@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import type { Fx } from '../../core/context.js';
+import { localKind } from '../../core/url.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -185,20 +186,4 @@ export function deliveries(clock: Clock): DeliveryLog {
 }
 
 /** Hosts `Gitlab::UrlBlocker` treats as local: loopback, private networks, link-local. */
-export function isLocalHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost') || h === '0.0.0.0' || h === '::' || h === '::1')
-    return true;
-  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(h);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 127 ||
-      a === 10 ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 169 && b === 254)
-    );
-  }
-  return /^(fc|fd|fe8|fe9|fea|feb)/.test(h) && h.includes(':');
-}
+export const isLocalHost = (hostname: string): boolean => localKind(hostname) !== null;

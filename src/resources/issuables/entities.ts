@@ -29,14 +29,12 @@ import type {
   TodoRecord,
 } from './store.js';
 import { isWip, taskCompletion, taskStatus, textColorFor } from './text.js';
+import { escapeHtml } from '../../core/html.js';
 
 type Json = Record<string, unknown>;
 
 /** Where a list or item is requested from: references are relative to it. */
 export type From = { project: Project } | { group: GroupRecord } | null;
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[ch]};`);
 
 export class IssuableRenderer {
   readonly st: PlatformState;

@@ -17,10 +17,7 @@ import type { MilestoneRecord } from '../issuables/store.js';
 import type { Project } from '../projects/model.js';
 import { resolveReferences } from './references.js';
 import type { ReferenceResolver, ResolvedReference } from './render.js';
-
-// The parser, sanitizer and emoji data load on the first render, not with the server.
-let pool: Promise<typeof import('./pool.js')> | undefined;
-const loadPool = () => (pool ??= import('./pool.js'));
+import { loadPool } from './lazy.js';
 
 /** The platform's limit on a note's body; a longer text is refused before anything is parsed. */
 export const MARKDOWN_LIMIT = 1_000_000;

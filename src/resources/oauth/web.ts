@@ -2,6 +2,7 @@
  * What the web side (sign-in, consent, OAuth and SCIM endpoints outside `/api/v4`) needs of a request:
  * its params as Rails merges them, the session cookie, and HTML pages.
  */
+import { escapeHtml } from '../../core/html.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Ctx } from '../../core/context.js';
 import { apiError } from '../../core/errors.js';
@@ -116,11 +117,7 @@ export const sessionCookie = (value: string) => `${SESSION_COOKIE}=${value}; pat
 export const expiredSessionCookie = () =>
   `${SESSION_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax`;
 
-export const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
-  );
+export { escapeHtml };
 
 /** An HTML page of the web side; never cached, since it carries a form token. */
 export function htmlPage(

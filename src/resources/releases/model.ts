@@ -3,6 +3,7 @@ import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { idelete, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import { tagKey, type ReleaseLinkRecord, type ReleaseRecord } from './store.js';
+import { addressableUrlProblem } from '../../core/url.js';
 
 type S = Draft<PlatformState>;
 
@@ -14,19 +15,6 @@ export interface LinkInput {
   url?: string;
   filepath?: string | null;
   link_type?: string;
-}
-
-/** `AddressableUrlValidator` with the link's schemes. */
-function urlProblem(url: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return 'is blocked: URI is invalid';
-  }
-  if (!['http:', 'https:', 'ftp:'].includes(u.protocol))
-    return 'is blocked: Only allowed schemes are http, https, ftp';
-  return null;
 }
 
 /**
@@ -43,7 +31,7 @@ export function linkErrors(
   const others = siblings.filter((o) => o.id !== self);
   if (l.url.trim() === '') add('url', "can't be blank");
   else {
-    const problem = urlProblem(l.url);
+    const problem = addressableUrlProblem(l.url, ['http', 'https', 'ftp']);
     if (problem) add('url', problem);
   }
   if (others.some((o) => o.url === l.url)) add('url', 'has already been taken');

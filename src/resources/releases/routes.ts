@@ -28,6 +28,7 @@ import {
   type LinkInput,
 } from './model.js';
 import { LINK_TYPES, releaseOfTag, type LinkType, type ReleaseRecord } from './store.js';
+import { renderLazily } from '../markdown/lazy.js';
 
 interface Abilities extends Sight {
   project: Project;
@@ -59,11 +60,9 @@ function releaseOf(c: Ctx, a: Abilities, tag: string): ReleaseRecord | undefined
   return releaseOfTag(state(c), a.project.id, tag);
 }
 
-// The parser loads with the first rendered description, not with the server.
-let pool: Promise<typeof import('../markdown/pool.js')> | undefined;
 async function descriptionHtml(c: Ctx, text: string): Promise<string> {
   if (text === '') return '';
-  return (await (pool ??= import('../markdown/pool.js'))).render({ text, gfm: true, host: requestBase(c) });
+  return renderLazily({ text, gfm: true, host: requestBase(c) });
 }
 
 /** `milestones`: an array, or a comma-separated string (`CommaSeparatedToArray`). */

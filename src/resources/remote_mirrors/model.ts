@@ -4,29 +4,11 @@ import { nextId, type PlatformState } from '../../core/state.js';
 import type { Project } from '../projects/model.js';
 import { madd, mget, mremove, tdelete, tget, tset, tvalues } from '../../core/table.js';
 import type { RemoteMirrorRecord } from './store.js';
+import { addressableUrlProblem, localKind } from '../../core/url.js';
 
 type S = Draft<PlatformState>;
 
-const SCHEMES = ['ssh:', 'git:', 'http:', 'https:'];
-
-const LOOPBACK = (h: string) =>
-  h === 'localhost' ||
-  h.endsWith('.localhost') ||
-  /^127\./.test(h) ||
-  h === '::1' ||
-  h === '0.0.0.0' ||
-  h === '::';
-
-function privateNetwork(h: string): boolean {
-  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(h);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
-    );
-  }
-  return h.includes(':') && /^(fc|fd|fe8|fe9|fea|feb)/.test(h);
-}
+const SCHEMES = ['ssh', 'git', 'http', 'https'];
 
 /**
  * `validates :url, presence: true, public_url: { schemes: %w(ssh git http https), enforce_user: true }`,
@@ -35,20 +17,17 @@ function privateNetwork(h: string): boolean {
  */
 export function urlProblem(url: string, forkNetwork: readonly string[] | null, host: string): string | null {
   if (url.trim() === '') return "can't be blank";
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return 'is blocked: URI is invalid';
-  }
-  if (!SCHEMES.includes(u.protocol)) return 'is blocked: Only allowed schemes are ssh, git, http, https';
+  const scheme = addressableUrlProblem(url, SCHEMES);
+  if (scheme) return scheme;
+  const u = new URL(url);
   const user = decodeURIComponent(u.username);
   if (user && !/^[a-zA-Z0-9]/.test(user))
     return 'is blocked: Username needs to start with an alphanumeric character';
   const h = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (h === '') return 'is blocked: URI is invalid';
-  if (LOOPBACK(h)) return 'is blocked: Requests to localhost are not allowed';
-  if (privateNetwork(h)) return 'is blocked: Requests to the local network are not allowed';
+  const local = localKind(h);
+  if (local === 'loopback') return 'is blocked: Requests to localhost are not allowed';
+  if (local === 'private') return 'is blocked: Requests to the local network are not allowed';
   if (forkNetwork) {
     // `Project.find_by_url`: this instance's host and a project's path, `.git` or not.
     const path = decodeURIComponent(u.pathname)

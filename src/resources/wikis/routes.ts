@@ -33,6 +33,8 @@ import {
   titleOf,
 } from './model.js';
 import { WIKI_FORMATS, type WikiFormat, type WikiOwner, type WikiPageRecord } from './store.js';
+import { renderLazily } from '../markdown/lazy.js';
+import { escapeHtml } from '../../core/html.js';
 
 type Ability = 'read_wiki' | 'create_wiki' | 'admin_wiki';
 
@@ -92,9 +94,6 @@ const basic = (page: Pick<WikiPageRecord, 'format' | 'slug'>) => ({
   title: titleOf(page.slug),
 });
 
-// The parser loads with the first rendered page, not with the server.
-let pool: Promise<typeof import('../markdown/pool.js')> | undefined;
-
 /**
  * `Entities::WikiPage`: the basic fields, the content (rendered with `render_html`) and its encoding.
  * Only Markdown has a renderer here: other formats render as their escaped text in a paragraph.
@@ -103,20 +102,11 @@ async function full(c: Ctx, page: Pick<WikiPageRecord, 'format' | 'slug' | 'cont
   let content = page.content;
   if (html) {
     if (page.format === 'markdown')
-      content = await (
-        await (pool ??= import('../markdown/pool.js'))
-      ).render({
-        text: page.content,
-        gfm: true,
-        host: requestBase(c),
-      });
+      content = await renderLazily({ text: page.content, gfm: true, host: requestBase(c) });
     else content = `<p>${escapeHtml(page.content)}</p>`;
   }
   return { ...basic(page), content, encoding: 'UTF-8' };
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`).replace(/&#38;/g, '&amp;');
 
 const formatParam = () => p.str().values(WIKI_FORMATS).default('markdown');
 

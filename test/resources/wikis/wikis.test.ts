@@ -90,6 +90,9 @@ describe('wikis', () => {
     expect([missing.status, await body(missing)]).toEqual([404, { message: '404 Wiki Page Not Found' }]);
     const html = await body(await call(fx, 'GET', `${WIKIS}/home?render_html=true`, 'guest'));
     expect(html.content).toContain('<strong>bold</strong>');
+    await page(fx, { title: 'Notes', content: `<b>&'`, format: 'rdoc' });
+    const rdoc = await body(await call(fx, 'GET', `${WIKIS}/Notes?render_html=true`, 'guest'));
+    expect(rdoc.content).toBe('<p>&lt;b&gt;&amp;&#39;</p>');
   });
 
   it('PUT /projects/:id/wikis/:slug: updates content, renames within the directory, keeps old versions', async () => {
