@@ -2,13 +2,15 @@
  * The commits API (`lib/api/commits.rb`): list, get, create with actions, diff and refs. Reads need
  * `download_code`; a commit needs push access to its branch.
  */
+import { findProject } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import { grapeError, notFound } from '../../core/errors.js';
+import { forbidden, grapeError, notFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { mutuallyExclusive, p, type RawParams } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
 import { PipelineRenderer } from '../ci/entities.js';
+import { nameWithNamespace } from '../issuables/entities.js';
 import type { Project } from '../projects/model.js';
 import { authorizePushToBranch, readableRepo } from './access.js';
 import { diffEntity, stats } from './diff.js';
@@ -86,6 +88,17 @@ function actionsOf(raw: unknown): Action[] {
   });
   if (problems.length > 0) throw grapeError(400, problems.join(', '));
   return out;
+}
+
+/**
+ * `start_project` (13.12): found as `find_project!` finds (hidden is 404), and only the project this one
+ * was forked from (`forked_from?`), else 403 naming it.
+ */
+function forkParent(c: Ctx, proj: Project, idOrPath: number | string): Project {
+  const start = findProject(c, String(idOrPath)) as Project;
+  if (proj.forked_from_project_id !== start.id)
+    throw forbidden(`Project is not included in the fork network for ${nameWithNamespace(state(c), start)}`);
+  return start;
 }
 
 const refParams = { id: p.str().required(), sha: p.str().required() };
@@ -206,6 +219,8 @@ export function commitRoutes(r: ApiRouter): void {
       mutuallyExclusive(c.get('params'), 'start_branch', 'start_sha');
       const actions = actionsOf(c.get('params').actions);
       const proj = readableRepo(c);
+      const startProject =
+        prm.start_project === undefined ? undefined : forkParent(c, proj, prm.start_project);
       authorizePushToBranch(c, proj, prm.branch);
       const user = c.get('viewer').user!;
       const time = Math.floor(c.get('fx').clock.ms() / 1000);
@@ -218,6 +233,7 @@ export function commitRoutes(r: ApiRouter): void {
           actions,
           start_branch: prm.start_branch,
           start_sha: prm.start_sha,
+          start_project: startProject,
           force: prm.force,
           author_name: prm.author_name,
           author_email: prm.author_email,

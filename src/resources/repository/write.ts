@@ -33,6 +33,8 @@ export interface CommitRequest {
   actions: readonly Action[];
   start_branch?: string;
   start_sha?: string;
+  /** Where `start_branch` or `start_sha` is looked up (a fork's parent); the project itself by default. */
+  start_project?: Project;
   force?: boolean;
   author_name?: string;
   author_email?: string;
@@ -74,20 +76,22 @@ interface Start {
 /** `validate!` of `Commits::CreateService`: where the commit starts. */
 function startOf(st: PlatformState, p: Project, req: CommitRequest): Start {
   const store = objectsOf(st);
+  const source = req.start_project ?? p;
   const branchHead = refTarget(st, p, 'branch', req.branch);
   const empty = p.default_branch === null && branchHead === undefined && !hasAnyBranch(st, p);
   let parent: string | undefined;
   if (req.start_sha !== undefined) {
-    parent = resolveCommit(st, p, req.start_sha);
+    parent = resolveCommit(st, source, req.start_sha);
     if (parent === undefined) throw fail(`Cannot find start_sha '${req.start_sha}'`);
   } else {
     const start = req.start_branch ?? req.branch;
-    const head = refTarget(st, p, 'branch', start);
-    if (head === undefined && !empty)
+    const head = refTarget(st, source, 'branch', start);
+    if (head === undefined && (source !== p || !empty))
       throw fail('You can only create or edit files when you are on a branch');
     parent = head === undefined ? undefined : peel(store, head);
   }
-  const different = req.start_sha !== undefined || (req.start_branch ?? req.branch) !== req.branch;
+  const different =
+    source.id !== p.id || req.start_sha !== undefined || (req.start_branch ?? req.branch) !== req.branch;
   if (different && branchHead !== undefined && !req.force)
     throw fail(
       `A branch called '${req.branch}' already exists. Switch to that branch in order to make changes`,
