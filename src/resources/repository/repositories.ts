@@ -13,16 +13,23 @@ import { diffEntity } from './diff.js';
 import { commitEntity } from './entities.js';
 import { ancestors, mergeBase, walk } from './history.js';
 import { TREE_MODE } from './objects.js';
+import { inRepository } from './reach.js';
 import { resolveCommit } from './refs.js';
 import { objectsOf } from './store.js';
 import { diffTrees, entryAt, listTree } from './tree.js';
 
 const typeOf = (mode: string) => (mode === TREE_MODE ? 'tree' : mode === '160000' ? 'commit' : 'blob');
 
-/** `Gitlab::Git::Blob.raw` of an id: `404 Blob Not Found` for anything else. */
-function findBlob(c: Ctx, sha: string): Buffer {
-  const data = /^[0-9a-f]{40}$/i.test(sha) ? objectsOf(state(c)).raw(sha.toLowerCase(), 'blob') : undefined;
+/**
+ * `Gitlab::Git::Blob.raw` of an id in the project's repository: `404 Blob Not Found` for anything else,
+ * a blob only another project's refs reach included (the object store is the instance's).
+ */
+function findBlob(c: Ctx, proj: Project, sha: string): Buffer {
+  const st = state(c);
+  const id = sha.toLowerCase();
+  const data = /^[0-9a-f]{40}$/.test(id) ? objectsOf(st).raw(id, 'blob') : undefined;
   if (data === undefined) throw notFound('Blob', 'no blob with this id');
+  if (!inRepository(st, proj, id)) throw notFound('Blob', 'no ref of this project reaches the blob');
   return data;
 }
 
@@ -89,8 +96,8 @@ export function repositoryReadRoutes(r: ApiRouter): void {
     '/projects/:id/repository/blobs/:sha',
     { params: { id: p.str().required(), sha: p.str().required() } },
     (c, prm) => {
-      readableRepo(c);
-      const data = findBlob(c, prm.sha);
+      const proj = readableRepo(c);
+      const data = findBlob(c, proj, prm.sha);
       return c.json({
         size: data.length,
         encoding: 'base64',
@@ -104,8 +111,8 @@ export function repositoryReadRoutes(r: ApiRouter): void {
     '/projects/:id/repository/blobs/:sha/raw',
     { params: { id: p.str().required(), sha: p.str().required() } },
     (c, prm) => {
-      readableRepo(c);
-      const data = findBlob(c, prm.sha);
+      const proj = readableRepo(c);
+      const data = findBlob(c, proj, prm.sha);
       c.header('Content-Type', 'text/plain; charset=utf-8');
       return c.body(new Uint8Array(data));
     },
