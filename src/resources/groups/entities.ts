@@ -12,6 +12,7 @@ import { requestBase } from '../../core/pagination.js';
 import type { MemberRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { projectEntity, projectStatistics } from '../projects/entities.js';
+import { repositoryBytes } from '../repository/reach.js';
 import { userRenderer, type UserRenderer } from '../users/entities.js';
 import type { Group } from './model.js';
 
@@ -152,7 +153,7 @@ export class GroupRenderer {
     const sums: Record<string, number> = {};
     for (const k of STATISTICS) sums[k] = 0;
     for (const id of mget(this.st.idx.projectsByNamespace, `group:${g.id}`)) {
-      const s = projectStatistics(id);
+      const s = projectStatistics(id, repositoryBytes(this.st, tget(this.st.projects, id)!));
       for (const k of STATISTICS) sums[k]! += s[k];
     }
     return sums;

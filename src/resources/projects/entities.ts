@@ -64,6 +64,7 @@ import {
   withoutBranch,
 } from './render-parts.js';
 import type { ProjectEntityOptions, ProjectShape, RenderSlot, View } from './render-types.js';
+import { repositoryBytes } from '../repository/reach.js';
 import { DAY, isoTime, projectStatistics } from './statistics.js';
 
 export type { ProjectEntityOptions, ProjectShape, RenderSlot } from './render-types.js';
@@ -298,6 +299,7 @@ export class ProjectRenderer {
       v.groups === st.groups &&
       v.users === st.users &&
       v.settings === st.settings &&
+      (v.refs === undefined || v.refs === st.refs) &&
       v.paid === this.paid &&
       v.base === this.base
     );
@@ -328,6 +330,8 @@ export class ProjectRenderer {
       groups: st.groups,
       users: st.users,
       settings: st.settings,
+      // Statistics show the repository's size: a moved ref anywhere makes a fresh rendering.
+      refs: o.statistics === true ? st.refs : undefined,
       json: Buffer.from(parts.join(''), 'utf8'),
     };
     // One per key; a record read by many viewers starts over rather than growing.
@@ -484,7 +488,7 @@ export class ProjectRenderer {
       parts.push((shared.afterShares[+admin] ??= flat(sh.g + sh.h + (admin ? sh.storage : '') + sh.ee)));
     else {
       parts.push(cu.g ?? sh.g);
-      if (statistics) parts.push(`,"statistics":${q(projectStatistics(p.id))}`);
+      if (statistics) parts.push(`,"statistics":${q(projectStatistics(p.id, repositoryBytes(st, p)))}`);
       parts.push(cu.h ?? sh.h);
       if (admin) parts.push(cu.storage ?? sh.storage);
       parts.push(cu.ee ?? sh.ee);

@@ -11,6 +11,7 @@
 import type { PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { iget, mget, tget, tleaves, type Table } from '../../core/table.js';
 import { groupChain } from './access.js';
+import { repositoryBytes } from '../repository/reach.js';
 import { projectStatistics } from './entities.js';
 import type { Project } from './model.js';
 import { fuzzyWords } from '../users/finder.js';
@@ -51,6 +52,8 @@ interface ProjectsIndex {
   sorted: Map<string, ProjectKey[]>;
   /** The ids of each order in `sorted`, for scans that touch no records. */
   sortedIds: Map<string, Int32Array>;
+  /** The refs table the repository-size orders were made from. */
+  refs?: PlatformState['refs'];
   /** Each id's position in an order (by `order_by`, ascending; `desc` is its reverse). */
   ranks: Map<string, Int32Array>;
 }
@@ -104,26 +107,55 @@ export function projectsIndex(t: Table<ProjectRecord>): ProjectsIndex {
 
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
-const FIELDS: Record<Exclude<ProjectOrder, 'id'>, (k: ProjectKey) => string | number> = {
+type Field = (k: ProjectKey, st: PlatformState) => string | number;
+
+const FIELDS: Record<Exclude<ProjectOrder, 'id'>, Field> = {
   // Raw values, byte order: what a database with C collation gives.
   name: (k) => k.p.name,
   path: (k) => k.p.path,
   created_at: (k) => k.created,
   updated_at: (k) => k.updated,
   last_activity_at: (k) => k.activity,
-  repository_size: (k) => projectStatistics(k.p.id).repository_size,
-  storage_size: (k) => projectStatistics(k.p.id).storage_size,
-  wiki_size: (k) => projectStatistics(k.p.id).wiki_size,
+  repository_size: (k, st) => repositoryBytes(st, k.p),
+  storage_size: (k, st) => projectStatistics(k.p.id, repositoryBytes(st, k.p)).storage_size,
+  wiki_size: (k) => projectStatistics(k.p.id, 0).wiki_size,
 };
+
+/** Orders by a size that follows the repository (its refs), not the projects table alone. */
+const REFS_ORDERS: readonly ProjectOrder[] = ['repository_size', 'storage_size'];
+
+/** The index of the projects table, its repository-size orders dropped once any ref moved. */
+function indexOf(st: PlatformState): ProjectsIndex {
+  const ix = projectsIndex(st.projects);
+  if (ix.refs !== st.refs) {
+    for (const order of REFS_ORDERS) {
+      for (const sort of ['asc', 'desc']) {
+        ix.sorted.delete(`${order}:${sort}`);
+        ix.sortedIds.delete(`${order}:${sort}`);
+      }
+      ix.ranks.delete(order);
+    }
+    ix.refs = st.refs;
+  }
+  return ix;
+}
 
 /** The comparator of an order, with id as tie-breaker in the same direction. */
 export function comparator(
   orderBy: ProjectOrder,
   sort: 'asc' | 'desc',
+  st: PlatformState,
 ): (a: ProjectKey, b: ProjectKey) => number {
   const dir = sort === 'asc' ? 1 : -1;
   if (orderBy === 'id') return (a, b) => dir * (a.p.id - b.p.id);
-  const field = FIELDS[orderBy];
+  const raw = FIELDS[orderBy];
+  // Each key's value once per sort: a size reads the repository.
+  const values = new Map<ProjectKey, string | number>();
+  const field = (k: ProjectKey) => {
+    let v = values.get(k);
+    if (v === undefined) values.set(k, (v = raw(k, st)));
+    return v;
+  };
   return (a, b) => dir * (cmp(field(a), field(b)) || a.p.id - b.p.id);
 }
 
@@ -133,7 +165,7 @@ export function orderedProjects(
   orderBy: ProjectOrder,
   sort: 'asc' | 'desc',
 ): readonly ProjectKey[] {
-  const ix = projectsIndex(st.projects);
+  const ix = indexOf(st);
   if (orderBy === 'id' && sort === 'asc') return ix.asc;
   const cacheKey = `${orderBy}:${sort}`;
   let list = ix.sorted.get(cacheKey);
@@ -142,7 +174,7 @@ export function orderedProjects(
   if (orderBy === 'id') list = ix.asc.slice().reverse();
   else if (other) list = other.slice().reverse();
   else {
-    const asc = comparator(orderBy, 'asc');
+    const asc = comparator(orderBy, 'asc', st);
     // Generated worlds create projects in time order: id order often is the order already.
     let sorted = true;
     for (let i = 1; i < ix.asc.length && sorted; i++) sorted = asc(ix.asc[i - 1]!, ix.asc[i]!) <= 0;
@@ -155,7 +187,7 @@ export function orderedProjects(
 
 /** The ids of `orderedProjects`, for scans by a byte-per-id filter. */
 export function orderedIds(st: PlatformState, orderBy: ProjectOrder, sort: 'asc' | 'desc'): Int32Array {
-  const ix = projectsIndex(st.projects);
+  const ix = indexOf(st);
   const cacheKey = `${orderBy}:${sort}`;
   let ids = ix.sortedIds.get(cacheKey);
   if (!ids) {
@@ -178,7 +210,7 @@ export function sortIds(
   orderBy: ProjectOrder,
   sort: 'asc' | 'desc',
 ): Int32Array {
-  const ix = projectsIndex(st.projects);
+  const ix = indexOf(st);
   let rank = ix.ranks.get(orderBy);
   const asc = orderedIds(st, orderBy, 'asc');
   if (!rank) {

@@ -311,11 +311,13 @@ function collect(
           const k = keyById(st, id);
           if (k && pred(k)) out.push(k);
         }
-      return out.sort(comparator(orderBy, sort));
+      return out.sort(comparator(orderBy, sort, st));
     }
     // Unfiltered (an admin's search): every match in order, kept with the search.
     const cacheKey = `${orderBy}:${sort}`;
-    const known = pred === ALL ? search.ordered.get(cacheKey) : undefined;
+    // Size orders follow the refs, which the search (kept per projects table) does not see.
+    const keep = pred === ALL && orderBy !== 'repository_size' && orderBy !== 'storage_size';
+    const known = keep ? search.ordered.get(cacheKey) : undefined;
     if (known) return known;
     // A few matches are put in order directly; many are picked out of the whole order.
     const ids =
@@ -329,7 +331,7 @@ function collect(
       const k = keyById(st, id)!;
       if (pred(k) && out.push(k) >= needed) break;
     }
-    if (pred === ALL) search.ordered.set(cacheKey, out);
+    if (keep) search.ordered.set(cacheKey, out);
     return out;
   }
   if (candidates) {
@@ -343,7 +345,7 @@ function collect(
       const k = projectKey(st, p);
       if (pred(k)) out.push(k);
     }
-    return out.sort(comparator(orderBy, sort));
+    return out.sort(comparator(orderBy, sort, st));
   }
   let all = orderedProjects(st, orderBy, sort);
   if (orderBy === 'id' && range) all = idRange(all, sort, range);

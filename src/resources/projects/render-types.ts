@@ -27,6 +27,8 @@ export interface View {
   groups: PlatformState['groups'];
   users: PlatformState['users'];
   settings: PlatformState['settings'];
+  /** The refs table, when the rendering shows statistics (the repository's size). */
+  refs: PlatformState['refs'] | undefined;
   json: Buffer<ArrayBuffer>;
 }
 

@@ -9,7 +9,10 @@ export function isoTime(s: string | null): string | null {
 
 export const DAY = 86_400_000;
 
-/** Deterministic repository statistics: a project always reports the same sizes. */
+/**
+ * A project's statistics: the repository's size is its objects' (`repositoryBytes`, given by the
+ * caller), the other figures deterministic stand-ins: a project always reports the same ones.
+ */
 export interface ProjectStatistics {
   commit_count: number;
   storage_size: number;
@@ -27,11 +30,10 @@ function mix(n: number): number {
   return (z ^ (z >>> 16)) >>> 0;
 }
 
-export function projectStatistics(id: number): ProjectStatistics {
+export function projectStatistics(id: number, repository_size: number): ProjectStatistics {
   const h1 = mix(id * 4 + 1);
   const h2 = mix(id * 4 + 2);
   const h3 = mix(id * 4 + 3);
-  const repository_size = 20_480 + (h1 % 52_428_800);
   const wiki_size = h2 % 4 === 0 ? 0 : (h2 >>> 3) % 1_048_576;
   const lfs_objects_size = h3 % 5 === 0 ? (h3 >>> 4) % 104_857_600 : 0;
   const job_artifacts_size = (h1 >>> 5) % 3 === 0 ? 0 : (h2 >>> 7) % 20_971_520;

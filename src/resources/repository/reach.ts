@@ -9,8 +9,8 @@
  */
 import type { PlatformState, ProjectRecord, RefsRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
-import type { ObjectStore } from './objects.js';
-import { names, refTarget } from './refs.js';
+import { ObjectStore } from './objects.js';
+import { initialCommit, names, refTarget } from './refs.js';
 import { objectsOf } from './store.js';
 
 export interface Reach {
@@ -113,6 +113,22 @@ function isReachedFrom(store: ObjectStore, tips: readonly string[], id: string, 
 export const inRepository = (st: PlatformState, project: ProjectRecord, id: string): boolean =>
   reachOf(st, project).objects.has(id);
 
-/** The repository's size: the payload bytes of the objects its refs reach. */
-export const repositoryBytes = (st: PlatformState, project: ProjectRecord): number =>
-  reachOf(st, project).bytes;
+/**
+ * The repository's size: the payload bytes of the objects its refs reach. A repository never written
+ * to is its initial commit, whose size only its creation time's digits change: counted without storing
+ * it, so that ordering a large world by size stores nothing.
+ */
+export function repositoryBytes(st: PlatformState, project: ProjectRecord): number {
+  if (tget(st.refs, project.id) !== undefined) return reachOf(st, project).bytes;
+  if (project.default_branch === null) return 0;
+  const time = Math.floor(Date.parse(project.created_at) / 1000);
+  return INITIAL_BYTES + 2 * String(time).length;
+}
+
+/** The initial commit's objects, less the digits of its time (written twice: author and committer). */
+const INITIAL_BYTES = (() => {
+  const scratch = new ObjectStore();
+  const id = initialCommit(scratch, { created_at: '1970-01-01T00:00:00Z' } as ProjectRecord);
+  const seen = new Set<string>();
+  return extend(scratch, seen, [id]) - 2 * '0'.length;
+})();
