@@ -1,7 +1,7 @@
 /**
  * The export archive: a gzip-compressed tar in the layout the README documents (`VERSION`,
- * `tree/project.json`, one NDJSON file per relation under `tree/project/`, and `repository.json` in
- * place of the platform's repository bundle). Users are referenced by `{username, email}` so that an
+ * `tree/project.json`, one NDJSON file per relation under `tree/project/`, `repository.json` with the
+ * refs, and `project.bundle`, the platform's git bundle of the repository). Users are referenced by `{username, email}` so that an
  * import on another instance can map them; labels by title; milestones by title and level.
  *
  * Reading the state (`collect`), writing the archive's files (`archiveFiles`) and reading them back
@@ -24,6 +24,8 @@ import type {
   NoteRecord,
 } from '../issuables/store.js';
 import type { Project } from '../projects/model.js';
+import { BundleError, projectBundle, readBundle, type Bundle } from '../repository/bundle.js';
+import { validRefName } from '../repository/names.js';
 import type { ArchiveFiles } from './store.js';
 
 /** `Gitlab::ImportExport::VERSION` of 13.x: an archive with another version is refused. */
@@ -37,7 +39,17 @@ export interface ArchiveContent {
   project: Row;
   relations: Record<Relation, Row[]>;
   /** Branches and tags with their shas (the default branch included). */
-  repository: { branches: Record<string, string>; tags: Record<string, string> };
+  repository: ArchiveRepository;
+}
+
+export interface ArchiveRepository {
+  /** Branch and tag names with the commits they are at (tags peeled). */
+  branches: Record<string, string>;
+  tags: Record<string, string>;
+  /** `project.bundle`: a git bundle of every ref and the objects they reach (none for an empty repository). */
+  bundle?: Buffer;
+  /** The bundle read back (an import): its refs and objects. */
+  git?: Bundle;
 }
 
 /**
@@ -297,6 +309,8 @@ export function collect(st: PlatformState, project: Project, description: string
   for (const kind of ['branch', 'tag'] as const)
     for (const name of refNames(st, project, kind))
       (kind === 'branch' ? repository.branches : repository.tags)[name] = findRef(st, project, kind, name)!;
+  const bundle = projectBundle(st, project);
+  if (bundle) repository.bundle = bundle;
   return { project: attrs, relations, repository };
 }
 
@@ -311,7 +325,9 @@ export function archiveFiles(content: ArchiveContent): ArchiveFiles {
       `tree/project/${name}.ndjson`,
       Buffer.from(content.relations[name].map((r) => JSON.stringify(r) + '\n').join('')),
     );
-  files.set('repository.json', Buffer.from(JSON.stringify(content.repository)));
+  const { branches, tags, bundle } = content.repository;
+  files.set('repository.json', Buffer.from(JSON.stringify({ branches, tags })));
+  if (bundle) files.set('project.bundle', bundle);
   return files;
 }
 
@@ -420,6 +436,23 @@ export function parseArchive(files: ArchiveFiles): ArchiveContent {
       repository.branches = refs(repo.branches);
       repository.tags = refs(repo.tags);
     }
+  }
+  const bundle = files.get('project.bundle');
+  if (bundle !== undefined) {
+    try {
+      repository.git = readBundle(bundle);
+    } catch (e) {
+      if (!(e instanceof BundleError)) throw e;
+      throw new ArchiveError(`Invalid archive: project.bundle: ${e.message}`);
+    }
+    for (const r of repository.git.refs) {
+      const name = r.name.replace(/^refs\/(heads|tags)\//, '');
+      if (r.name !== 'HEAD' && name !== r.name && !validRefName(name))
+        throw new ArchiveError(
+          `Invalid archive: project.bundle names an invalid ref ${JSON.stringify(r.name)}`,
+        );
+    }
+    repository.bundle = bundle;
   }
   return { project, relations, repository };
 }

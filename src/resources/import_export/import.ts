@@ -13,6 +13,7 @@ import { nextId, type PipelineRecord, type PlatformState, type Visibility } from
 import { iget, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import { createPipeline } from '../ci/model.js';
 import { addRef } from '../ci/refs.js';
+import { objectsFor } from '../repository/store.js';
 import {
   addAward,
   createIssue,
@@ -114,11 +115,26 @@ export function restoreProject(
   const project = tget(st.projects, pid) as Draft<Project>;
   const groups = groupChain(st, project);
 
+  const git = content.repository.git;
+  if (git) {
+    // The bundle's objects, under the ids they had: the refs then name the same commits and tags.
+    const store = objectsFor(st);
+    for (const o of git.objects) store.put(o.type, o.data);
+    for (const r of git.refs) {
+      if (r.name.startsWith('refs/heads/')) addRef(st, pid, 'branch', r.name.slice(11), r.id);
+      else if (r.name.startsWith('refs/tags/')) addRef(st, pid, 'tag', r.name.slice(10), r.id);
+    }
+  }
+  // repository.json: the refs a bundle does not carry (an archive without one, or refs a scenario gave
+  // a sha that names no object), as bare shas.
+  const inBundle = new Set(git?.refs.map((r) => r.name));
   for (const [kind, refs] of [
     ['branch', content.repository.branches],
     ['tag', content.repository.tags],
   ] as const)
-    for (const [name, sha] of Object.entries(refs)) addRef(st, pid, kind, name, sha);
+    for (const [name, sha] of Object.entries(refs))
+      if (!inBundle.has(`refs/${kind === 'branch' ? 'heads' : 'tags'}/${name}`))
+        addRef(st, pid, kind, name, sha);
 
   // `MembersMapper`: the importer is a maintainer at least; the archive's members follow, mapped to the
   // users of this instance (members nobody here matches are left out, as the platform does).

@@ -112,7 +112,7 @@ async function startImport(
   return json(res);
 }
 
-/** The files of a tar.gz, as text. */
+/** The files of a tar.gz, as text (the binary git bundle as latin1, so that `tarGz` restores its bytes). */
 async function untar(bytes: Buffer): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const x = extract();
@@ -121,7 +121,7 @@ async function untar(bytes: Buffer): Promise<Map<string, string>> {
       const parts: Buffer[] = [];
       stream.on('data', (c: unknown) => parts.push(c as Buffer));
       stream.on('end', () => {
-        files.set(h.name, Buffer.concat(parts).toString('utf8'));
+        files.set(h.name, Buffer.concat(parts).toString(h.name === 'project.bundle' ? 'latin1' : 'utf8'));
         next();
       });
     });
@@ -141,7 +141,8 @@ async function tarGz(files: Record<string, string>): Promise<Buffer> {
     p.on('data', (c: unknown) => chunks.push(c as Buffer));
     p.on('end', resolve);
   });
-  for (const [name, body] of Object.entries(files)) p.entry({ name }, body);
+  for (const [name, body] of Object.entries(files))
+    p.entry({ name }, name === 'project.bundle' ? Buffer.from(body, 'latin1') : body);
   p.finalize();
   await done;
   return gzipSync(Buffer.concat(chunks));
@@ -405,6 +406,7 @@ describe('project export', () => {
       'tree/project/snippets.ndjson',
       'tree/project/ci_pipelines.ndjson',
       'repository.json',
+      'project.bundle',
     ]);
     expect(files.get('VERSION')).toBe('0.2.4\n');
     const project = JSON.parse(files.get('tree/project.json')!) as Record<string, unknown>;
