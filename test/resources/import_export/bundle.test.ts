@@ -79,7 +79,7 @@ async function untar(bytes: Buffer): Promise<Map<string, Buffer>> {
   const done = new Promise<void>((resolve, reject) => {
     x.on('entry', (h, stream, next) => {
       const parts: Buffer[] = [];
-      stream.on('data', (c: Buffer) => parts.push(c));
+      stream.on('data', (c: unknown) => parts.push(c as Buffer));
       stream.on('end', () => {
         files.set(h.name, Buffer.concat(parts));
         next();
@@ -97,7 +97,7 @@ async function tarGz(files: Map<string, Buffer>): Promise<Buffer> {
   const p = pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve) => {
-    p.on('data', (c: Buffer) => chunks.push(c));
+    p.on('data', (c: unknown) => chunks.push(c as Buffer));
     p.on('end', resolve);
   });
   for (const [name, body] of files) p.entry({ name }, body);
@@ -201,7 +201,7 @@ describe('export and import: the repository as a git bundle', () => {
     const files = await untar(await exported(source));
     const bundle = files.get('project.bundle')!;
     const broken = Buffer.from(bundle);
-    broken[broken.length - 1] ^= 0xff;
+    broken.writeUInt8(broken.readUInt8(broken.length - 1) ^ 0xff, broken.length - 1);
     files.set('project.bundle', broken);
     const target = createFauxlab({ scenario });
     const { path, body } = await imported(target, await tarGz(files));
