@@ -86,7 +86,9 @@ function startOf(st: PlatformState, p: Project, req: CommitRequest): Start {
   } else {
     const start = req.start_branch ?? req.branch;
     const head = refTarget(st, source, 'branch', start);
-    if (head === undefined && (source !== p || !empty))
+    // `validate_on_branch!` asks the start project: an empty one has no branch to be on.
+    const sourceEmpty = source === p ? empty : source.default_branch === null && !hasAnyBranch(st, source);
+    if (head === undefined && !sourceEmpty)
       throw fail('You can only create or edit files when you are on a branch');
     parent = head === undefined ? undefined : peel(store, head);
   }
