@@ -65,10 +65,10 @@ async function history(fx: Fauxlab) {
   return binary;
 }
 
-async function exported(fx: Fauxlab): Promise<Buffer> {
-  expect((await call(fx, 'POST', `${APP}/export`)).status).toBe(202);
+async function exported(fx: Fauxlab, project = APP): Promise<Buffer> {
+  expect((await call(fx, 'POST', `${project}/export`)).status).toBe(202);
   fx.clock.advance(3000);
-  const res = await call(fx, 'GET', `${APP}/export/download`);
+  const res = await call(fx, 'GET', `${project}/export/download`);
   expect(res.status).toBe(200);
   return Buffer.from(await res.arrayBuffer());
 }
@@ -213,6 +213,34 @@ describe('export and import: the repository as a git bundle', () => {
     files.set('project.bundle', Buffer.from(`# v2 git bundle\n-${'a'.repeat(40)} base\n\nPACK`));
     const second = await imported(target, await tarGz(files), 'copy2');
     expect(second.body.import_error).toContain('prerequisite');
+  });
+
+  it('GET /projects/:id/export/download: an empty repository has no project.bundle (git makes no empty bundle); its import is empty too', async () => {
+    const fx = createFauxlab({ scenario });
+    const created = await ok(fx, 'POST', '/api/v4/projects', { name: 'empty' });
+    expect(created.default_branch).toBeNull();
+    const bytes = await exported(fx, `/api/v4/projects/${created.id as number}`);
+    const files = await untar(bytes);
+    expect(files.has('project.bundle')).toBe(false);
+    expect(JSON.parse(files.get('repository.json')!.toString())).toEqual({ branches: {}, tags: {} });
+    const { path, body } = await imported(fx, bytes);
+    expect(body.import_status).toBe('finished');
+    expect(await ok(fx, 'GET', `${path}/repository/branches`)).toEqual([]);
+  });
+
+  it('POST /projects/import: a bundle ref with a name git refuses fails the import', async () => {
+    const source = createFauxlab({ scenario });
+    await history(source);
+    const files = await untar(await exported(source));
+    const bundle = files.get('project.bundle')!;
+    const text = bundle.toString('latin1').replace('refs/heads/feature', 'refs/heads/fe..ture');
+    files.set('project.bundle', Buffer.from(text, 'latin1'));
+    const target = createFauxlab({ scenario });
+    const { body } = await imported(target, await tarGz(files));
+    expect(body).toMatchObject({
+      import_status: 'failed',
+      import_error: expect.stringContaining('project.bundle names an invalid ref "refs/heads/fe..ture"'),
+    });
   });
 
   it.skipIf(!GIT)(
