@@ -104,16 +104,18 @@ export function integrationControl(app: Hono<Env>, fxOf: (c: Context<Env>) => Fx
  * file: what a push carries is not known, only that it moved the branch.
  */
 function pushCommit(st: PlatformState, p: Project, ref: string, before: string, who: Signature): string {
-  const head = p.default_branch === null ? undefined : findRef(st, p, 'branch', p.default_branch);
+  const d = p.default_branch;
+  const head = d === null ? undefined : findRef(st, p, 'branch', d);
+  // By branch name, not sha: a sha is checked against the whole history, a name is one lookup.
   const start =
-    before !== BLANK_SHA ? { start_sha: before } : head !== undefined ? { start_sha: head } : undefined;
+    before !== BLANK_SHA ? {} : head !== undefined && d !== null ? { start_branch: d } : undefined;
   if (start === undefined) {
     // No branch to start from: a first commit of its own, as a push of an orphan branch makes.
     const store = objectsOf(st);
     const tree = store.putTree([]);
     return store.putCommit({ tree, parents: [], author: who, committer: who, message: pushMessage(ref) });
   }
-  const req = { branch: ref, message: pushMessage(ref), actions: [], force: true, ...start };
+  const req = { branch: ref, message: pushMessage(ref), actions: [], ...start };
   return buildCommit(st, p, req, who).id;
 }
 
