@@ -12,7 +12,7 @@ import { requestBase } from '../../core/pagination.js';
 import type { MemberRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { projectEntity, projectStatistics } from '../projects/entities.js';
-import { repositoryBytes } from '../repository/reach.js';
+import { repositoryBytes } from '../repository/contents.js';
 import { userRenderer, type UserRenderer } from '../users/entities.js';
 import type { Group } from './model.js';
 

@@ -64,7 +64,7 @@ import {
   withoutBranch,
 } from './render-parts.js';
 import type { ProjectEntityOptions, ProjectShape, RenderSlot, View } from './render-types.js';
-import { repositoryBytes } from '../repository/reach.js';
+import { repositoryBytes } from '../repository/contents.js';
 import { DAY, isoTime, projectStatistics } from './statistics.js';
 
 export type { ProjectEntityOptions, ProjectShape, RenderSlot } from './render-types.js';

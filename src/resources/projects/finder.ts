@@ -11,7 +11,7 @@
 import type { PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { iget, mget, tget, tleaves, type Table } from '../../core/table.js';
 import { groupChain } from './access.js';
-import { repositoryBytes } from '../repository/reach.js';
+import { repositoryBytes } from '../repository/contents.js';
 import { projectStatistics } from './entities.js';
 import type { Project } from './model.js';
 import { fuzzyWords } from '../users/finder.js';

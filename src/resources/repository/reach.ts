@@ -1,16 +1,15 @@
 /**
- * What a project's repository holds: the objects its branches and tags reach. The object store is the
- * instance's, shared by every project, so a bare id (a blob's sha) must be checked against this before
- * it opens anything, and the repository's size is the sum of these objects.
+ * The index of what a project's repository holds: the objects its branches and tags reach (see
+ * contents.ts for its uses). It knows no refs: the caller names the tips (refs.ts imports this).
  *
  * Computed once per refs record (immer gives a project a new one exactly when one of its refs moves) and
  * kept by its identity. A push that only adds history on top of what the previous record reached walks
  * the new objects only, stopping at the ones already known.
  */
+import { isDraft } from 'immer';
 import type { PlatformState, ProjectRecord, RefsRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
-import { ObjectStore } from './objects.js';
-import { initialCommit, names, refTarget } from './refs.js';
+import type { ObjectStore } from './objects.js';
 import { objectsOf } from './store.js';
 
 export interface Reach {
@@ -27,21 +26,11 @@ const byRecord = new WeakMap<object, Reach & { project: ProjectRecord }>();
 /** The last reach computed for each project of a store, to extend on the next push. */
 const lastOf = new WeakMap<ObjectStore, Map<number, Reach>>();
 
-function tipsOf(st: PlatformState, project: ProjectRecord): string[] {
-  const out: string[] = [];
-  for (const kind of ['branch', 'tag'] as const)
-    for (const n of names(st, project, kind)) {
-      const id = refTarget(st, project, kind, n);
-      if (id !== undefined) out.push(id);
-    }
-  return out;
-}
-
 /**
  * Adds what `starts` reach to `seen` (objects already in it are not walked again) and returns the bytes
  * added. Submodule entries (`160000`) name commits of another repository and are not followed.
  */
-function extend(store: ObjectStore, seen: Set<string>, starts: Iterable<string>): number {
+export function extend(store: ObjectStore, seen: Set<string>, starts: Iterable<string>): number {
   let bytes = 0;
   const stack = [...starts];
   while (stack.length > 0) {
@@ -63,8 +52,19 @@ function extend(store: ObjectStore, seen: Set<string>, starts: Iterable<string>)
   return bytes;
 }
 
-export function reachOf(st: PlatformState, project: ProjectRecord): Reach {
+/** The reach of the project's refs; `tipsOf` lists the ids they name (called when not kept). */
+export function reachOf(
+  st: PlatformState,
+  project: ProjectRecord,
+  tipsOf: (st: PlatformState, project: ProjectRecord) => string[],
+): Reach {
   const refs: RefsRecord | undefined = tget(st.refs, project.id);
+  // Inside a write the records are drafts that may still change: computed afresh and not kept.
+  if (isDraft(refs) || isDraft(project)) {
+    const tips = tipsOf(st, project);
+    const seen = new Set<string>();
+    return { objects: seen, bytes: extend(objectsOf(st), seen, tips), tips };
+  }
   const key: object = refs ?? project;
   const hit = byRecord.get(key);
   // An unwritten repository's lazy default branch follows the project record (its default branch).
@@ -108,27 +108,3 @@ function isReachedFrom(store: ObjectStore, tips: readonly string[], id: string, 
   }
   return false;
 }
-
-/** Whether the project's refs reach the object (`Gitlab::Git::Blob.raw` finds only the repository's). */
-export const inRepository = (st: PlatformState, project: ProjectRecord, id: string): boolean =>
-  reachOf(st, project).objects.has(id);
-
-/**
- * The repository's size: the payload bytes of the objects its refs reach. A repository never written
- * to is its initial commit, whose size only its creation time's digits change: counted without storing
- * it, so that ordering a large world by size stores nothing.
- */
-export function repositoryBytes(st: PlatformState, project: ProjectRecord): number {
-  if (tget(st.refs, project.id) !== undefined) return reachOf(st, project).bytes;
-  if (project.default_branch === null) return 0;
-  const time = Math.floor(Date.parse(project.created_at) / 1000);
-  return INITIAL_BYTES + 2 * String(time).length;
-}
-
-/** The initial commit's objects, less the digits of its time (written twice: author and committer). */
-const INITIAL_BYTES = (() => {
-  const scratch = new ObjectStore();
-  const id = initialCommit(scratch, { created_at: '1970-01-01T00:00:00Z' } as ProjectRecord);
-  const seen = new Set<string>();
-  return extend(scratch, seen, [id]) - 2 * '0'.length;
-})();

@@ -10,6 +10,7 @@ import { own, dict } from '../../core/own.js';
 import type { PlatformState, ProjectRecord, RefsRecord } from '../../core/state.js';
 import { tget, tset } from '../../core/table.js';
 import type { ObjectStore, Signature } from './objects.js';
+import { reachOf } from './reach.js';
 import { objectsFor, objectsOf } from './store.js';
 
 type S = Draft<PlatformState>;
@@ -141,28 +142,24 @@ export function resolveCommit(st: PlatformState, project: ProjectRecord, ref: st
   return hits.length === 1 ? hits[0] : undefined;
 }
 
-/**
- * Whether a commit belongs to the project. The store is the instance's, shared by every project (a fork
- * shares its parent's objects), so a sha alone must not open another project's commit.
- */
-export function reachableFrom(st: PlatformState, project: ProjectRecord, id: string): boolean {
-  const store = objectsOf(st);
-  const seen = new Set<string>();
-  const stack: string[] = [];
+/** The ids the project's branches and tags name (annotated tags unpeeled). */
+export function refTips(st: PlatformState, project: ProjectRecord): string[] {
+  const out: string[] = [];
   for (const kind of ['branch', 'tag'] as const)
     for (const n of names(st, project, kind)) {
-      const t = refTarget(st, project, kind, n);
-      if (t !== undefined) stack.push(peel(store, t));
+      const id = refTarget(st, project, kind, n);
+      if (id !== undefined) out.push(id);
     }
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    if (c === id) return true;
-    if (seen.has(c)) continue;
-    seen.add(c);
-    for (const p of store.commit(c)?.parents ?? []) stack.push(p);
-  }
-  return false;
+  return out;
 }
+
+/**
+ * Whether a commit belongs to the project. The store is the instance's, shared by every project (a fork
+ * shares its parent's objects), so a sha alone must not open another project's commit. Read from the
+ * reachability index (kept per version of the project's refs), not by a walk per request.
+ */
+export const reachableFrom = (st: PlatformState, project: ProjectRecord, id: string): boolean =>
+  reachOf(st, project, refTips).objects.has(id);
 
 /** A fork's refs: the source's branches and tags (its objects are the instance's, so nothing is copied). */
 export function copyRefs(st: S, source: ProjectRecord, fork: ProjectRecord): void {

@@ -13,7 +13,7 @@ import { diffEntity } from './diff.js';
 import { commitEntity } from './entities.js';
 import { ancestors, mergeBase, walk } from './history.js';
 import { TREE_MODE } from './objects.js';
-import { inRepository } from './reach.js';
+import { inRepository } from './contents.js';
 import { resolveCommit } from './refs.js';
 import { objectsOf } from './store.js';
 import { diffTrees, entryAt, listTree } from './tree.js';
