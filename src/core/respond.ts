@@ -36,6 +36,15 @@ export function jsonResponse(
   return plainResponse(body, status, jsonHeaders(headers));
 }
 
+/**
+ * `c.json(value, status)` as bytes the instance keeps: what an entity route answers, so that the response
+ * cache can send the same answer again while the state stands (a `c.json` response is computed each time).
+ * Only for handlers that set no headers through the context, which this replaces.
+ */
+export function sendJson(value: unknown, status = 200, headers?: Record<string, string>): Response {
+  return jsonResponse(JSON.stringify(value), status, headers);
+}
+
 function jsonHeaders(headers?: Record<string, string>): Record<string, string> {
   const all: Record<string, string> = { 'content-type': 'application/json' };
   if (headers) for (const k in headers) all[k] = headers[k]!;
