@@ -16,6 +16,7 @@
 import { ACCESS, canReadProject, projectAccess } from '../../core/access.js';
 import { type Ctx, type Fx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
+import { keptBytes } from '../../core/respond.js';
 import {
   type GroupRecord,
   type PlatformState,
@@ -328,7 +329,7 @@ export class ProjectRenderer {
       groups: st.groups,
       users: st.users,
       settings: st.settings,
-      json: Buffer.from(parts.join(''), 'utf8'),
+      json: keptBytes(parts.join('')),
     };
     // One per key; a record read by many viewers starts over rather than growing.
     if (!views || views.length >= VIEWS_PER_RECORD) r.views = [made];
