@@ -6,6 +6,7 @@ import type { Ctx } from './context.js';
 import { grapeError } from './errors.js';
 import { featureEnabled } from './features.js';
 import { p, toQuery } from './params.js';
+import { sendJson } from './respond.js';
 
 /** Declared on every list endpoint, so that pagination links carry `per_page` like the platform's. */
 export const paginationParams = {
@@ -183,10 +184,14 @@ export function keysetPage<T>(
   return { items, headers };
 }
 
-/** Sends a page as JSON with its headers. */
-export function sendPage<T>(c: Ctx, page: Page<T>, render: (t: T) => unknown): Response {
-  for (const [k, v] of Object.entries(page.headers)) c.header(k, v);
-  return c.json(page.items.map(render));
+/**
+ * Sends a page as JSON with its headers, as bytes the response cache can keep (`sendJson`); header
+ * names lower-cased, as a `Headers` would send them.
+ */
+export function sendPage<T>(_c: Ctx, page: Page<T>, render: (t: T) => unknown): Response {
+  const headers: Record<string, string> = {};
+  for (const k in page.headers) headers[k.toLowerCase()] = page.headers[k]!;
+  return sendJson(page.items.map(render), 200, headers);
 }
 
 /** The common case: offset-paginate and render. */

@@ -27,6 +27,55 @@ export function freezeNew<T>(value: T): T {
   return value;
 }
 
+/** What immer keeps of a draft (its internal state): the fields `freezeWritten` reads. */
+interface DraftState {
+  type_: number;
+  modified_: boolean;
+  copy_: Record<string | number, unknown> | null;
+  assigned_?: Map<string | number, boolean>;
+}
+
+/** The key under which immer keeps a draft's state (immer's `DRAFT_STATE`). */
+const DRAFT_STATE = Symbol.for('immer-state');
+/** immer's type tag of a draft of an array. */
+const ARRAY_DRAFT = 1;
+
+/**
+ * The states of the drafts a write made so far (read at the end of its recipe, before immer revokes
+ * them), or undefined when immer does not keep them as this expects.
+ */
+function draftStates(draft: object): DraftState[] | undefined {
+  const scope = (draft as { [DRAFT_STATE]?: { scope_?: { drafts_?: unknown } } })[DRAFT_STATE]?.scope_;
+  const drafts = scope?.drafts_;
+  if (!Array.isArray(drafts)) return undefined;
+  const out: DraftState[] = [];
+  for (const d of drafts as { [DRAFT_STATE]?: DraftState }[]) {
+    const st = d[DRAFT_STATE];
+    if (!st || typeof st.modified_ !== 'boolean') return undefined;
+    out.push(st);
+  }
+  return out;
+}
+
+/**
+ * Freezes what a write made, from the drafts it modified: each such draft's copy is an object of the new
+ * state, which is frozen without visiting its keys (a table bucket holds up to 64, and a write copies a
+ * few dozen buckets), and only the values assigned into it (new records, replaced fields), or the items of
+ * a copied array, are walked, by `freezeNew`. Everything else reachable is an old, frozen object.
+ */
+function freezeWritten(states: readonly DraftState[]): void {
+  for (const st of states) {
+    const copy = st.copy_;
+    if (!st.modified_ || copy === null || !Object.isExtensible(copy)) continue;
+    Object.freeze(copy);
+    if (st.type_ === ARRAY_DRAFT) {
+      for (const v of copy as unknown as unknown[]) freezeNew(v);
+    } else if (st.assigned_) {
+      for (const [k, set] of st.assigned_) if (set) freezeNew(copy[k]);
+    }
+  }
+}
+
 /**
  * Holds the immer root of one instance. Every write is one `produce`: a write that throws leaves the
  * state exactly as it was, and unchanged records keep their identity (which makes them cacheable).
@@ -48,11 +97,14 @@ export class Store {
   /** Runs `fn` on a draft and commits the result atomically; returns what `fn` returned. */
   write<R>(fn: (draft: Draft<PlatformState>) => R): R {
     let out!: R;
-    this.#state = freezeNew(
-      writer.produce(this.#state, (draft) => {
-        out = fn(draft);
-      }),
-    );
+    let states: DraftState[] | undefined;
+    const next = writer.produce(this.#state, (draft) => {
+      out = fn(draft);
+      states = draftStates(draft);
+    });
+    if (states) freezeWritten(states);
+    // Where immer keeps its drafts otherwise: the new state walked by extensibility, as before.
+    this.#state = freezeNew(next);
     return out;
   }
 

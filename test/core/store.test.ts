@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Store, freezeNew } from '../../src/core/store.js';
-import { tget } from '../../src/core/table.js';
+import { tdelete, tget, tset } from '../../src/core/table.js';
 import { emptyWorld } from '../../src/resources/index.js';
 import { createUser } from '../../src/resources/users/model.js';
 
@@ -54,6 +54,33 @@ describe('Store', () => {
     ).toThrow('no');
     expect(store.state).toBe(before);
     expect(unfrozen(store.state)).toEqual([]);
+  });
+
+  it('store.write: what a write adds, replaces, removes or moves is frozen, however deep', () => {
+    const store = new Store(emptyWorld());
+    for (let i = 0; i < 70; i++)
+      store.write((d) =>
+        createUser(d, { username: `u${i}`, name: `U ${i}`, email: `u${i}@example.com` }, NOW),
+      );
+    store.write((d) => {
+      // Empties a leaf bucket (tdelete removes it and its mid), then touches what remains.
+      for (let id = 1; id <= 63; id++) tdelete(d.users, id);
+      tget(d.users, 64)!.identities.push({ provider: 'ldap', extern_uid: 'a', saml_provider_id: null });
+      d.settings = Object.assign(Object.create(null) as Record<string, unknown>, {
+        nested: { deep: [{ x: 1 }] },
+      });
+      d.jobs.push({ id: 1, kind: 'k', due_ms: 1, payload: { list: [{ a: {} }] } });
+    });
+    store.write((d) => {
+      const moved = tget(d.users, 65)!;
+      moved.custom_attributes = { team: 'a' };
+      tset(d.users, 5000, moved);
+      d.jobs.length = 0;
+      d.jobs.push({ id: 2, kind: 'k', due_ms: 2, payload: {} });
+    });
+    expect(unfrozen(store.state)).toEqual([]);
+    expect(tget(store.state.users, 5000)!.custom_attributes).toEqual({ team: 'a' });
+    expect(tget(store.state.users, 1)).toBeUndefined();
   });
 
   it('freezeNew: freezes what is new and leaves what is frozen alone', () => {

@@ -15,7 +15,7 @@ async function exchange(fx: Fauxlab, r: FuzzRequest) {
   return { status: res.status, headers: [...res.headers], body: await res.text() };
 }
 
-test(`response cache: ${RUNS} generated requests, each followed by project reads, answer byte for byte as without it`, async () => {
+test(`response cache: ${RUNS} generated requests, each followed by entity reads, answer byte for byte as without it`, async () => {
   const { fx: built, ids } = await matrixFx();
   const snap = built.snapshot();
   const [cached, computed] = [{}, { responseCache: false as const }].map((o) => {
@@ -32,6 +32,25 @@ test(`response cache: ${RUNS} generated requests, each followed by project reads
       reads.push({ method: 'GET', url: `http://localhost/api/v4/projects/${id}`, headers });
     reads.push({ method: 'GET', url: 'http://localhost/api/v4/projects?per_page=3&page=2', headers });
     reads.push({ method: 'GET', url: 'http://localhost/api/v4/projects?order_by=name&sort=asc', headers });
+    // The other entity routes the cache answers: users, groups, issues, merge requests, notes, pipelines.
+    const api = 'http://localhost/api/v4';
+    for (const path of ['/user', '/users/1', '/users/2', '/users?per_page=2&page=2', '/groups?per_page=2'])
+      reads.push({ method: 'GET', url: api + path, headers });
+    for (const [v, id] of Object.entries(ids.project) as [keyof typeof ids.project, number][]) {
+      const p = `${api}/projects/${id}`;
+      for (const path of [
+        `${api}/groups/${ids.group[v]}`,
+        `${p}/issues/1`,
+        `${p}/issues?per_page=2`,
+        `${p}/merge_requests/1`,
+        `${p}/merge_requests?state=all`,
+        `${p}/issues/1/notes/${ids.issueNote[v]}`,
+        `${p}/issues/1/notes`,
+        `${p}/pipelines/${ids.pipeline[v]}`,
+        `${p}/pipelines`,
+      ])
+        reads.push({ method: 'GET', url: path, headers });
+    }
   }
   let n = 0;
   await fc.assert(

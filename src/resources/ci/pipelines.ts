@@ -31,6 +31,7 @@ import {
 import { defaultBuildSpecs, newBuilds, queueFirstStage } from './builds.js';
 import { findRef, refNames } from './refs.js';
 import { emitEvent } from '../integrations/events.js';
+import { sendJson } from '../../core/respond.js';
 
 /** The flag behind the test report endpoint, off unless an admin turns it on. */
 export const TEST_REPORT_FLAG = 'junit_pipeline_view';
@@ -69,7 +70,7 @@ function findPipeline(c: Ctx, projectId: number, id: number): PipelineRecord {
 export function sendPipeline(c: Ctx, id: number, status: 200 | 201, now?: number): Response {
   const pl = tget(state(c).pipelines, id)!;
   const proj = tget(state(c).projects, pl.project_id)!;
-  return c.json(new PipelineRenderer(c, now).full(pl, proj), status);
+  return sendJson(new PipelineRenderer(c, now).full(pl, proj), status);
 }
 
 /** `finished` scope: what the platform counts as finished there (not `skipped`). */

@@ -47,6 +47,7 @@ import {
 } from './model.js';
 import { own } from '../../core/own.js';
 import { groupEventData, systemEvent } from '../hooks/system.js';
+import { sendJson } from '../../core/respond.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
@@ -411,7 +412,7 @@ export function groupsRoutes(r: ApiRouter): void {
       customAttributes: prm.with_custom_attributes && viewer?.admin === true,
       canAdminGroup: canAdminGroup(st, viewer, g),
     };
-    return c.json(prm.with_projects ? rr.detail(g, opts) : rr.group(g, opts));
+    return sendJson(prm.with_projects ? rr.detail(g, opts) : rr.group(g, opts));
   });
 
   r.put('/groups/:id', updateGroupRoute);

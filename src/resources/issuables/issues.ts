@@ -25,6 +25,7 @@ import { createIssue, deleteIssue, labelIdsFor, updateIssue, type IssueChanges }
 import { emitEvent } from '../integrations/events.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import type { IssueRecord, MergeRequestRecord } from './store.js';
+import { sendJson } from '../../core/respond.js';
 
 type S = PlatformState;
 
@@ -248,7 +249,7 @@ function sendIssue(c: Ctx, issueId: number, status: 200 | 201, project: Project)
   const st = state(c);
   const issue = tget(st.issuables.issues, issueId)!;
   const r = issuableRenderer(c, { project });
-  return c.json(
+  return sendJson(
     r.issue(issue, { subscribed: isSubscribed(st, 'Issue', issue, c.get('viewer').user) }),
     status,
   );

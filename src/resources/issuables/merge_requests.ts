@@ -45,6 +45,7 @@ import { emitEvent } from '../integrations/events.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import type { IssueRecord, MergeRequestRecord } from './store.js';
 import { isWip } from './text.js';
+import { sendJson } from '../../core/respond.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Lists
@@ -111,7 +112,7 @@ function sendMergeRequest(
   const mr = tget(st.issuables.mergeRequests, id)!;
   const r = issuableRenderer(c, { project });
   const subscribed = isSubscribed(st, 'MergeRequest', mr, c.get('viewer').user);
-  return c.json(r.mergeRequestFull(mr, { subscribed, ...o }), status);
+  return sendJson(r.mergeRequestFull(mr, { subscribed, ...o }), status);
 }
 
 /**

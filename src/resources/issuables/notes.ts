@@ -32,6 +32,7 @@ import { addAward, createNote, deleteNote, findAward } from './model.js';
 import { emitEvent } from '../integrations/events.js';
 import type { EpicRecord, NoteableType, NoteRecord, SnippetRecord } from './store.js';
 import { awardOnly } from './text.js';
+import { sendJson } from '../../core/respond.js';
 
 export const NOTE_LIMIT = 1_000_000;
 
@@ -159,7 +160,7 @@ function show(type: NoteableType) {
     const n = findNoteable(c, type, prm.noteable_id);
     const note = noteOf(state(c), n, prm.note_id);
     if (!canSeeNote(n.a, note)) throw notFound('Note');
-    return c.json(render(issuableRenderer(c), n, note, true));
+    return sendJson(render(issuableRenderer(c), n, note, true));
   };
 }
 

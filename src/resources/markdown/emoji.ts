@@ -2,7 +2,7 @@
  * Emoji for the GFM pipeline's `<gl-emoji>` tags: names, descriptions and characters from `gemoji`
  * (GitHub's emoji names, which the platform's set shares), and the Unicode version the tag carries.
  */
-import { gemoji } from 'gemoji';
+import { createRequire } from 'node:module';
 
 export interface EmojiInfo {
   name: string;
@@ -220,10 +220,16 @@ let byName: Map<string, EmojiInfo> | undefined;
 let byChar: Map<string, EmojiInfo> | undefined;
 let charPattern: RegExp | undefined;
 
+/**
+ * gemoji's table is a third of a megabyte of source: it loads with the first emoji looked up (a user
+ * status, the Markdown pipeline), not with the server.
+ */
+const gemojiTable = () => (createRequire(import.meta.url)('gemoji') as typeof import('gemoji')).gemoji;
+
 function load(): void {
   byName = new Map();
   byChar = new Map();
-  for (const g of gemoji) {
+  for (const g of gemojiTable()) {
     const info = { name: g.names[0]!, char: g.emoji, description: g.description };
     for (const n of g.names) byName.set(n, { ...info, name: n });
     byChar.set(g.emoji, info);

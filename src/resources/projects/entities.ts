@@ -16,6 +16,7 @@
 import { ACCESS, canReadProject, projectAccess } from '../../core/access.js';
 import { type Ctx, type Fx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
+import { keptBytes } from '../../core/respond.js';
 import {
   type GroupRecord,
   type PlatformState,
@@ -332,7 +333,7 @@ export class ProjectRenderer {
       settings: st.settings,
       // Statistics show the repository's size: a moved ref anywhere makes a fresh rendering.
       refs: o.statistics === true ? st.refs : undefined,
-      json: Buffer.from(parts.join(''), 'utf8'),
+      json: keptBytes(parts.join('')),
     };
     // One per key; a record read by many viewers starts over rather than growing.
     if (!views || views.length >= VIEWS_PER_RECORD) r.views = [made];

@@ -4,7 +4,7 @@
  * commit gives the same bytes (entry times are the commit's). bzip2 is not offered: Node has no encoder.
  */
 import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
-import { pack } from 'tar-stream';
+import { createRequire } from 'node:module';
 import { state } from '../../core/context.js';
 import { grapeError, notFound } from '../../core/errors.js';
 import { p } from '../../core/params.js';
@@ -25,6 +25,9 @@ interface Item {
   mode: string;
   data: Buffer;
 }
+
+/** tar-stream loads with the first archive, not with the server. */
+const pack = () => (createRequire(import.meta.url)('tar-stream') as typeof import('tar-stream')).pack();
 
 async function tar(items: readonly Item[], mtime: Date): Promise<Buffer> {
   const t = pack();

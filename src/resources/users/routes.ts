@@ -20,6 +20,7 @@ import { listUsers, showParams } from './list.js';
 import { findUserById, noContent, publicRestricted } from './route-helpers.js';
 import { createUserRoute, updateUserRoute } from './write.js';
 import { systemEvent, userEventData } from '../hooks/system.js';
+import { sendJson } from '../../core/respond.js';
 
 /** User ids are numeric: anything else matches no route and reaches the catch-all. */
 const USER_ID = { id: /^\d+$/ };
@@ -43,13 +44,13 @@ export function usersRoutes(r: ApiRouter): void {
     const rr = userRenderer(c);
     const admin = viewer?.admin === true;
     const opts = { customAttributes: admin && prm.with_custom_attributes };
-    return c.json(admin ? rr.details(u, opts) : rr.user(u, opts));
+    return sendJson(admin ? rr.details(u, opts) : rr.user(u, opts));
   });
 
   r.get('/user', { auth: 'required', readScopes }, (c) => {
     const u = requireUser(c);
     const rr = userRenderer(c);
-    return c.json(u.admin ? rr.withAdmin(u) : rr.public(u));
+    return sendJson(u.admin ? rr.withAdmin(u) : rr.public(u));
   });
 
   r.post('/users', createUserRoute);
