@@ -1849,6 +1849,23 @@ export const ENDPOINTS: Endpoint[] = [
     (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 50 ? [304] : F),
   ),
   group('GET /groups/:id/descendant_groups', () => '/descendant_groups', gRead()),
+  // ---- issue move and reorder: `admin_issue` (reporters) in both projects, else the service's 400
+  project(
+    'POST /projects/:id/issues/:issue_iid/move',
+    () => '/issues/1/move',
+    (c) =>
+      c.anonymous
+        ? U
+        : !c.visible
+          ? PNF
+          : c.level >= 20
+            ? [201]
+            : [400, { message: 'Cannot move issue due to insufficient permissions!' }],
+    { body: (v, ids) => ({ to_project_id: ids.project[v === 'public' ? 'private' : 'public'] }) },
+  ),
+  project('PUT /projects/:id/issues/:issue_iid/reorder', () => '/issues/1/reorder', pLevel(20, 200), {
+    body: (v, ids) => ({ move_after_id: ids.issueId[v] + 1 }),
+  }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
