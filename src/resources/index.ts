@@ -39,6 +39,7 @@ import { projectSnippetsArea } from './project_snippets/area.js';
 import { keysArea } from './keys/area.js';
 import { forksArea } from './forks/area.js';
 import { housekeepingArea } from './housekeeping/area.js';
+import { transfersArea } from './transfers/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 import { releasesArea } from './releases/area.js';
@@ -93,6 +94,7 @@ const LIST = [
   keysArea,
   forksArea,
   housekeepingArea,
+  transfersArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -1866,6 +1866,16 @@ export const ENDPOINTS: Endpoint[] = [
   project('PUT /projects/:id/issues/:issue_iid/reorder', () => '/issues/1/reorder', pLevel(20, 200), {
     body: (v, ids) => ({ move_after_id: ids.issueId[v] + 1 }),
   }),
+  // ---- project transfers: `change_namespace` (owners), then `transfer_projects` on the namespace
+  project(
+    'PUT /projects/:id/transfer',
+    () => '/transfer',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 50 ? [200] : F),
+    { body: json({ namespace: 'g-share-a' }) },
+  ),
+  group('POST /groups/:id/projects/:project_id', () => '/projects/root%2Fmoveme', adminOnly(201), {
+    setup: (fx) => send(fx, 'POST', `${API}/projects`, 'root-api', { path: 'moveme' }),
+  }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
