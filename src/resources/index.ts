@@ -40,6 +40,7 @@ import { keysArea } from './keys/area.js';
 import { forksArea } from './forks/area.js';
 import { housekeepingArea } from './housekeeping/area.js';
 import { transfersArea } from './transfers/area.js';
+import { pagesDomainsArea } from './pages_domains/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 import { releasesArea } from './releases/area.js';
@@ -95,6 +96,7 @@ const LIST = [
   forksArea,
   housekeepingArea,
   transfersArea,
+  pagesDomainsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -1876,6 +1876,27 @@ export const ENDPOINTS: Endpoint[] = [
   group('POST /groups/:id/projects/:project_id', () => '/projects/root%2Fmoveme', adminOnly(201), {
     setup: (fx) => send(fx, 'POST', `${API}/projects`, 'root-api', { path: 'moveme' }),
   }),
+  // ---- Pages domains: `authenticate!`, then `read_pages` / `update_pages` (maintainers)
+  instance('GET /pages/domains', () => '/pages/domains', adminOnly(200)),
+  project('GET /projects/:id/pages/domains', () => '/pages/domains', pLevel(40, 200)),
+  project('POST /projects/:id/pages/domains', () => '/pages/domains', pLevel(40, 201), {
+    body: json({ domain: 'new.example.org' }),
+  }),
+  project('GET /projects/:id/pages/domains/:domain', () => '/pages/domains/pd.example.org', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/pages/domains`, 'root-api', { domain: 'pd.example.org' }),
+  }),
+  project('PUT /projects/:id/pages/domains/:domain', () => '/pages/domains/pd.example.org', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/pages/domains`, 'root-api', { domain: 'pd.example.org' }),
+    body: json({ auto_ssl_enabled: true }),
+  }),
+  project(
+    'DELETE /projects/:id/pages/domains/:domain',
+    () => '/pages/domains/pd.example.org',
+    pLevel(40, 204),
+    {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/pages/domains`, 'root-api', { domain: 'pd.example.org' }),
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

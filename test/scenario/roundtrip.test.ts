@@ -134,6 +134,16 @@ const world: ScenarioFile = {
         { name: 'production', external_url: 'https://app.example.com' },
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
       ],
+      pages_domains: [
+        { domain: 'www.example.org', auto_ssl_enabled: true },
+        {
+          domain: 'docs.example.org',
+          verification_code: '00112233445566778899aabbccddeeff',
+          verified_at: '2021-02-01T00:00:00Z',
+          enabled_until: '2021-02-08T00:00:00Z',
+          created_at: '2021-01-01T00:00:00Z',
+        },
+      ],
       releases: [
         {
           tag_name: 'v1.0',
