@@ -41,6 +41,7 @@ import { forksArea } from './forks/area.js';
 import { housekeepingArea } from './housekeeping/area.js';
 import { transfersArea } from './transfers/area.js';
 import { pagesDomainsArea } from './pages_domains/area.js';
+import { avatarsArea } from './avatars/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 import { releasesArea } from './releases/area.js';
@@ -97,6 +98,7 @@ const LIST = [
   housekeepingArea,
   transfersArea,
   pagesDomainsArea,
+  avatarsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

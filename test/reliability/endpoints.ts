@@ -1897,6 +1897,8 @@ export const ENDPOINTS: Endpoint[] = [
       setup: (fx, v) => send(fx, 'POST', `${P(v)}/pages/domains`, 'root-api', { domain: 'pd.example.org' }),
     },
   ),
+  // ---- avatars: `read_users_list`, which anonymous callers have unless public visibility is restricted
+  instance('GET /avatar', () => '/avatar?email=someone%40example.com', anyone(200)),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
