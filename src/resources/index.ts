@@ -42,6 +42,7 @@ import { housekeepingArea } from './housekeeping/area.js';
 import { transfersArea } from './transfers/area.js';
 import { pagesDomainsArea } from './pages_domains/area.js';
 import { avatarsArea } from './avatars/area.js';
+import { groupExportArea } from './group_export/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 import { releasesArea } from './releases/area.js';
@@ -99,6 +100,7 @@ const LIST = [
   transfersArea,
   pagesDomainsArea,
   avatarsArea,
+  groupExportArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

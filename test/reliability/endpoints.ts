@@ -1899,6 +1899,28 @@ export const ENDPOINTS: Endpoint[] = [
   ),
   // ---- avatars: `read_users_list`, which anonymous callers have unless public visibility is restricted
   instance('GET /avatar', () => '/avatar?email=someone%40example.com', anyone(200)),
+  // ---- group export (`admin_group`: owners) and import (`create_group`; a name in the form)
+  group('POST /groups/:id/export', () => '/export', gLevel(50, 202)),
+  group('GET /groups/:id/export/download', () => '/export/download', gLevel(50, 200), {
+    readOnly: true,
+    setup: async (fx, v) => {
+      await send(fx, 'POST', `${G(v)}/export`, 'root-api');
+      fx.clock.advance(3000);
+    },
+  }),
+  instance(
+    'POST /groups/import',
+    () => '/groups/import',
+    (c) => (c.anonymous ? U : c.external ? F : [202]),
+    {
+      body: () => {
+        const form = importForm('imported', '');
+        form.delete('namespace');
+        form.append('name', 'Imported');
+        return form;
+      },
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
