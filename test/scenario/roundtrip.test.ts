@@ -185,6 +185,9 @@ const world: ScenarioFile = {
           notes: [{ body: 'Seen it too', author: 'bob' }],
         },
         { title: 'Old', state: 'closed', closed_by: 'alice', closed_at: '2021-02-20T00:00:00Z' },
+        { title: 'Placed first', relative_position: -500 },
+        { title: 'Moved away', iid: 9, state: 'closed', moved_to: 'acme/app#10' },
+        { title: 'Moved here', iid: 10 },
       ],
       merge_requests: [
         {

@@ -4,6 +4,8 @@
  * positions `order_by=relative_position` lists by.
  */
 import { describe, expect, it } from 'vitest';
+import { createFauxlab, exportScenario } from '../../../src/index.js';
+import type { ScenarioFile } from '../../../src/scenario/schema.js';
 import { get, issuablesFx, refused, send, WEB } from './world.js';
 
 const ROCKET = '/projects/acme%2Flabs%2Frocket';
@@ -198,5 +200,27 @@ describe('PUT /projects/:id/issues/:issue_iid/reorder', () => {
     await refused(fx, 'PUT', `${WEB}/issues/99/reorder`, 'alice-api', { move_after_id: 2 }, 404, {
       message: '404 Issue Not Found',
     });
+  });
+});
+
+describe('issue moves and positions in a scenario', () => {
+  it('POST /projects/:id/issues/:issue_iid/move: moved_to_id and reordered positions survive export and load', async () => {
+    const fx = issuablesFx();
+    const rocket = await projectId(fx, ROCKET);
+    const moved = await send(fx, 'POST', `${WEB}/issues/2/move`, 'alice-api', { to_project_id: rocket });
+    const first = (await get(fx, `${WEB}/issues/1`, 'root-api')).body.id;
+    await send(fx, 'PUT', `${WEB}/issues/6/reorder`, 'alice-api', { move_after_id: first });
+    const file = exportScenario(fx.state, { now: fx.clock.iso() });
+    const again = createFauxlab({ scenario: JSON.parse(JSON.stringify(file)) as ScenarioFile });
+    const order = async (f: ReturnType<typeof issuablesFx>) =>
+      (await get(f, `${WEB}/issues?order_by=relative_position&sort=asc&state=all`, 'root-api')).body.map(
+        (i: { iid: number }) => i.iid,
+      );
+    expect(await order(again)).toEqual(await order(fx));
+    expect(await order(again)).toEqual([6, 1, 2, 3, 4, 5]);
+    const old = await get(again, `${WEB}/issues/2`, 'root-api');
+    const target = await get(again, `${ROCKET}/issues/2`, 'root-api');
+    expect(old.body.moved_to_id).toBe(target.body.id);
+    expect(target.body.title).toBe(moved.body.title);
   });
 });
