@@ -47,7 +47,8 @@ function transferRoute(c: Ctx): Response {
   if (!isProjectOwner(c, project)) throw forbidden();
   const ns = findNamespace(c, prm.namespace);
   transfer(c, project, ns, true);
-  return sendProject(c, project.id, 200, { canAdminProject: true });
+  // Presented without `user_can_admin_project`: no runners token, import error or git strategy.
+  return sendProject(c, project.id, 200);
 }
 
 function transferIntoGroupRoute(c: Ctx): Response {

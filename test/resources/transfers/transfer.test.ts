@@ -84,6 +84,8 @@ describe('PUT /projects/:id/transfer', () => {
       visibility: 'private',
       namespace: { kind: 'group', full_path: 'lab' },
     });
+    expect(r.body.runners_token).toBeUndefined();
+    expect(before.body.runners_token).toEqual(expect.any(String));
     expect((await send(fx, 'GET', '/projects/lab%2Fwebsite', 'alice-api')).body.id).toBe(before.body.id);
     expect(await send(fx, 'GET', '/projects/acme%2Fwebsite', 'alice-api')).toEqual({
       status: 404,
