@@ -7,6 +7,7 @@ import { matchedRoutes } from 'hono/route';
 import { allowedScopes, requireAdmin, requireUser, resolveViewer, type AuthOptions } from './auth.js';
 import type { Ctx, Env, RequestEnv, RequestProbe } from './context.js';
 import { ApiError, apiError, noRoute } from './errors.js';
+import { preloadFiles } from './files.js';
 import type { JobRunner } from './jobs.js';
 import {
   checkMultipartParts,
@@ -76,6 +77,7 @@ async function readBody(c: Ctx): Promise<RawParams> {
     try {
       checkMultipartParts(new Uint8Array(await c.req.arrayBuffer()), type);
       form = await c.req.formData();
+      await preloadFiles(form.entries() as Iterable<[string, string | File]>);
     } catch (e) {
       // The body cap's 413 stands; anything else is a body that is not multipart.
       if (e instanceof ApiError) throw e;

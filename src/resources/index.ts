@@ -39,6 +39,10 @@ import { projectSnippetsArea } from './project_snippets/area.js';
 import { keysArea } from './keys/area.js';
 import { forksArea } from './forks/area.js';
 import { housekeepingArea } from './housekeeping/area.js';
+import { transfersArea } from './transfers/area.js';
+import { pagesDomainsArea } from './pages_domains/area.js';
+import { avatarsArea } from './avatars/area.js';
+import { groupExportArea } from './group_export/area.js';
 import { environmentsArea } from './environments/area.js';
 import { sidekiqArea } from './sidekiq/area.js';
 import { releasesArea } from './releases/area.js';
@@ -93,6 +97,10 @@ const LIST = [
   keysArea,
   forksArea,
   housekeepingArea,
+  transfersArea,
+  pagesDomainsArea,
+  avatarsArea,
+  groupExportArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -1849,6 +1849,78 @@ export const ENDPOINTS: Endpoint[] = [
     (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 50 ? [304] : F),
   ),
   group('GET /groups/:id/descendant_groups', () => '/descendant_groups', gRead()),
+  // ---- issue move and reorder: `admin_issue` (reporters) in both projects, else the service's 400
+  project(
+    'POST /projects/:id/issues/:issue_iid/move',
+    () => '/issues/1/move',
+    (c) =>
+      c.anonymous
+        ? U
+        : !c.visible
+          ? PNF
+          : c.level >= 20
+            ? [201]
+            : [400, { message: 'Cannot move issue due to insufficient permissions!' }],
+    { body: (v, ids) => ({ to_project_id: ids.project[v === 'public' ? 'private' : 'public'] }) },
+  ),
+  project('PUT /projects/:id/issues/:issue_iid/reorder', () => '/issues/1/reorder', pLevel(20, 200), {
+    body: (v, ids) => ({ move_after_id: ids.issueId[v] + 1 }),
+  }),
+  // ---- project transfers: `change_namespace` (owners), then `transfer_projects` on the namespace
+  project(
+    'PUT /projects/:id/transfer',
+    () => '/transfer',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 50 ? [200] : F),
+    { body: json({ namespace: 'g-share-a' }) },
+  ),
+  group('POST /groups/:id/projects/:project_id', () => '/projects/root%2Fmoveme', adminOnly(201), {
+    setup: (fx) => send(fx, 'POST', `${API}/projects`, 'root-api', { path: 'moveme' }),
+  }),
+  // ---- Pages domains: `authenticate!`, then `read_pages` / `update_pages` (maintainers)
+  instance('GET /pages/domains', () => '/pages/domains', adminOnly(200)),
+  project('GET /projects/:id/pages/domains', () => '/pages/domains', pLevel(40, 200)),
+  project('POST /projects/:id/pages/domains', () => '/pages/domains', pLevel(40, 201), {
+    body: json({ domain: 'new.example.org' }),
+  }),
+  project('GET /projects/:id/pages/domains/:domain', () => '/pages/domains/pd.example.org', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/pages/domains`, 'root-api', { domain: 'pd.example.org' }),
+  }),
+  project('PUT /projects/:id/pages/domains/:domain', () => '/pages/domains/pd.example.org', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/pages/domains`, 'root-api', { domain: 'pd.example.org' }),
+    body: json({ auto_ssl_enabled: true }),
+  }),
+  project(
+    'DELETE /projects/:id/pages/domains/:domain',
+    () => '/pages/domains/pd.example.org',
+    pLevel(40, 204),
+    {
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/pages/domains`, 'root-api', { domain: 'pd.example.org' }),
+    },
+  ),
+  // ---- avatars: `read_users_list`, which anonymous callers have unless public visibility is restricted
+  instance('GET /avatar', () => '/avatar?email=someone%40example.com', anyone(200)),
+  // ---- group export (`admin_group`: owners) and import (`create_group`; a name in the form)
+  group('POST /groups/:id/export', () => '/export', gLevel(50, 202)),
+  group('GET /groups/:id/export/download', () => '/export/download', gLevel(50, 200), {
+    readOnly: true,
+    setup: async (fx, v) => {
+      await send(fx, 'POST', `${G(v)}/export`, 'root-api');
+      fx.clock.advance(3000);
+    },
+  }),
+  instance(
+    'POST /groups/import',
+    () => '/groups/import',
+    (c) => (c.anonymous ? U : c.external ? F : [202]),
+    {
+      body: () => {
+        const form = importForm('imported', '');
+        form.delete('namespace');
+        form.append('name', 'Imported');
+        return form;
+      },
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

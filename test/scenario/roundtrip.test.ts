@@ -134,6 +134,16 @@ const world: ScenarioFile = {
         { name: 'production', external_url: 'https://app.example.com' },
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
       ],
+      pages_domains: [
+        { domain: 'www.example.org', auto_ssl_enabled: true },
+        {
+          domain: 'docs.example.org',
+          verification_code: '00112233445566778899aabbccddeeff',
+          verified_at: '2021-02-01T00:00:00Z',
+          enabled_until: '2021-02-08T00:00:00Z',
+          created_at: '2021-01-01T00:00:00Z',
+        },
+      ],
       releases: [
         {
           tag_name: 'v1.0',
@@ -175,6 +185,9 @@ const world: ScenarioFile = {
           notes: [{ body: 'Seen it too', author: 'bob' }],
         },
         { title: 'Old', state: 'closed', closed_by: 'alice', closed_at: '2021-02-20T00:00:00Z' },
+        { title: 'Placed first', relative_position: -500 },
+        { title: 'Moved away', iid: 9, state: 'closed', moved_to: 'acme/app#10' },
+        { title: 'Moved here', iid: 10 },
       ],
       merge_requests: [
         {

@@ -5,6 +5,7 @@
  * The order of checks is the platform's and visible to clients: writes need a user (401), params are
  * validated (400), the group must be readable (404), then the endpoint's permission (403), then the model.
  */
+import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { ACCESS } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
@@ -262,6 +263,7 @@ function createGroupRoute(c: Ctx): Response {
     },
     parent,
   );
+  withAvatarErrors(errors, ce.avatar);
   if (Object.keys(errors).length > 0) throw saveFailed(errors);
 
   const now = c.get('fx').clock.iso();
@@ -279,7 +281,11 @@ function createGroupRoute(c: Ctx): Response {
       },
       now,
     );
-    if (ce.avatar) (tget(d.groups, gid) as Group).avatar_url = avatarPath(gid, ce.avatar);
+    if (ce.avatar) {
+      const path = avatarPath(gid, ce.avatar);
+      (tget(d.groups, gid) as Group).avatar_url = path;
+      storeAvatar(d, path, ce.avatar);
+    }
     setMember(d, 'group', gid, user.id, ACCESS.OWNER, now);
     return gid;
   });
@@ -341,6 +347,7 @@ function updateGroupRoute(c: Ctx): Response {
     parent,
     g,
   );
+  withAvatarErrors(errors, ce.avatar);
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
   const changes: GroupUpdate = {
@@ -353,7 +360,11 @@ function updateGroupRoute(c: Ctx): Response {
   const now = c.get('fx').clock.iso();
   write(c, (d) => {
     updateGroup(d, g.id, changes, now);
-    if (ce.avatar) (tget(d.groups, g.id) as Group).avatar_url = avatarPath(g.id, ce.avatar);
+    if (ce.avatar) {
+      const path = avatarPath(g.id, ce.avatar);
+      storeAvatar(d, path, ce.avatar, (tget(d.groups, g.id) as Group).avatar_url);
+      (tget(d.groups, g.id) as Group).avatar_url = path;
+    }
   });
   return c.json(groupRenderer(c).detail(tget(state(c).groups, g.id) as Group));
 }

@@ -13,6 +13,7 @@ import {
 } from './labels/scenario.js';
 import {
   buildEpics,
+  buildIssueMoves,
   buildProjectIssuables,
   epicFields,
   issuableProblems,
@@ -44,7 +45,10 @@ export const issuablesArea = defineArea({
       buildProjectIssuables(st, id, p, b.uid, b.now);
       buildProjectLabelSettings(st, id, p, b.uid);
     },
-    build: (st, s: IssuablesScenario, b) => buildEpics(st, s.epics, b.uid, b.now),
+    build: (st, s: IssuablesScenario, b) => {
+      buildEpics(st, s.epics, b.uid, b.now);
+      buildIssueMoves(st, s.projects);
+    },
     generateFields: generateIssuablesFields,
     generate: generateIssuables,
     export: (st, out) => {

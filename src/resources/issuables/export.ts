@@ -10,6 +10,7 @@ import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
 import { exportThread } from './discussions/scenario.js';
+import { POSITION_GAP, START_POSITION } from './model.js';
 import type { AwardableType, IssueRecord, MergeRequestRecord, NoteableType } from './store.js';
 
 type Entry = Record<string, unknown>;
@@ -81,10 +82,22 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     if (r.total_time_spent) e.total_time_spent = r.total_time_spent;
     return e;
   };
+  // Positions a load gives anyway (each issue after the previous one of its project) are left out.
+  const lastPosition = new Map<number, number>();
   for (const i of tvalues(iss.issues)) {
     const p = out.project(i.project_id);
     const e = issuable('Issue', i);
     if (!p || !e) continue;
+    const last = lastPosition.get(i.project_id) ?? 0;
+    let next = last === 0 ? START_POSITION : last + POSITION_GAP;
+    if (i.relative_position !== null && i.relative_position !== next) {
+      next = Math.max(next, i.relative_position);
+      e.relative_position = i.relative_position;
+    }
+    lastPosition.set(i.project_id, next);
+    const moved = i.moved_to_id === null ? undefined : tget(iss.issues, i.moved_to_id);
+    const movedTo = moved && out.project(moved.project_id) && tget(st.projects, moved.project_id);
+    if (moved && movedTo) e.moved_to = `${movedTo.path_with_namespace}#${moved.iid}`;
     if (i.state !== 'opened') e.state = i.state;
     if (i.confidential) e.confidential = true;
     if (i.discussion_locked !== null) e.discussion_locked = i.discussion_locked;

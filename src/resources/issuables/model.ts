@@ -17,3 +17,4 @@ export * from './model/awards.js';
 export * from './model/milestones.js';
 export * from './model/snippets.js';
 export * from './model/project.js';
+export * from './model/move.js';

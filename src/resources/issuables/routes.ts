@@ -3,6 +3,7 @@ import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
 import { discussionsRoutes } from './discussions/routes.js';
 import { issueLinksRoutes } from './issue_links.js';
+import { issueMoveRoutes } from './issue_move.js';
 import { issuesRoutes } from './issues.js';
 import { labelsRoutes } from './labels/routes.js';
 import { mergeRequestsRoutes } from './merge_requests.js';
@@ -24,4 +25,5 @@ export function issuablesRoutes(r: ApiRouter): void {
   resourceEventsRoutes(r);
   timeTrackingRoutes(r);
   issueLinksRoutes(r);
+  issueMoveRoutes(r);
 }

@@ -17,6 +17,7 @@ import {
   createMilestone,
   createNote,
   createSnippet,
+  issueIdByIid,
   labelIdsFor,
 } from './model.js';
 import type { AwardableType, NoteableType } from './store.js';
@@ -64,6 +65,16 @@ export const issueScenario = z.strictObject({
   weight: z.number().int().min(0).optional().describe('paid tiers'),
   closed_at: isoTime.optional(),
   closed_by: z.string().optional().describe('username'),
+  relative_position: z
+    .number()
+    .int()
+    .optional()
+    .describe("place among the project's issues (default: after the previous one)"),
+  moved_to: z
+    .string()
+    .regex(/^.+#\d+$/, 'must be `project/path#iid`')
+    .optional()
+    .describe('the issue this one was moved to (needs `iid`)'),
 });
 
 export const mergeRequestScenario = z.strictObject({
@@ -181,6 +192,8 @@ export function issuableProblems(
             if (iids.has(x.iid)) problems.push(`${here}.iid: ${x.iid} is used twice`);
             iids.add(x.iid);
           }
+          if ('moved_to' in x && x.moved_to !== undefined && x.iid === undefined)
+            problems.push(`${here}.moved_to: needs the issue's iid`);
           user(`${here}.author`, x.author);
           x.assignees.forEach((a, k) => user(`${here}.assignees[${k}]`, a));
           x.award_emoji.forEach((a, k) => user(`${here}.award_emoji[${k}].user`, a.user));
@@ -318,6 +331,11 @@ export function buildProjectIssuables(
     rec.updated_at = isoOf(i.updated_at) ?? created;
     rec.time_estimate = i.time_estimate;
     rec.total_time_spent = i.total_time_spent;
+    if (i.relative_position !== undefined) {
+      rec.relative_position = i.relative_position;
+      const meta = tget(st.issuables.projectMeta, projectId)!;
+      meta.last_position = Math.max(meta.last_position, i.relative_position);
+    }
   }
   for (const m of ordered(entry.merge_requests)) {
     const created = isoOf(m.created_at) ?? now;
@@ -372,6 +390,23 @@ export function buildProjectIssuables(
 }
 
 /** Builds the scenario's epics. */
+/** `moved_to` of issues, once every project's issues exist. */
+export function buildIssueMoves(st: S, projects: readonly ProjectEntry[]): void {
+  for (const p of projects) {
+    const pid = iget(st.idx.projects, p.path.toLowerCase());
+    if (pid === undefined) continue;
+    for (const i of p.issues) {
+      if (i.moved_to === undefined || i.iid === undefined) continue;
+      const at = i.moved_to.lastIndexOf('#');
+      const target = iget(st.idx.projects, i.moved_to.slice(0, at).toLowerCase());
+      const from = issueIdByIid(st, pid, i.iid);
+      const to =
+        target === undefined ? undefined : issueIdByIid(st, target, Number(i.moved_to.slice(at + 1)));
+      if (from !== undefined && to !== undefined) tget(st.issuables.issues, from)!.moved_to_id = to;
+    }
+  }
+}
+
 export function buildEpics(
   st: S,
   epics: readonly z.output<typeof epicScenario>[],

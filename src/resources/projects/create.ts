@@ -1,4 +1,5 @@
 /** POST /projects: the writable attributes, their validation and the new project. */
+import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { ACCESS } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
@@ -194,7 +195,7 @@ export function createProjectRoute(c: Ctx): Response {
     ns = found;
   } else ns = { kind: 'user', user };
 
-  const errors = projectErrors(st, ns, name, path, visibility);
+  const errors = withAvatarErrors(projectErrors(st, ns, name, path, visibility), a.avatar);
   if (ns.kind === 'user') {
     const limit = projectsLimitMessage(st, ns.user);
     // The API answers a reached limit before any other error, with Grape's own error shape.
@@ -223,6 +224,7 @@ export function createProjectRoute(c: Ctx): Response {
       },
       now,
     );
+    if (a.avatar) storeAvatar(d, changes.avatar_url as string, a.avatar);
     // The creator of a group project becomes its maintainer, unless they own the group already.
     if (ns.kind === 'group' && groupOwnerLevel(d, user, ns.group) < ACCESS.OWNER)
       setMember(d, 'project', pid, user.id, ACCESS.MAINTAINER, now);

@@ -1,4 +1,5 @@
 /** PUT /projects/:id (with a rename of the path) and POST /projects/:id/fork. */
+import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { copyRefs } from '../repository/refs.js';
 import { ACCESS, projectAccess } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
@@ -119,7 +120,7 @@ export function updateProjectRoute(c: Ctx): Response {
   const name = h.name ?? project.name;
   const path = h.path ?? project.path;
   const ns = projectNamespace(st, project);
-  const errors = projectErrors(st, ns, name, path, visibility, project);
+  const errors = withAvatarErrors(projectErrors(st, ns, name, path, visibility, project), a.avatar);
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
   const changes = attributeChanges(raw, a, project, user.admin, () => project.id);
@@ -130,6 +131,7 @@ export function updateProjectRoute(c: Ctx): Response {
   write(c, (d) => {
     const rec = tget(d.projects, project.id)! as Project;
     if (changes.tag_list) setProjectTopics(d, rec.id, rec.tag_list, changes.tag_list as string[], now);
+    if (a.avatar) storeAvatar(d, changes.avatar_url as string, a.avatar, rec.avatar_url);
     Object.assign(rec, changes);
     if (path !== project.path) renameProjectPath(d, rec, path, namespacePath(ns));
     rec.updated_at = now;

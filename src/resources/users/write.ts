@@ -4,6 +4,7 @@ import { type Draft } from 'immer';
 import { requireAdmin, requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { conflict, notFound, validationError } from '../../core/errors.js';
+import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { allOrNoneOf, atLeastOneOf, p, parseParams, type Parsed, type RawParams } from '../../core/params.js';
 import { type Identity, type UserRecord } from '../../core/state.js';
 import { digest } from '../../core/store.js';
@@ -132,7 +133,7 @@ export function createUserRoute(c: Ctx): Response {
     color_scheme_id: a.color_scheme_id,
     public_email: a.public_email,
   };
-  const errors = userValidationErrors(st, changes);
+  const errors = withAvatarErrors(userValidationErrors(st, changes), a.avatar);
   if (email !== '' && userIdByEmail(st, email) !== undefined) throw conflict('Email has already been taken');
   if (t.username !== '' && userIdByUsername(st, t.username) !== undefined)
     throw conflict('Username has already been taken');
@@ -172,7 +173,11 @@ export function createUserRoute(c: Ctx): Response {
       },
       now,
     );
-    if (a.avatar) tget(d.users, uid)!.avatar_url = avatarPath(uid, a.avatar);
+    if (a.avatar) {
+      const path = avatarPath(uid, a.avatar);
+      tget(d.users, uid)!.avatar_url = path;
+      storeAvatar(d, path, a.avatar);
+    }
     return uid;
   });
   systemEvent(c, 'user_create', userEventData(tget(state(c).users, id)!));
@@ -214,7 +219,7 @@ export function updateUserRoute(c: Ctx): Response {
     color_scheme_id: a.color_scheme_id,
     public_email: a.public_email,
   };
-  const errors = userValidationErrors(st, changes, user);
+  const errors = withAvatarErrors(userValidationErrors(st, changes, user), a.avatar);
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
   // Plain attributes: a given value replaces the stored one; a JSON null clears it.
@@ -284,6 +289,7 @@ export function updateUserRoute(c: Ctx): Response {
     const projects = rename !== undefined ? (personalProjects(st).get(id) ?? []) : [];
     write(c, (d) => {
       const u = tget(d.users, id)! as Draft<UserRecord>;
+      if (a.avatar) storeAvatar(d, patch.avatar_url as string, a.avatar, u.avatar_url as string | null);
       Object.assign(u, patch);
       if (identities) u.identities = identities;
       if (newEmail !== undefined) changeEmail(d, id, newEmail);

@@ -14,8 +14,8 @@ import { type NewIssuable, closeOrReopen, issuableFields, setLocked, setText } f
 type S = Draft<PlatformState>;
 
 /** `RelativePositioning::START_POSITION` and `IDEAL_DISTANCE` (13.x). */
-const START_POSITION = 1_073_741_823;
-const POSITION_GAP = 511;
+export const START_POSITION = 1_073_741_823;
+export const POSITION_GAP = 511;
 // ---------------------------------------------------------------------------------------------------
 // Issues
 
