@@ -16,7 +16,7 @@ const world: ScenarioFile = {
   tier: 'ultimate',
   settings: { signup_enabled: false },
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
-  ci: { queue_time: '3s' },
+  ci: { queue_time: '7s' },
   topics: [{ name: 'infra', description: 'Infrastructure code' }, { name: 'bare' }],
   broadcast_messages: [
     { message: 'Maintenance', ends_at: '2021-03-02T00:00:00Z', target_path: '/acme/*', dismissable: true },
