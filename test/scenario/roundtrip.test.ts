@@ -208,7 +208,16 @@ const world: ScenarioFile = {
         },
         { title: 'Shipped', source_branch: 'done', state: 'merged', merged_by: 'alice' },
       ],
-      snippets: [{ title: 'Repro', content: 'crash()', notes: [{ body: 'Thanks', author: 'alice' }] }],
+      snippets: [
+        { title: 'Repro', content: 'crash()', notes: [{ body: 'Thanks', author: 'alice' }] },
+        {
+          title: 'Pair',
+          files: [
+            { path: 'src/b.rb', content: 'b' },
+            { path: 'a.rb', content: 'a' },
+          ],
+        },
+      ],
       badges: [
         { link_url: 'https://example.com/%{project_id}', image_url: 'https://example.com/%{commit_sha}' },
       ],
@@ -264,7 +273,17 @@ const world: ScenarioFile = {
     },
   ],
   epics: [{ group: 'acme', title: 'Roadmap', author: 'alice', notes: [{ body: 'Plan', author: 'alice' }] }],
-  snippets: [{ author: 'alice', title: 'Note to self', content: 'echo hi', visibility: 'public' }],
+  snippets: [
+    { author: 'alice', title: 'Note to self', content: 'echo hi', visibility: 'public' },
+    {
+      author: 'alice',
+      title: 'Two files',
+      files: [
+        { path: 'x.sh', content: 'x' },
+        { path: 'w.sh', content: 'w' },
+      ],
+    },
+  ],
   notification_settings: [
     { user: 'alice', level: 'custom', events: { new_note: true, failed_pipeline: false } },
     { user: 'alice', group: 'acme', level: 'watch' },
