@@ -23,6 +23,7 @@ import {
   rubyTime,
   urlsOf,
   userAttrs,
+  wikiPagePayload,
   type Json,
   type Urls,
 } from './payloads.js';
@@ -120,6 +121,8 @@ export function dispatchHooks(
       return pipelineHooks(s, ev.id);
     case 'push':
       return pushHooks(s, ev);
+    case 'wiki_page':
+      return wikiPageHooks(s, ev, actorId);
     case 'system':
       for (const h of hooksOf(s.st, 'system'))
         if (ev.only === undefined || ev.only === h.id)
@@ -377,6 +380,17 @@ function pushHooks(s: Scope, ev: Extract<ProjectEvent, { kind: 'push' }>): void 
     refs: [ref],
   };
   for (const h of updates) send(s, h, 'system_hooks', 'repository_update', null, project, update);
+}
+
+/** `wiki_page_hooks`: the project's hooks and its groups' with `wiki_page_events`. */
+function wikiPageHooks(s: Scope, ev: Extract<ProjectEvent, { kind: 'wiki_page' }>, actorId: number | null) {
+  const project = tget(s.st.projects, ev.projectId);
+  if (!project) return;
+  const hooks = projectHooks(s.st, project, 'wiki_page_events');
+  if (!hooks.length) return;
+  const user = actorId === null ? undefined : tget(s.st.users, actorId);
+  const body = wikiPagePayload(s.st, s.u, project, user, ev.page, ev.action);
+  for (const h of hooks) send(s, h, 'wiki_page_hooks', 'wiki_page', ev.action, project, body);
 }
 
 function pipelineHooks(s: Scope, id: number): void {
