@@ -46,7 +46,15 @@ const world: ScenarioFile = {
       scim_identities: [{ username: 'bob', extern_uid: 'bob-uid', active: false }],
       variables: [{ key: 'GROUP_KEY', value: 'group-value', environment_scope: 'production' }],
       deploy_tokens: [{ name: 'group-deploy', token: 'gdt-secret', scopes: ['read_registry'] }],
-      hooks: [{ url: 'https://hooks.example.com/group', token: 'g-token', issues_events: true }],
+      hooks: [
+        {
+          url: 'https://hooks.example.com/group',
+          token: 'g-token',
+          issues_events: true,
+          member_events: true,
+          subgroup_events: true,
+        },
+      ],
       labels: [{ name: 'team', color: '#123', description: 'The team', subscribers: ['alice'] }],
       badges: [
         {

@@ -123,6 +123,8 @@ export function dispatchHooks(
       return pushHooks(s, ev);
     case 'wiki_page':
       return wikiPageHooks(s, ev, actorId);
+    case 'group_hook':
+      return groupEventHooks(s, ev);
     case 'system':
       for (const h of hooksOf(s.st, 'system'))
         if (ev.only === undefined || ev.only === h.id)
@@ -380,6 +382,25 @@ function pushHooks(s: Scope, ev: Extract<ProjectEvent, { kind: 'push' }>): void 
     refs: [ref],
   };
   for (const h of updates) send(s, h, 'system_hooks', 'repository_update', null, project, update);
+}
+
+/**
+ * EE's `Group#execute_hooks` for member and subgroup events: the hooks of the group and its ancestors
+ * with the scope's flag, on a licensed (paid) instance.
+ */
+function groupEventHooks(s: Scope, ev: Extract<ProjectEvent, { kind: 'group_hook' }>): void {
+  if (s.st.tier === 'free') return;
+  const flag: HookFlag = ev.scope === 'member_hooks' ? 'member_events' : 'subgroup_events';
+  const seen = new Set<number>();
+  for (
+    let g = tget(s.st.groups, ev.groupId);
+    g && !seen.has(g.id);
+    g = g.parent_id === null ? undefined : tget(s.st.groups, g.parent_id)
+  ) {
+    seen.add(g.id);
+    for (const h of hooksOf(s.st, `g${g.id}`))
+      if (h[flag] === true) send(s, h, ev.scope, ev.name, null, null, { event_name: ev.name, ...ev.data });
+  }
 }
 
 /** `wiki_page_hooks`: the project's hooks and its groups' with `wiki_page_events`. */

@@ -38,6 +38,7 @@ describe('group hooks API', () => {
       job_events: false,
       deployment_events: false,
       releases_events: false,
+      subgroup_events: false,
     });
     const list = await call(fx, 'GET', '/groups/acme/hooks', 'alice');
     expect(list.headers.get('X-Total')).toBe('1');
