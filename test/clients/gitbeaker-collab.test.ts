@@ -259,6 +259,44 @@ describe('@gitbeaker/rest collaboration API against fauxlab (MSW and HTTP)', () 
     expect(out.badScope.status).toBe(400);
   });
 
+  it('Search in a project: blobs with a filter and commits by message, on the default branch or a ref', async () => {
+    // gitbeaker's types leave out `ref`; it sends every option as a query parameter.
+    const onNext = { projectId: 'acme/app', ref: 'next' } as { projectId: string };
+    const out = await both(async ({ alice, bob }) => {
+      await alice.Commits.create('acme/app', 'master', 'Add the boot sequence', [
+        { action: 'create', filePath: 'src/boot.rb', content: 'def boot\n  crash_guard\nend\n' },
+        { action: 'create', filePath: 'docs/boot.md', content: 'The crash_guard runs first.\n' },
+      ]);
+      await alice.Branches.create('acme/app', 'next', 'master');
+      await alice.Commits.create('acme/app', 'next', 'Tune the crash guard', [
+        {
+          action: 'update',
+          filePath: 'src/boot.rb',
+          content: 'def boot\n  crash_guard(strict: true)\nend\n',
+        },
+      ]);
+      return {
+        blobs: await bob.Search.all('blobs', 'crash_guard extension:rb', { projectId: 'acme/app' }),
+        onNext: (await bob.Search.all('blobs', 'strict', onNext)).map((b) => [b.path, b.ref, b.startline]),
+        commits: (await bob.Search.all('commits', 'crash', onNext)).map((c) => c.title),
+      };
+    });
+    expect(out.blobs).toEqual([
+      {
+        basename: 'src/boot',
+        data: 'def boot\n  crash_guard\nend\n',
+        path: 'src/boot.rb',
+        filename: 'src/boot.rb',
+        id: null,
+        ref: 'master',
+        startline: 1,
+        project_id: 1,
+      },
+    ]);
+    expect(out.onNext).toEqual([['src/boot.rb', 'next', 1]]);
+    expect(out.commits).toEqual(['Tune the crash guard']);
+  });
+
   it('Events: a project’s and a user’s events, newest first, filtered by action', async () => {
     const out = await both(async ({ alice, bob }) => {
       await bob.IssueDiscussions.create('acme/app', 1, 'Event me');
