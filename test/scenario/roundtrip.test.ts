@@ -16,7 +16,7 @@ const world: ScenarioFile = {
   tier: 'ultimate',
   settings: { signup_enabled: false },
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
-  ci: { queue_time: '3s' },
+  ci: { queue_time: '7s' },
   topics: [{ name: 'infra', description: 'Infrastructure code' }, { name: 'bare' }],
   broadcast_messages: [
     { message: 'Maintenance', ends_at: '2021-03-02T00:00:00Z', target_path: '/acme/*', dismissable: true },
@@ -46,7 +46,15 @@ const world: ScenarioFile = {
       scim_identities: [{ username: 'bob', extern_uid: 'bob-uid', active: false }],
       variables: [{ key: 'GROUP_KEY', value: 'group-value', environment_scope: 'production' }],
       deploy_tokens: [{ name: 'group-deploy', token: 'gdt-secret', scopes: ['read_registry'] }],
-      hooks: [{ url: 'https://hooks.example.com/group', token: 'g-token', issues_events: true }],
+      hooks: [
+        {
+          url: 'https://hooks.example.com/group',
+          token: 'g-token',
+          issues_events: true,
+          member_events: true,
+          subgroup_events: true,
+        },
+      ],
       labels: [{ name: 'team', color: '#123', description: 'The team', subscribers: ['alice'] }],
       badges: [
         {
@@ -221,7 +229,16 @@ const world: ScenarioFile = {
         },
         { title: 'Shipped', source_branch: 'done', state: 'merged', merged_by: 'alice' },
       ],
-      snippets: [{ title: 'Repro', content: 'crash()', notes: [{ body: 'Thanks', author: 'alice' }] }],
+      snippets: [
+        { title: 'Repro', content: 'crash()', notes: [{ body: 'Thanks', author: 'alice' }] },
+        {
+          title: 'Pair',
+          files: [
+            { path: 'src/b.rb', content: 'b' },
+            { path: 'a.rb', content: 'a' },
+          ],
+        },
+      ],
       badges: [
         { link_url: 'https://example.com/%{project_id}', image_url: 'https://example.com/%{commit_sha}' },
       ],
@@ -277,7 +294,17 @@ const world: ScenarioFile = {
     },
   ],
   epics: [{ group: 'acme', title: 'Roadmap', author: 'alice', notes: [{ body: 'Plan', author: 'alice' }] }],
-  snippets: [{ author: 'alice', title: 'Note to self', content: 'echo hi', visibility: 'public' }],
+  snippets: [
+    { author: 'alice', title: 'Note to self', content: 'echo hi', visibility: 'public' },
+    {
+      author: 'alice',
+      title: 'Two files',
+      files: [
+        { path: 'x.sh', content: 'x' },
+        { path: 'w.sh', content: 'w' },
+      ],
+    },
+  ],
   notification_settings: [
     { user: 'alice', level: 'custom', events: { new_note: true, failed_pipeline: false } },
     { user: 'alice', group: 'acme', level: 'watch' },

@@ -27,13 +27,18 @@ export type EventAction =
   | 'expired'
   | 'approved';
 
+/** The classes of notes an event names. */
+export type NoteClass = 'Note' | 'DiscussionNote' | 'DiffNote';
+export const isNoteClass = (t: string | null): t is NoteClass =>
+  t === 'Note' || t === 'DiscussionNote' || t === 'DiffNote';
+
 export interface EventRow {
   id: number;
   project_id: number;
   action: EventAction;
   author_id: number;
   created_at: string;
-  target_type: 'Issue' | 'MergeRequest' | 'Note' | 'DiffNote' | null;
+  target_type: 'Issue' | 'MergeRequest' | NoteClass | null;
   target_id: number | null;
   push?: PushRecord;
 }
@@ -91,14 +96,15 @@ function deriveProject(st: PlatformState, pid: number): EventRow[] {
     for (const nid of mget(st.issuables.idx.notes, `${type}:${id}`)) {
       const n = tget(st.issuables.notes, nid);
       if (!n || n.system) continue;
-      const diff = (n as { type?: string }).type === 'DiffNote';
+      // The note's own class: a thread's notes are `DiscussionNote`s, a diff thread's `DiffNote`s.
+      const cls = (n as { type?: NoteClass | null }).type ?? 'Note';
       out.push({
         project_id: pid,
         id: eventId('note', n.id),
         action: 'commented',
         author_id: n.author_id,
         created_at: n.created_at,
-        target_type: diff ? 'DiffNote' : 'Note',
+        target_type: cls,
         target_id: n.id,
       });
     }

@@ -18,7 +18,14 @@ import { issuableRenderer } from '../issuables/entities.js';
 import type { Project } from '../projects/model.js';
 import { loadProject } from '../projects/helpers.js';
 import { userRenderer } from '../users/entities.js';
-import { authoredEvents, byTime, projectEvents, type EventAction, type EventRow } from './derive.js';
+import {
+  authoredEvents,
+  byTime,
+  isNoteClass,
+  projectEvents,
+  type EventAction,
+  type EventRow,
+} from './derive.js';
 
 const ACTIONS: readonly EventAction[] = [
   'created',
@@ -112,7 +119,7 @@ function visibility(st: PlatformState, viewer: UserRecord | null): (e: EventRow)
       return !!issue && a.issues && canSeeIssue(a, issue);
     }
     if (e.target_type === 'MergeRequest') return a.mergeRequests;
-    if (e.target_type === 'Note' || e.target_type === 'DiffNote') {
+    if (isNoteClass(e.target_type)) {
       const n = tget(st.issuables.notes, e.target_id!);
       if (!n || !canSeeNote(a, n)) return false;
       if (n.noteable_type === 'Issue') {
@@ -133,10 +140,7 @@ function eventRenderer(c: Ctx) {
   return (e: EventRow) => {
     const author = tget(st.users, e.author_id);
     let target: { iid: number | null; title: string | null } = { iid: null, title: null };
-    const note =
-      e.target_type === 'Note' || e.target_type === 'DiffNote'
-        ? tget(st.issuables.notes, e.target_id!)
-        : undefined;
+    const note = isNoteClass(e.target_type) ? tget(st.issuables.notes, e.target_id!) : undefined;
     if (e.target_type === 'Issue' || e.target_type === 'MergeRequest') {
       const x =
         e.target_type === 'Issue'

@@ -47,7 +47,7 @@ import {
   type GroupUpdate,
 } from './model.js';
 import { own } from '../../core/own.js';
-import { groupEventData, systemEvent } from '../hooks/system.js';
+import { groupEventData, subgroupEvent, systemEvent } from '../hooks/system.js';
 import { sendJson } from '../../core/respond.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -290,6 +290,7 @@ function createGroupRoute(c: Ctx): Response {
     return gid;
   });
   systemEvent(c, 'group_create', groupEventData(tget(state(c).groups, id)!));
+  subgroupEvent(c, id, 'create');
   return c.json(groupRenderer(c).detail(tget(state(c).groups, id) as Group), 201);
 }
 
@@ -386,8 +387,10 @@ function deleteGroupRoute(c: Ctx): Response {
       (tget(d.groups, g.id) as Group).marked_for_deletion_on = today;
     });
   } else {
+    const before = state(c);
     write(c, (d) => deleteGroup(d, g.id));
     systemEvent(c, 'group_destroy', groupEventData(g));
+    subgroupEvent(c, g.id, 'destroy', before);
   }
   return c.json({ message: '202 Accepted' }, 202);
 }

@@ -23,6 +23,7 @@ import {
   rubyTime,
   urlsOf,
   userAttrs,
+  wikiPagePayload,
   type Json,
   type Urls,
 } from './payloads.js';
@@ -120,6 +121,10 @@ export function dispatchHooks(
       return pipelineHooks(s, ev.id);
     case 'push':
       return pushHooks(s, ev);
+    case 'wiki_page':
+      return wikiPageHooks(s, ev, actorId);
+    case 'group_hook':
+      return groupEventHooks(s, ev);
     case 'system':
       for (const h of hooksOf(s.st, 'system'))
         if (ev.only === undefined || ev.only === h.id)
@@ -377,6 +382,36 @@ function pushHooks(s: Scope, ev: Extract<ProjectEvent, { kind: 'push' }>): void 
     refs: [ref],
   };
   for (const h of updates) send(s, h, 'system_hooks', 'repository_update', null, project, update);
+}
+
+/**
+ * EE's `Group#execute_hooks` for member and subgroup events: the hooks of the group and its ancestors
+ * with the scope's flag, on a licensed (paid) instance.
+ */
+function groupEventHooks(s: Scope, ev: Extract<ProjectEvent, { kind: 'group_hook' }>): void {
+  if (s.st.tier === 'free') return;
+  const flag: HookFlag = ev.scope === 'member_hooks' ? 'member_events' : 'subgroup_events';
+  const seen = new Set<number>();
+  for (
+    let g = tget(s.st.groups, ev.groupId);
+    g && !seen.has(g.id);
+    g = g.parent_id === null ? undefined : tget(s.st.groups, g.parent_id)
+  ) {
+    seen.add(g.id);
+    for (const h of hooksOf(s.st, `g${g.id}`))
+      if (h[flag] === true) send(s, h, ev.scope, ev.name, null, null, { event_name: ev.name, ...ev.data });
+  }
+}
+
+/** `wiki_page_hooks`: the project's hooks and its groups' with `wiki_page_events`. */
+function wikiPageHooks(s: Scope, ev: Extract<ProjectEvent, { kind: 'wiki_page' }>, actorId: number | null) {
+  const project = tget(s.st.projects, ev.projectId);
+  if (!project) return;
+  const hooks = projectHooks(s.st, project, 'wiki_page_events');
+  if (!hooks.length) return;
+  const user = actorId === null ? undefined : tget(s.st.users, actorId);
+  const body = wikiPagePayload(s.st, s.u, project, user, ev.page, ev.action);
+  for (const h of hooks) send(s, h, 'wiki_page_hooks', 'wiki_page', ev.action, project, body);
 }
 
 function pipelineHooks(s: Scope, id: number): void {

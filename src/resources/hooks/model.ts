@@ -23,6 +23,8 @@ const COLUMN_DEFAULTS: Readonly<Record<HookFlag, boolean | null>> = {
   deployment_events: false,
   job_events: false,
   releases_events: false,
+  member_events: false,
+  subgroup_events: false,
 };
 
 /** `SystemHook`'s `default_value_for`s. */
@@ -52,7 +54,8 @@ export const PROJECT_FLAGS = [
   'wiki_page_events',
   'deployment_events',
 ] as const satisfies readonly HookFlag[];
-export const GROUP_FLAGS = PROJECT_FLAGS;
+/** 13.12's group hook API takes `subgroup_events` too; `member_events` is set in the UI (scenario). */
+export const GROUP_FLAGS = [...PROJECT_FLAGS, 'subgroup_events'] as const satisfies readonly HookFlag[];
 export const SYSTEM_FLAGS = [
   'push_events',
   'tag_push_events',

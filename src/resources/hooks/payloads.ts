@@ -285,12 +285,13 @@ export function notePayload(
       system: n.system,
       st_diff: null,
       updated_by_id: null,
-      type: null,
-      position: null,
-      original_position: null,
-      resolved_at: null,
-      resolved_by_id: null,
-      discussion_id: null,
+      // The note's own columns (`hook_attrs` is its attributes): its class, thread and resolution.
+      type: n.type,
+      position: n.position ?? null,
+      original_position: n.position ?? null,
+      resolved_at: n.resolved_at ? rubyTime(n.resolved_at) : null,
+      resolved_by_id: n.resolved_by_id ?? null,
+      discussion_id: n.discussion_id,
       confidential: n.confidential,
       url,
     },
@@ -308,6 +309,47 @@ export interface PushData {
 }
 
 const BLANK_SHA = '0000000000000000000000000000000000000000';
+
+/** The past tense of a wiki action, as the wiki's default commit message words it. */
+const WIKI_DONE = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+
+/**
+ * `Gitlab::DataBuilder::WikiPage`: the user, the project, the wiki (`Wiki#hook_attrs`) and the page's
+ * attributes with its URL and the action; a page saved through the API has the wiki's default commit
+ * message (`<username> created page: <title>`).
+ */
+export function wikiPagePayload(
+  st: PlatformState,
+  u: Urls,
+  p: ProjectRecord,
+  user: UserRecord | undefined,
+  page: { slug: string; format: string; content: string },
+  action: 'create' | 'update' | 'delete',
+): Json {
+  const web = `${u.base}/${p.path_with_namespace}`;
+  const title = page.slug.slice(page.slug.lastIndexOf('/') + 1).replace(/-+/g, ' ');
+  return {
+    object_kind: 'wiki_page',
+    user: userAttrs(u, user),
+    project: projectAttrs(st, u, p),
+    wiki: {
+      web_url: `${web}/-/wikis/home`,
+      git_ssh_url: `git@${u.host}:${p.path_with_namespace}.wiki.git`,
+      git_http_url: `${web}.wiki.git`,
+      path_with_namespace: `${p.path_with_namespace}.wiki`,
+      default_branch: 'master',
+    },
+    object_attributes: {
+      title,
+      content: page.content,
+      format: page.format,
+      message: `${user?.username ?? 'ghost'} ${WIKI_DONE[action]} page: ${title}`,
+      slug: page.slug,
+      url: `${web}/-/wikis/${page.slug}`,
+      action,
+    },
+  };
+}
 
 /** `Gitlab::DataBuilder::Push` (fauxlab keeps no commits: the list is empty and the count is 0). */
 export function pushPayload(st: PlatformState, u: Urls, p: ProjectRecord, d: PushData): Json {

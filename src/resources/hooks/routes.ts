@@ -88,7 +88,7 @@ const projectHookEntity = ownedHookEntity(
 /** `EE::API::Entities::GroupHook`. */
 const groupHookEntity = ownedHookEntity(
   'group_id',
-  [...OWNED_FLAGS, 'job_events', 'deployment_events', 'releases_events'],
+  [...OWNED_FLAGS, 'job_events', 'deployment_events', 'releases_events', 'subgroup_events'],
   false,
 );
 

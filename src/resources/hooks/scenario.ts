@@ -26,7 +26,7 @@ const projectHook = z.strictObject({
   ...flagFields(PROJECT_FLAGS),
   push_events_branch_filter: z.string().optional(),
 });
-const groupHook = z.strictObject({ ...common, ...flagFields(GROUP_FLAGS) });
+const groupHook = z.strictObject({ ...common, ...flagFields([...GROUP_FLAGS, 'member_events'] as const) });
 const systemHook = z.strictObject({
   ...common,
   ...flagFields([...SYSTEM_FLAGS, 'repository_update_events'] as const),
@@ -46,7 +46,7 @@ export interface HooksEntry {
 
 const FLAGS_OF: Record<HookKind, readonly HookFlag[]> = {
   project: PROJECT_FLAGS,
-  group: GROUP_FLAGS,
+  group: [...GROUP_FLAGS, 'member_events'],
   system: [...SYSTEM_FLAGS, 'repository_update_events'],
 };
 

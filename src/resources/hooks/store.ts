@@ -20,7 +20,10 @@ export type HookFlag =
   | 'wiki_page_events'
   | 'deployment_events'
   | 'job_events'
-  | 'releases_events';
+  | 'releases_events'
+  /** Group hooks only (EE, 13.7 and 13.9): membership changes and subgroups of the group or below. */
+  | 'member_events'
+  | 'subgroup_events';
 
 export interface HookRecord extends Record<HookFlag, boolean | null> {
   id: number;

@@ -147,5 +147,48 @@ export function memberSystemEvent(
 ): void {
   if (state(c).hooks.count === 0) return;
   const ev = memberEvent(st, m, action);
-  if (ev) systemEvent(c, ev[0], ev[1]);
+  if (!ev) return;
+  systemEvent(c, ev[0], ev[1]);
+  // A group membership also reaches the group hooks with `member_events` (EE's `GroupMember` hooks).
+  if (m.source === 'group')
+    emitEvent(c, {
+      kind: 'group_hook',
+      groupId: m.source_id,
+      scope: 'member_hooks',
+      name: ev[0],
+      data: { ...ev[1], group_plan: null },
+    });
+}
+
+/**
+ * `subgroup_create` / `subgroup_destroy` (`Gitlab::HookData::SubgroupBuilder`), sent to the hooks of
+ * the subgroup's parent and its ancestors; `st` still holds a removed subgroup.
+ */
+export function subgroupEvent(
+  c: Ctx,
+  groupId: number,
+  action: 'create' | 'destroy',
+  st: PlatformState = state(c),
+): void {
+  if (state(c).hooks.count === 0) return;
+  const g = tget(st.groups, groupId);
+  const parent = g?.parent_id == null ? undefined : tget(st.groups, g.parent_id);
+  if (!g || !parent) return;
+  emitEvent(c, {
+    kind: 'group_hook',
+    groupId: parent.id,
+    scope: 'subgroup_hooks',
+    name: `subgroup_${action}`,
+    data: {
+      ...times(g),
+      name: g.name,
+      path: g.path,
+      full_path: g.full_path,
+      group_id: g.id,
+      parent_group_id: parent.id,
+      parent_name: parent.name,
+      parent_path: parent.path,
+      parent_full_path: parent.full_path,
+    },
+  });
 }

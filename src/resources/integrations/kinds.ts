@@ -17,5 +17,20 @@ export type ProjectEvent =
       after: string;
       userId: number | null;
     }
+  /** A project wiki page was created, updated or deleted: the page as the write left it (or found it). */
+  | {
+      kind: 'wiki_page';
+      projectId: number;
+      action: 'create' | 'update' | 'delete';
+      page: { slug: string; format: string; content: string };
+    }
+  /** A group event for the group hooks of the group and its ancestors (`member_hooks`, `subgroup_hooks`). */
+  | {
+      kind: 'group_hook';
+      groupId: number;
+      scope: 'member_hooks' | 'subgroup_hooks';
+      name: string;
+      data: Record<string, unknown>;
+    }
   /** An instance event for the system hooks (`project_create`, `user_destroy`, ...), its data built by the writer; `only` sends it to one hook (a hook test). */
   | { kind: 'system'; name: string; data: Record<string, unknown>; only?: number };

@@ -133,6 +133,7 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     const e: Entry = { title: s.title };
     if (s.file_name !== 'snippet.txt') e.file_name = s.file_name;
     e.content = s.content;
+    if (s.files) e.files = s.files.map((f) => ({ path: f.path, content: f.content }));
     if (s.description !== null) e.description = s.description;
     e.author = author;
     if (s.visibility !== 'private') e.visibility = s.visibility;

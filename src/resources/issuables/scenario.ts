@@ -111,10 +111,32 @@ export const labelScenario = z.strictObject({
   subscribers: z.array(z.string()).default([]).describe('usernames subscribed to the label'),
 });
 
+/** A snippet's files (13.5+): its repository's paths and contents, up to ten, each path once. */
+export const snippetFilesScenario = z
+  .array(
+    z.strictObject({
+      path: z
+        .string()
+        .min(1)
+        .max(1024)
+        .refine(
+          (p) => p.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && s !== '.git'),
+          'must be a relative path of non-empty segments',
+        ),
+      content: z.string(),
+    }),
+  )
+  .min(1)
+  .max(10)
+  .refine((files) => new Set(files.map((f) => f.path)).size === files.length, 'each path once')
+  .optional()
+  .describe("the snippet's files (path, content); without it, the one file file_name with content");
+
 export const snippetScenario = z.strictObject({
   title: z.string().min(1),
   file_name: z.string().default('snippet.txt'),
   content: z.string().default(''),
+  files: snippetFilesScenario,
   description: z.string().optional(),
   author: z.string().optional(),
   visibility: z.enum(['private', 'internal', 'public']).default('private'),
@@ -374,13 +396,15 @@ export function buildProjectIssuables(
   }
   for (const s of entry.snippets) {
     const by = author(s.author);
+    const content = s.content === '' && s.files ? s.files[0]!.content : s.content;
     const id = createSnippet(st, {
       project_id: projectId,
       author_id: by,
       title: s.title,
       file_name: s.file_name,
       description: s.description ?? null,
-      content: s.content,
+      content,
+      ...(s.files ? { files: snippetFilesOf(s.files) } : {}),
       visibility: s.visibility,
       created_at: now,
       updated_at: now,
@@ -388,6 +412,12 @@ export function buildProjectIssuables(
     addNotes('Snippet', id, s.notes, by);
   }
 }
+
+/** A scenario's snippet files as the repository keeps them: in path order. */
+export const snippetFilesOf = (files: readonly { path: string; content: string }[]) =>
+  files
+    .map((f) => ({ path: f.path, content: f.content }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 /** Builds the scenario's epics. */
 /** `moved_to` of issues, once every project's issues exist. */

@@ -263,6 +263,16 @@ export interface SnippetRecord {
   /** The request that created it through the API (`UserAgentDetail`); absent for scenario snippets. */
   user_agent?: string | null;
   ip_address?: string | null;
+  /**
+   * The files of the snippet's repository in path order, once a request or the scenario gave them;
+   * absent: the one file `file_name` with `content`.
+   */
+  files?: SnippetFile[];
+}
+
+export interface SnippetFile {
+  path: string;
+  content: string;
 }
 
 export interface EpicRecord {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ScenarioOut } from '../../core/area.js';
 import { parseDuration } from '../../core/clock.js';
 import type { PlatformState } from '../../core/state.js';
+import { DEFAULT_QUEUE_MS } from './store.js';
 
 /** The longest queue time: a day of instance time. */
 export const MAX_QUEUE_MS = 86_400_000;
@@ -25,7 +26,7 @@ export const ciFields = {
       queue_time: z
         .union([z.number(), z.string()])
         .refine((v) => queueMs(v, 1000) !== undefined, 'must be seconds or a duration up to 24h, such as 5s')
-        .describe('how long a new pipeline stays pending before its first jobs run (default 0)'),
+        .describe('how long a new pipeline stays pending before its first jobs run (default 3s)'),
     })
     .partial()
     .optional()
@@ -41,5 +42,5 @@ export function buildCi(st: Draft<PlatformState>, s: CiScenario): void {
 }
 
 export function exportCi(st: PlatformState, out: ScenarioOut): void {
-  if (st.ciJobs.queue_ms !== 0) out.file.ci = { queue_time: `${st.ciJobs.queue_ms}ms` };
+  if (st.ciJobs.queue_ms !== DEFAULT_QUEUE_MS) out.file.ci = { queue_time: `${st.ciJobs.queue_ms}ms` };
 }

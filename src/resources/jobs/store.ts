@@ -14,7 +14,13 @@ export interface CiJobsState {
   queue_ms: number;
 }
 
-export const emptyCiJobs = (): CiJobsState => ({ byId: emptyIndex(), queue_ms: 0 });
+/**
+ * A runner takes a few seconds to pick up a new pipeline on the platform; clients that create a pipeline
+ * and read it back see `pending` first.
+ */
+export const DEFAULT_QUEUE_MS = 3000;
+
+export const emptyCiJobs = (): CiJobsState => ({ byId: emptyIndex(), queue_ms: DEFAULT_QUEUE_MS });
 
 declare module '../../core/state.js' {
   interface AreaStates {

@@ -2,15 +2,15 @@
  * Project snippets (`/projects/:id/snippets`). Every route first finds the project and refuses callers
  * the snippets feature is closed to (the endpoints' `before` filter, ahead of the params); a snippet the
  * caller may not read is not found. Reporters create snippets; their authors and maintainers change and
- * delete them. A snippet holds one file.
+ * delete them. A snippet holds up to ten files.
  */
 import { ACCESS, projectAccess } from '../../core/access.js';
 import { requireAdmin, requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import { forbidden, grapeError, notFound, recordNotFound } from '../../core/errors.js';
+import { forbidden, notFound, recordNotFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
-import { atLeastOneOf, exactlyOneOf, p } from '../../core/params.js';
+import { p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import type { Visibility } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
@@ -19,13 +19,16 @@ import type { SnippetRecord } from '../issuables/store.js';
 import { featureAvailable } from '../projects/access.js';
 import { loadProject } from '../projects/helpers.js';
 import type { Project } from '../projects/model.js';
-import { canReadSnippet, contentProblems, deleteSnippet, updateSnippet } from '../snippets/model.js';
+import { canReadSnippet, deleteSnippet } from '../snippets/model.js';
 import {
-  checkVisibility,
+  createContent,
+  parseCreateParams,
+  parseUpdateParams,
+  rawFile,
   rawText,
   saveSnippetChanges,
-  serviceError,
   snippetJson,
+  type SnippetChanges,
 } from '../snippets/routes.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -58,23 +61,24 @@ function findVisible(c: Ctx, project: Project, id: number, missing: () => Error)
 
 const snippetId = { snippet_id: p.int().required() };
 
-interface OneFile {
-  file_name: string;
-  content: string;
-}
+const createShape = {
+  title: p.str().required().notBlank(),
+  description: p.str(),
+  visibility: p.str().required().values(VISIBILITIES),
+  files: p.hashArray(),
+  content: p.str().notBlank(),
+  file_name: p.str(),
+};
 
-/** `files[]` as the 13.x API takes them, with the single file this model keeps. */
-function oneFile(files: unknown, field: 'file_path' | 'previous_path' = 'file_path'): OneFile | undefined {
-  if (files === undefined) return undefined;
-  if (!Array.isArray(files) || files.length === 0) throw grapeError(400, 'files is invalid');
-  if (files.length > 1)
-    throw grapeError(400, 'files holds more than one file: fauxlab keeps one file per snippet');
-  const f = files[0] as Record<string, unknown>;
-  const path = f[field] ?? f.file_path;
-  if (typeof path !== 'string' || path.trim() === '') throw grapeError(400, `files[0][${field}] is empty`);
-  if (typeof f.content !== 'string' || f.content === '') throw grapeError(400, 'files[0][content] is empty');
-  return { file_name: path, content: f.content };
-}
+const updateShape = {
+  ...snippetId,
+  content: p.str().notBlank(),
+  description: p.str(),
+  file_name: p.str(),
+  title: p.str().notBlank(),
+  visibility: p.str().values(VISIBILITIES),
+  files: p.hashArray(),
+};
 
 const ipOf = (c: Ctx) => (c.req.header('x-forwarded-for') ?? '127.0.0.1').split(',')[0]!.trim();
 
@@ -101,26 +105,10 @@ export function projectSnippetsRoutes(r: ApiRouter): void {
 
   r.post(base, { auth: 'optional' }, (c) => {
     const { project, level } = snippetsProject(c);
-    const prm = parse(c, {
-      title: p.str().required().notBlank(),
-      description: p.str(),
-      visibility: p.str().required().values(VISIBILITIES),
-      files: p.hashArray(),
-      content: p.str().notBlank(),
-      file_name: p.str(),
-    });
-    const raw = c.get('params');
-    if (raw.content !== undefined && raw.file_name === undefined)
-      throw grapeError(400, 'file_name is missing');
-    exactlyOneOf(raw, 'files', 'content');
+    const { prm, actions } = parseCreateParams(c, createShape);
     const user = requireUser(c);
     if (!user.admin && level < ACCESS.REPORTER) throw forbidden();
-    const file = oneFile(prm.files) ?? { file_name: prm.file_name!, content: prm.content! };
-    const st = state(c);
-    const visibility = prm.visibility as Visibility;
-    checkVisibility(st, user, visibility);
-    const problems = contentProblems(st, file.content);
-    if (problems.length) throw serviceError(400, problems);
+    const file = createContent(c, user, actions, prm.visibility as Visibility);
     const now = c.get('fx').clock.iso();
     const id = write(c, (d) =>
       createSnippet(d, {
@@ -129,7 +117,7 @@ export function projectSnippetsRoutes(r: ApiRouter): void {
         title: prm.title,
         description: prm.description ?? null,
         ...file,
-        visibility,
+        visibility: prm.visibility as Visibility,
         created_at: now,
         updated_at: now,
         user_agent: c.req.header('user-agent') ?? null,
@@ -141,27 +129,15 @@ export function projectSnippetsRoutes(r: ApiRouter): void {
 
   r.put(`${base}/:snippet_id`, { auth: 'optional' }, (c) => {
     const { project, level } = snippetsProject(c);
-    const prm = parse(c, {
-      ...snippetId,
-      content: p.str().notBlank(),
-      description: p.str(),
-      file_name: p.str(),
-      title: p.str().notBlank(),
-      visibility: p.str().values(VISIBILITIES),
-      files: p.hashArray(),
-    });
-    const raw = c.get('params');
-    atLeastOneOf(raw, 'content', 'description', 'files', 'file_name', 'title', 'visibility');
+    const { prm, actions } = parseUpdateParams(c, updateShape);
     const user = requireUser(c);
     const s = findVisible(c, project, prm.snippet_id, () => notFound('Snippet'));
     if (!user.admin && s.author_id !== user.id && level < ACCESS.MAINTAINER) throw forbidden();
-    const changes: Parameters<typeof updateSnippet>[2] = {};
+    const changes: SnippetChanges = {};
     for (const k of ['title', 'description', 'file_name', 'content'] as const)
       if (prm[k] !== undefined) changes[k] = prm[k];
-    const file = oneFile(prm.files);
-    if (file) Object.assign(changes, file);
     if (prm.visibility !== undefined) changes.visibility = prm.visibility as Visibility;
-    return saveSnippetChanges(c, user, s, changes);
+    return saveSnippetChanges(c, user, s, changes, actions);
   });
 
   r.delete(`${base}/:snippet_id`, { auth: 'optional' }, (c) => {
@@ -187,10 +163,12 @@ export function projectSnippetsRoutes(r: ApiRouter): void {
   r.get(`${base}/:snippet_id/files/:ref/:file_path/raw`, (c) => {
     const { project } = snippetsProject(c);
     const prm = parse(c, { ...snippetId, ref: p.str().required(), file_path: p.str().required() });
-    const s = findVisible(c, project, prm.snippet_id, () => notFound('Snippet'));
-    // A snippet's repository holds its one file on the default branch.
-    if (!['master', 'HEAD'].includes(prm.ref) || prm.file_path !== s.file_name) throw notFound('File');
-    return rawText(c, s);
+    return rawFile(
+      c,
+      findVisible(c, project, prm.snippet_id, () => notFound('Snippet')),
+      prm.ref,
+      prm.file_path,
+    );
   });
 
   r.get(`${base}/:snippet_id/user_agent_detail`, (c) => {

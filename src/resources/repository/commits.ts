@@ -39,7 +39,7 @@ export function commitDeltas(c: Ctx, id: string) {
 }
 
 /** `Entities::CommitDetail`. */
-function commitDetail(c: Ctx, proj: Project, id: string, withStats: boolean) {
+export function commitDetail(c: Ctx, proj: Project, id: string, withStats: boolean) {
   const st = state(c);
   const out: Record<string, unknown> = commitEntity(c, proj, id);
   if (withStats) out.stats = stats(objectsOf(st), commitDeltas(c, id));

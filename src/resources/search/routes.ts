@@ -4,9 +4,9 @@
  * may read, paginated. Free instances have the community edition's scope lists; paid ones accept the
  * Elasticsearch scopes at instance and group level and refuse them there, as no Elasticsearch is set up.
  */
-import { findGroup, findProject } from '../../core/access.js';
+import { findGroup, findProject, projectAccess } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
-import { type Ctx } from '../../core/context.js';
+import { state, type Ctx } from '../../core/context.js';
 import { apiError } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p, type Shape } from '../../core/params.js';
@@ -14,7 +14,11 @@ import { parse, type ApiRouter } from '../../core/router.js';
 import type { IssueRecord, MergeRequestRecord } from '../issuables/store.js';
 import { findContext } from '../issuables/common.js';
 import { issuableRenderer } from '../issuables/entities.js';
+import { canDownloadCode, featureAvailable } from '../projects/access.js';
 import type { Project } from '../projects/model.js';
+import { commitDetail } from '../repository/commits.js';
+import { ownerPages, projectOwner } from '../wikis/model.js';
+import { searchBlobs, searchCommits, searchWikiBlobs } from './code.js';
 import { projectEntity } from '../projects/entities.js';
 import { snippetJson } from '../snippets/routes.js';
 import { userRenderer } from '../users/entities.js';
@@ -67,6 +71,8 @@ const SHAPES = {
 interface Declared {
   search: string;
   scope: string;
+  /** The branch, tag or commit a project's repository is searched at. */
+  ref?: string;
   state?: string;
   confidential?: boolean;
 }
@@ -125,10 +131,34 @@ function run(c: Ctx, prm: Declared, w: Within): Response {
       const u = userRenderer(c);
       return paginate(c, searchUsers(input, w), (x) => u.basic(x));
     }
+    case 'blobs':
+    case 'wiki_blobs':
+    case 'commits':
+      return searchCode(c, prm, (w as { project: Project }).project);
     default:
-      // Commits, blobs and wiki blobs: no repository or wiki content is modelled, so nothing matches.
       return paginate(c, [], (x) => x);
   }
+}
+
+/**
+ * The project's repository and wiki scopes: nothing for a viewer without `download_code` (blobs,
+ * commits) or `read_wiki` (wiki blobs), as the platform's search results check.
+ */
+function searchCode(c: Ctx, prm: Declared, project: Project): Response {
+  const st = state(c);
+  const user = c.get('viewer').user;
+  const access = user ? projectAccess(st, user, project) : 0;
+  const admin = user?.admin === true;
+  if (prm.scope === 'wiki_blobs') {
+    const readable = featureAvailable(project.wiki_access_level, 'wiki', access, admin);
+    const pages = readable ? ownerPages(st, projectOwner(project.id)) : [];
+    return paginate(c, searchWikiBlobs(project, pages, prm.search, prm.ref), (x) => x);
+  }
+  if (!canDownloadCode(project, user, access)) return paginate(c, [], (x) => x);
+  if (prm.scope === 'blobs') return paginate(c, searchBlobs(st, project, prm.search, prm.ref), (x) => x);
+  return paginate(c, searchCommits(st, project, prm.search, prm.ref), (id) =>
+    commitDetail(c, project, id, false),
+  );
 }
 
 export function searchRoutes(r: ApiRouter): void {

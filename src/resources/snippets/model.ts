@@ -7,7 +7,7 @@ import { ACCESS, projectAccess } from '../../core/access.js';
 import type { PlatformState, UserRecord, Visibility } from '../../core/state.js';
 import { idelete, madd, mget, mremove, tdelete, tget } from '../../core/table.js';
 import { createSnippet, removeAward } from '../issuables/model.js';
-import type { SnippetRecord } from '../issuables/store.js';
+import type { SnippetFile, SnippetRecord } from '../issuables/store.js';
 import type { Project } from '../projects/model.js';
 import { setting } from '../settings/model.js';
 
@@ -61,6 +61,7 @@ export interface NewPersonalSnippet {
   file_name: string;
   description: string | null;
   content: string;
+  files?: SnippetFile[];
   visibility: Visibility;
   user_agent?: string | null;
   ip_address?: string | null;
@@ -75,11 +76,18 @@ export function createPersonalSnippet(st: S, input: NewPersonalSnippet, now: str
 export function updateSnippet(
   st: S,
   id: number,
-  changes: Partial<Pick<SnippetRecord, 'title' | 'file_name' | 'description' | 'content' | 'visibility'>>,
+  changes: Partial<
+    Pick<SnippetRecord, 'title' | 'file_name' | 'description' | 'content' | 'visibility' | 'files'>
+  >,
   now: string,
 ): void {
   const s = tget(st.issuables.snippets, id)!;
-  Object.assign(s, changes, { updated_at: now });
+  const { files, ...rest } = changes;
+  Object.assign(s, rest, { updated_at: now });
+  if ('files' in changes) {
+    if (files) s.files = files;
+    else delete s.files;
+  }
   if (s.project_id !== null) return;
   if (s.visibility === 'public') madd(st.issuables.idx.owned, PUBLIC_KEY, id);
   else mremove(st.issuables.idx.owned, PUBLIC_KEY, id);

@@ -4,13 +4,19 @@ import { z } from 'zod';
 import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { tvalues } from '../../core/table.js';
+import { snippetFilesOf, snippetFilesScenario } from '../issuables/scenario.js';
 import { createPersonalSnippet } from './model.js';
 
 export const personalSnippetScenario = z.strictObject({
   author: z.string().min(1).describe('username'),
   title: z.string().min(1),
   file_name: z.string().default('snippet.txt'),
-  content: z.string().min(1),
+  content: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("the file's content; with files, the first file's by default"),
+  files: snippetFilesScenario,
   description: z.string().optional(),
   visibility: z.enum(['private', 'internal', 'public']).default('private'),
 });
@@ -32,6 +38,7 @@ export function personalSnippetProblems(
   const problems: string[] = [];
   list.forEach((sn, i) => {
     if (!users.has(sn.author.toLowerCase())) problems.push(`snippets[${i}].author: no user "${sn.author}"`);
+    if (sn.content === undefined && !sn.files) problems.push(`snippets[${i}]: give content or files`);
   });
   return problems;
 }
@@ -50,7 +57,8 @@ export function buildPersonalSnippets(
         title: s.title,
         file_name: s.file_name,
         description: s.description ?? null,
-        content: s.content,
+        content: s.content ?? s.files?.[0]?.content ?? '',
+        ...(s.files ? { files: snippetFilesOf(s.files) } : {}),
         visibility: s.visibility,
       },
       now,
@@ -69,6 +77,7 @@ export function exportPersonalSnippets(st: PlatformState, out: ScenarioOut): voi
     const e: Record<string, unknown> = { author, title: s.title };
     if (s.file_name !== 'snippet.txt') e.file_name = s.file_name;
     e.content = s.content;
+    if (s.files) e.files = s.files.map((f) => ({ path: f.path, content: f.content }));
     if (s.description !== null) e.description = s.description;
     if (s.visibility !== 'private') e.visibility = s.visibility;
     list.push(e);

@@ -11,6 +11,7 @@ import { offsetPage, paginationParams, requestBase } from '../../core/pagination
 import { p } from '../../core/params.js';
 import type { ApiRouter, RouteOptions } from '../../core/router.js';
 import { tget } from '../../core/table.js';
+import { emitEvent } from '../integrations/events.js';
 import { featureAvailable } from '../projects/access.js';
 import type { Project } from '../projects/model.js';
 import { markdownLink, sanitizeFileName } from '../projects/uploads.js';
@@ -165,6 +166,7 @@ function wikiRoutes(
       if (existing) throw validationError({ base: [duplicateMessage(existing, slug, format)] });
       const now = c.get('fx').clock.iso();
       const id = write(c, (d) => createPage(d, k.owner, { slug, format, content: prm.content }, now));
+      wikiPageEvent(c, k.owner, 'create', { slug, format, content: prm.content });
       return c.json(await full(c, tget(state(c).wikis.pages, id)!), 201);
     },
   );
@@ -188,6 +190,7 @@ function wikiRoutes(
       const now = c.get('fx').clock.iso();
       const format = prm.format as WikiFormat;
       write(c, (d) => updatePage(d, page.id, { slug, format, content }, now));
+      wikiPageEvent(c, k.owner, 'update', { slug, format, content });
       return c.json(await full(c, tget(state(c).wikis.pages, page.id)!));
     },
   );
@@ -197,6 +200,7 @@ function wikiRoutes(
     authorize(k, 'admin_wiki');
     const page = pageOf(c, k);
     write(c, (d) => deletePage(d, page.id));
+    wikiPageEvent(c, k.owner, 'delete', page);
     return c.body(null, 204);
   });
 
@@ -239,6 +243,25 @@ function wikiRoutes(
       );
     },
   );
+}
+
+/**
+ * A project wiki page's `wiki_page_hooks` event (group wikis' group hook events are not sent: see
+ * docs/behaviour.md).
+ */
+function wikiPageEvent(
+  c: Ctx,
+  owner: WikiOwner,
+  action: 'create' | 'update' | 'delete',
+  page: { slug: string; format: string; content: string },
+): void {
+  if (owner.project_id === null) return;
+  emitEvent(c, {
+    kind: 'wiki_page',
+    projectId: owner.project_id,
+    action,
+    page: { slug: page.slug, format: page.format, content: page.content },
+  });
 }
 
 export function wikisRoutes(r: ApiRouter): void {

@@ -18,6 +18,8 @@ export const NOW = '2021-03-01T12:00:00.000Z';
  */
 export const ciWorld: ScenarioFile = {
   now: NOW,
+  // These tests follow a pipeline's run, not the runner queue (jobs.test.ts covers the queue time).
+  ci: { queue_time: 0 },
   users: [
     { username: 'root', name: 'Administrator', admin: true, tokens: tok('root') },
     { username: 'owner', name: 'Olive Owner', tokens: tok('owner') },

@@ -38,6 +38,7 @@ describe('group hooks API', () => {
       job_events: false,
       deployment_events: false,
       releases_events: false,
+      subgroup_events: false,
     });
     const list = await call(fx, 'GET', '/groups/acme/hooks', 'alice');
     expect(list.headers.get('X-Total')).toBe('1');
@@ -109,7 +110,8 @@ describe('group hook deliveries', () => {
 describe('pipeline hook deliveries', () => {
   it('delivery: a new pipeline is sent with its status, and again when it finishes on the instance clock', async () => {
     const r = await listen();
-    const fx = world({}, LOCAL_OK);
+    // About delivery, not the runner queue: the pipeline runs at once.
+    const fx = world({}, { ...LOCAL_OK, ci: { queue_time: 0 } });
     await call(fx, 'POST', `${APP}/hooks`, 'maint', {
       url: r.url,
       pipeline_events: true,

@@ -363,7 +363,8 @@ describe('notification delivery', () => {
 
   it('delivery: a finished pipeline notifies on the instance clock; notify_only_broken_pipelines mutes successes', async () => {
     const r = await hook();
-    const fx = world({}, LOCAL_OK);
+    // About notifications, not the runner queue: the pipeline runs at once.
+    const fx = world({}, { ...LOCAL_OK, ci: { queue_time: 0 } });
     await slack(fx, r.url, { pipeline_events: true, notify_only_broken_pipelines: false });
     const pl = await body(await call(fx, 'POST', `${APP}/pipeline`, 'dev', { ref: 'master' }));
     await deliveries(fx.clock).settled();

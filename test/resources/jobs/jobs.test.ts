@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFauxlab, loadScenario, ScenarioError } from '../../../src/index.js';
+import { createFauxlab, exportScenario, loadScenario, ScenarioError } from '../../../src/index.js';
 import { deliveries } from '../../../src/resources/integrations/delivery.js';
 import { crc32 } from '../../../src/resources/jobs/zip.js';
 import { receiver } from '../settings/world.js';
@@ -456,6 +456,19 @@ describe('jobs: queue time', () => {
       duration: 60,
       finished_at: '2021-03-01T12:01:05.000Z',
     });
+  });
+
+  it('ci.queue_time: without it a new pipeline waits 3 s of instance time for a runner', async () => {
+    const { ci: _ci, ...noQueue } = jobsWorld;
+    const fx = createFauxlab({ scenario: noQueue });
+    expect(await body(await call(fx, 'GET', '/__fauxlab/ci'))).toEqual({ queue_time_ms: 3000 });
+    const pl = await body(await call(fx, 'POST', `${WEB}/pipeline`, 'dev', { ref: 'master' }));
+    const get = async () => body(await call(fx, 'GET', `${WEB}/pipelines/${pl.id}`, 'dev'));
+    fx.clock.advance(3000);
+    expect(await get()).toMatchObject({ status: 'pending', started_at: null });
+    fx.clock.advance(1);
+    expect(await get()).toMatchObject({ status: 'running', started_at: '2021-03-01T12:00:03.000Z' });
+    expect(exportScenario(fx.state, { now: fx.clock.iso() }).ci).toBeUndefined();
   });
 
   it('PUT /__fauxlab/ci: sets the queue time; a bad value is 400 and changes nothing', async () => {

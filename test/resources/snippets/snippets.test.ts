@@ -67,6 +67,7 @@ describe('personal snippets', () => {
       project_id: null,
       web_url: 'http://localhost/-/snippets/1',
       raw_url: 'http://localhost/-/snippets/1/raw',
+      files: [{ path: 'hello.rb', raw_url: 'http://localhost/-/snippets/1/raw/master/hello.rb' }],
     });
     expect(Object.keys(s)).toEqual([
       'id',
@@ -81,14 +82,19 @@ describe('personal snippets', () => {
       'project_id',
       'web_url',
       'raw_url',
+      'files',
     ]);
   });
 
-  it('POST /snippets: 401 anonymous; title, file_name and content are required, title and content not empty', async () => {
+  it('POST /snippets: 401 anonymous; title, and content with file_name or files, are required, title and content not empty', async () => {
     const fx = world();
     expect((await call(fx, 'POST', '/snippets', undefined, { title: 't' })).status).toBe(401);
+    // 13.5+ (`create_file_params`): `files` or `content`, and `file_name` only with `content`.
     expect(await body(await call(fx, 'POST', '/snippets', 'alice', {}))).toEqual({
-      error: 'title is missing, file_name is missing, content is missing',
+      error: 'title is missing, files, content are missing, exactly one parameter must be provided',
+    });
+    expect(await body(await call(fx, 'POST', '/snippets', 'alice', { title: 't', content: 'x' }))).toEqual({
+      error: 'file_name is missing',
     });
     expect(
       await body(await call(fx, 'POST', '/snippets', 'alice', { title: '', file_name: 'a', content: '' })),
@@ -192,11 +198,16 @@ describe('personal snippets', () => {
     expect((await call(fx, 'PUT', '/snippets/4', 'alice', { title: 'x' })).status).toBe(404);
   });
 
-  it('PUT /snippets/:id: at least one of title, file_name, content, visibility', async () => {
+  it('PUT /snippets/:id: at least one of content, description, files, file_name, title, visibility', async () => {
     const fx = snippetWorld();
-    expect(await body(await call(fx, 'PUT', '/snippets/2', 'alice', { description: 'only' }))).toEqual({
-      error: 'title, file_name, content, visibility are missing, at least one parameter must be provided',
+    expect(await body(await call(fx, 'PUT', '/snippets/2', 'alice', {}))).toEqual({
+      error:
+        'content, description, files, file_name, title, visibility are missing, at least one parameter must be provided',
     });
+    // 13.12 counts a description alone as a change.
+    const res = await call(fx, 'PUT', '/snippets/2', 'alice', { description: 'only' });
+    expect(res.status).toBe(200);
+    expect((await body(res)).description).toBe('only');
   });
 
   it('PUT /snippets/:id: making it public lists it among public snippets', async () => {
