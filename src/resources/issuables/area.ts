@@ -17,11 +17,13 @@ import {
   epicFields,
   issuableProblems,
   projectIssuablesFields,
+  realizeDeclaredMergeRequests,
   type IssuablesScenario,
   type ProjectEntry,
 } from './scenario.js';
 import { issuablesRoutes } from './routes.js';
 import { emptyIssuables } from './store.js';
+import { issuablesAfterPush } from './model/push.js';
 
 type Scenario = IssuablesScenario & LabelsScenario;
 type Project = ProjectEntry & LabelsScenario['projects'][number];
@@ -44,7 +46,10 @@ export const issuablesArea = defineArea({
       buildProjectIssuables(st, id, p, b.uid, b.now);
       buildProjectLabelSettings(st, id, p, b.uid);
     },
-    build: (st, s: IssuablesScenario, b) => buildEpics(st, s.epics, b.uid, b.now),
+    build: (st, s: IssuablesScenario, b) => {
+      realizeDeclaredMergeRequests(st);
+      buildEpics(st, s.epics, b.uid, b.now);
+    },
     generateFields: generateIssuablesFields,
     generate: generateIssuables,
     export: (st, out) => {
@@ -53,4 +58,5 @@ export const issuablesArea = defineArea({
     },
   },
   cascade: { project: deleteProjectIssuables, group: deleteGroupIssuables },
+  push: issuablesAfterPush,
 });
