@@ -25,6 +25,8 @@ import { parse, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import type { PlatformState } from '../../core/state.js';
+import { readableRepo } from '../repository/access.js';
+import { findCommit } from '../repository/commits.js';
 import { isAncestor } from '../repository/history.js';
 import { objectsOf } from '../repository/store.js';
 import { abilities, canSeeIssue, canUpdateMergeRequest } from './access.js';
@@ -48,7 +50,7 @@ import {
 } from './model.js';
 import { emitEvent } from '../integrations/events.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
-import type { IssueRecord, MergeRequestRecord } from './store.js';
+import { chunkIds, type IssueRecord, type MergeRequestRecord } from './store.js';
 import { isWip } from './text.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -482,6 +484,28 @@ function version(c: Ctx): Response {
   return c.json(issuableRenderer(c, { project }).diffVersion(d, true));
 }
 
+/**
+ * `GET /projects/:id/repository/commits/:sha/merge_requests`: the merge requests of the project whose
+ * latest diff version holds the commit (`MergeRequestsFinder` with `commit_sha`), newest first.
+ */
+function commitMergeRequests(c: Ctx): Response {
+  parse(c, { id: p.str().required(), sha: p.str().required(), ...paginationParams });
+  const project = readableRepo(c);
+  const sha = findCommit(c, project, c.req.param('sha') ?? '');
+  const st = state(c);
+  const a = abilities(st, c.get('viewer').user, project);
+  const meta = tget(st.issuables.projectMeta, project.id);
+  const list: MergeRequestRecord[] = [];
+  if (a.mergeRequests && meta)
+    for (const id of chunkIds(st.issuables.idx.byProject, 'm', project.id, meta.mr_iid)) {
+      const mr = tget(st.issuables.mergeRequests, id);
+      if (mr && tget(st.issuables.diffs, mr.diff_id)?.commits.some((cm) => cm.id === sha)) list.push(mr);
+    }
+  list.sort((x, y) => (x.created_at < y.created_at ? 1 : x.created_at > y.created_at ? -1 : y.id - x.id));
+  const r = issuableRenderer(c, { project });
+  return paginate(c, list, (mr) => r.mergeRequest(mr));
+}
+
 /** The iid segment of subscribe and todo routes (`subscribable_id` is a String param there). */
 function routeMergeRequest(c: Ctx, project: Project, ability: 'read' | 'update'): MergeRequestRecord {
   const raw = c.req.param('merge_request_iid') ?? '';
@@ -545,4 +569,5 @@ export function mergeRequestsRoutes(r: ApiRouter): void {
   r.post('/projects/:id/merge_requests/:merge_request_iid/subscribe', subscription(true));
   r.post('/projects/:id/merge_requests/:merge_request_iid/unsubscribe', subscription(false));
   r.post('/projects/:id/merge_requests/:merge_request_iid/todo', todo);
+  r.get('/projects/:id/repository/commits/:sha/merge_requests', commitMergeRequests);
 }
