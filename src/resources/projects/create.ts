@@ -232,7 +232,13 @@ export function createProjectRoute(c: Ctx): Response {
       const blob = store.putBlob(Buffer.from(`# ${name}\n\n${a.description ?? ''}`));
       const tree = store.putTree([{ mode: '100644', name: 'README.md', id: blob }]);
       const who = signatureOf(user, Math.floor(Date.parse(now) / 1000));
-      const commit = store.putCommit({ tree, parents: [], author: who, committer: who, message: 'Initial commit' });
+      const commit = store.putCommit({
+        tree,
+        parents: [],
+        author: who,
+        committer: who,
+        message: 'Initial commit',
+      });
       setRef(d, tget(d.projects, pid)!, 'branch', defaultBranch, commit);
     }
     // The creator of a group project becomes its maintainer, unless they own the group already.

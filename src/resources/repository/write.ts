@@ -208,7 +208,13 @@ export function updateBranch(
 }
 
 /** Moves the branch to the new commit; the first commit of an empty repository makes its default branch. */
-export function moveBranch(d: Draft<PlatformState>, p: Project, branch: string, id: string, by: Pusher): void {
+export function moveBranch(
+  d: Draft<PlatformState>,
+  p: Project,
+  branch: string,
+  id: string,
+  by: Pusher,
+): void {
   const project = tget(d.projects, p.id)!;
   if (project.default_branch === null) project.default_branch = branch;
   updateBranch(d, project as Project, branch, id, by);

@@ -78,9 +78,7 @@ export function commitsBetween(store: ObjectStore, h: Heads): string[] {
   const time = (id: string) => store.commit(id)?.committer.time ?? 0;
   // Newest first; a child before its parents when the times are equal (the walk saw children first).
   const order = new Map(ids.map((id, i) => [id, i]));
-  return ids
-    .sort((a, b) => time(b) - time(a) || order.get(a)! - order.get(b)!)
-    .slice(0, MAX_VERSION_COMMITS);
+  return ids.sort((a, b) => time(b) - time(a) || order.get(a)! - order.get(b)!).slice(0, MAX_VERSION_COMMITS);
 }
 
 const treeOf = (store: ObjectStore, id: string) => store.commit(id)?.tree;

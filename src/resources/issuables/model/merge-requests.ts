@@ -12,9 +12,6 @@ import {
   chunkIds,
   chunkRemove,
   iidKey,
-  type DiffCommit,
-  type DiffFile,
-  type DiffVersionRecord,
   type MergeRequestRecord,
   type MergeRequestState,
   type MergeStatus,
@@ -373,7 +370,9 @@ function markUnchecked(mr: Draft<MergeRequestRecord>): void {
 }
 
 const toSentenceOxford = (items: string[]) =>
-  items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+  items.length <= 2
+    ? items.join(' and ')
+    : `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
 
 /**
  * `MergeRequest#default_merge_commit_message`: the branches, the title, the issues it closes (those the
