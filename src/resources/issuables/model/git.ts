@@ -44,8 +44,29 @@ export function headsOf(
   const head = branchHead(st, mr.source_project_id, mr.source_branch);
   const start = branchHead(st, mr.project_id, mr.target_branch);
   if (head === undefined || start === undefined) return undefined;
-  const base = mergeBase(objectsOf(st), head, start) ?? start;
+  const store = objectsOf(st);
+  const base =
+    (reaches(store, head, start) ? start : reaches(store, start, head) ? head : undefined) ??
+    mergeBase(store, head, start) ??
+    start;
   return { head, start, base };
+}
+
+/**
+ * Whether `to` is among the first QUICK_WALK ancestors of `from`: the usual branch a few commits ahead
+ * of (or behind) its target, decided without walking a long history.
+ */
+function reaches(store: ObjectStore, from: string, to: string): boolean {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length > 0 && seen.size < QUICK_WALK) {
+    const id = stack.pop()!;
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(store.commit(id)?.parents ?? []));
+  }
+  return false;
 }
 
 /**
