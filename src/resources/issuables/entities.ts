@@ -32,6 +32,7 @@ import { isWip, taskCompletion, taskStatus, textColorFor } from './text.js';
 import { escapeHtml } from '../../core/html.js';
 import { gitTime } from '../repository/entities.js';
 import { objectsOf } from '../repository/store.js';
+import { commitsBetween, headsOf } from './model/git.js';
 
 type Json = Record<string, unknown>;
 
@@ -306,7 +307,13 @@ export class IssuableRenderer {
       : null;
     out.merge_error = mr.merge_error;
     if (o.rebaseInProgress) out.rebase_in_progress = (mr.rebase_until_ms ?? 0) > this.nowMs;
-    if (o.divergedCommits) out.diverged_commits_count = 0;
+    if (o.divergedCommits) {
+      // `diverged_commits_count`: commits on the target branch that the source branch lacks.
+      const h = mr.state === 'opened' ? headsOf(this.st, mr) : undefined;
+      out.diverged_commits_count = h
+        ? commitsBetween(objectsOf(this.st), { head: h.start, start: h.head, base: h.base }).length
+        : 0;
+    }
     if (o.firstContribution) out.first_contribution = this.firstContribution(mr, p);
     out.user = { can_merge: canMerge(this.st, this.viewer, p, mr.target_branch) };
     return out;

@@ -202,6 +202,12 @@ describe('mergeability from content', () => {
     await refused(f, 'PUT', `${WEB}/merge_requests/${mr.iid}/merge`, 'alice-api', undefined, 406, {
       message: 'Branch cannot be merged',
     });
+    const shown = await get(
+      f,
+      `${WEB}/merge_requests/${mr.iid}?include_diverged_commits_count=true`,
+      'alice-api',
+    );
+    expect(shown.body.diverged_commits_count).toBe(1);
   });
   it('GET /projects/:id/merge_requests/:merge_request_iid: changes to other files on the target are no conflict', async () => {
     const f = issuablesFx();
