@@ -4,7 +4,7 @@
  * commits, and issues closed by commits that reach the default branch.
  */
 import { describe, expect, it } from 'vitest';
-import type { createFauxlab } from '../../../src/index.js';
+import { createFauxlab } from '../../../src/index.js';
 import { get, issuablesFx, refused, send, WEB } from './world.js';
 
 type Fx = ReturnType<typeof createFauxlab>;
@@ -341,5 +341,35 @@ describe('POST /projects: initialize_with_readme', () => {
     );
     const bare = await send(f, 'POST', '/projects', 'alice-api', { name: 'Bare' });
     expect(bare.body).toMatchObject({ empty_repo: true, default_branch: null });
+  });
+});
+
+describe('scenario merge requests', () => {
+  it('projects[].merge_requests: a branch the declared repository holds is the source as written', async () => {
+    const f = createFauxlab({
+      scenario: {
+        now: '2021-03-01T12:00:00Z',
+        users: [{ username: 'alice', name: 'Alice Liddell', tokens: [{ token: 'alice-api' }] }],
+        projects: [
+          {
+            path: 'alice/site',
+            repository: {
+              commits: [{ branch: 'master', message: 'Start', files: { 'index.html': '<p>hi</p>\n' } }],
+              branches: [{ name: 'topic', files: { 'about.html': '<p>about</p>\n' } }],
+            },
+            merge_requests: [{ title: 'About page', source_branch: 'topic' }],
+          },
+        ],
+      },
+    });
+    const site = '/projects/alice%2Fsite';
+    const topic = (await get(f, `${site}/repository/branches/topic`, 'alice-api')).body.commit.id;
+    const changes = (await get(f, `${site}/merge_requests/1/changes`, 'alice-api')).body;
+    expect(changes.sha).toBe(topic);
+    expect(changes.changes.map((c: { new_path: string; diff: string }) => [c.new_path, c.diff])).toEqual([
+      ['about.html', '@@ -0,0 +1 @@\n+<p>about</p>\n'],
+    ]);
+    const branches = (await get(f, `${site}/repository/branches`, 'alice-api')).body;
+    expect(branches.map((b: { name: string }) => b.name)).toEqual(['master', 'topic']);
   });
 });
