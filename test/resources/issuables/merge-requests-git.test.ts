@@ -169,6 +169,21 @@ describe('merge request diffs from the repository', () => {
     expect(one.diffs.map((d: { new_path: string }) => d.new_path)).toEqual(['README.md', 'a.txt', 'b.txt']);
     expect((await get(f, `${WEB}/merge_requests/${mr.iid}`, 'alice-api')).body.sha).toBe(third);
   });
+  it('PUT /projects/:id/merge_requests/:merge_request_iid: reopening reloads the diff as a new version', async () => {
+    const f = issuablesFx();
+    await feature(f);
+    const mr = await open(f, 'feat');
+    await send(f, 'PUT', `${WEB}/merge_requests/${mr.iid}`, 'alice-api', { state_event: 'close' });
+    await commit(f, 'feat', 'While closed', [{ action: 'create', file_path: 'w.txt', content: 'w\n' }]);
+    const closed = (await get(f, `${WEB}/merge_requests/${mr.iid}/versions`, 'alice-api')).body;
+    expect(closed).toHaveLength(1);
+    await send(f, 'PUT', `${WEB}/merge_requests/${mr.iid}`, 'alice-api', { state_event: 'reopen' });
+    const versions = (await get(f, `${WEB}/merge_requests/${mr.iid}/versions`, 'alice-api')).body;
+    expect(versions.map((v: { head_commit_sha: string }) => v.head_commit_sha)).toEqual([
+      await head(f, 'feat'),
+      closed[0].head_commit_sha,
+    ]);
+  });
   it('GET /projects/:id/repository/commits/:sha/merge_requests: the merge requests holding the commit', async () => {
     const f = issuablesFx();
     const { first } = await feature(f);

@@ -309,8 +309,9 @@ export function updateMergeRequest(
   }
   const moved = closeOrReopen(st, mr, t, ch.state_event, userId, now);
   if (moved === 'reopened') {
-    mr.merge_status = 'unchecked';
-    mr.merge_check_due_at = null;
+    // `ReopenService`: the diff is reloaded (a new version of the branches as they are now).
+    markUnchecked(mr);
+    mr.diff_id = addDiffVersion(st, mr, now);
   }
   if (moved) changed = true;
   if (changed) mr.updated_at = now;
