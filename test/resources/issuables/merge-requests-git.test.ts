@@ -285,6 +285,33 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/merge: commits on 
     expect((await get(f, `${WEB}/repository/branches/feat`, 'alice-api')).status).toBe(404);
     expect(r.body.should_remove_source_branch).toBe(true);
   });
+  it('PUT .../merge: remove_source_branch at creation removes it; Closes #N in a commit closes the issue', async () => {
+    const f = issuablesFx();
+    const issue = (await send(f, 'POST', `${WEB}/issues`, 'alice-api', { title: 'Via commit' })).body;
+    await branch(f, 'fix');
+    await commit(f, 'fix', `Fix it\n\nFixes #${issue.iid}`, [
+      { action: 'create', file_path: 'fix.txt', content: 'f\n' },
+    ]);
+    const mr = await open(f, 'fix', 'Fix', { remove_source_branch: true });
+    const closes = (await get(f, `${WEB}/merge_requests/${mr.iid}/closes_issues`, 'alice-api')).body;
+    expect(closes.map((i: { iid: number }) => i.iid)).toEqual([issue.iid]);
+    expect((await send(f, 'PUT', `${WEB}/merge_requests/${mr.iid}/merge`, 'alice-api', {})).status).toBe(200);
+    expect((await get(f, `${WEB}/repository/branches/fix`, 'alice-api')).status).toBe(404);
+    expect((await get(f, `${WEB}/issues/${issue.iid}`, 'alice-api')).body.state).toBe('closed');
+  });
+  it('PUT .../merge: a push to the target branch marks open merge requests unchecked', async () => {
+    const f = issuablesFx();
+    await feature(f);
+    const mr = await open(f, 'feat');
+    await get(f, `${WEB}/merge_requests/${mr.iid}`, 'alice-api');
+    f.clock.advance(1000);
+    expect((await get(f, `${WEB}/merge_requests/${mr.iid}`, 'alice-api')).body.merge_status).toBe(
+      'can_be_merged',
+    );
+    await commit(f, 'master', 'Elsewhere', [{ action: 'create', file_path: 'e.txt', content: 'e\n' }]);
+    const list = (await get(f, `${WEB}/merge_requests?iids[]=${mr.iid}`, 'alice-api')).body;
+    expect(list[0].merge_status).toBe('unchecked');
+  });
   it('PUT .../merge: fast-forward when the project merges by ff; 406 once the target has moved on', async () => {
     const f = issuablesFx();
     await send(f, 'PUT', '/projects/acme%2Fwebsite', 'alice-api', { merge_method: 'ff' });
