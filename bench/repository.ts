@@ -134,7 +134,7 @@ async function writeCost(files: number): Promise<WriteCost> {
       { branch: 'master', message: 'Bench', actions: actions('store') },
       committer,
     );
-    store.write((d) => moveBranch(d, project, 'master', id));
+    store.write((d) => moveBranch(d, project, 'master', id, { userId: 1, now: NOW }));
   };
   const apiCommit = async () => {
     const res = await fx.app.request('/api/v4/projects/1/repository/commits', {

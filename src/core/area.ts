@@ -4,6 +4,7 @@
  * table, the empty state, the control plane and the scenario format iterate it.
  */
 import type { Cascade } from './cascade.js';
+import type { PushHook } from './push.js';
 import type { Context, Hono } from 'hono';
 import type { Draft } from 'immer';
 import type { z } from 'zod';
@@ -78,6 +79,8 @@ export interface Area {
   readonly scenario?: AreaScenario;
   /** What the area removes when a project or group is deleted (src/core/cascade.ts). */
   readonly cascade?: Cascade;
+  /** What the area does when a branch moves (src/core/push.ts). */
+  readonly push?: PushHook;
 }
 
 /** The slice's type must be the one the area declares for its key. */

@@ -5,6 +5,7 @@
  */
 import type { Area } from '../core/area.js';
 import { registerCascades } from '../core/cascade.js';
+import { registerPushHooks } from '../core/push.js';
 import { emptyState, type PlatformState, type Tier } from '../core/state.js';
 import type { ApiRouter } from '../core/router.js';
 import { usersArea } from './users/area.js';
@@ -110,6 +111,7 @@ export const AREAS: readonly Area[] = LIST;
 
 // Deleting a project or group reaches every area's records through the descriptors' cleanups.
 registerCascades(AREAS.flatMap((a) => (a.cascade ? [a.cascade] : [])));
+registerPushHooks(AREAS.flatMap((a) => (a.push ? [a.push] : [])));
 
 /** Every area's routes and job runners, registered on one router (mounted at `/api/v4`). */
 export function registerApi(r: ApiRouter): void {

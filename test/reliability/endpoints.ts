@@ -1558,6 +1558,11 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/repository/commits/master/refs',
     mrRead(),
   ),
+  project(
+    'GET /projects/:id/repository/commits/:sha/merge_requests',
+    () => '/repository/commits/master/merge_requests',
+    mrRead(),
+  ),
   project('POST /projects/:id/repository/commits', () => '/repository/commits', pushTo(201), {
     body: json({
       branch: 'master',

@@ -446,7 +446,8 @@ describe('scenario: repositories', () => {
         (b) => `${b.name} ${b.commit.id}`,
       );
     expect(await heads(again)).toEqual(await heads(fx));
-    expect((await heads(fx)).map((h) => h.split(' ')[0])).toEqual(['copy', 'master', 'side']);
+    // The generated merge request's source branch is made beside the declared ones.
+    expect((await heads(fx)).map((h) => h.split(' ')[0])).toEqual(['copy', 'feature-1', 'master', 'side']);
     const tree = (await get(fx, '/repository/tree?recursive=true')) as { path: string; mode: string }[];
     expect(tree.map((e) => `${e.mode} ${e.path}`)).toEqual([
       '100644 README.md',

@@ -18,11 +18,13 @@ import {
   epicFields,
   issuableProblems,
   projectIssuablesFields,
+  realizeDeclaredMergeRequests,
   type IssuablesScenario,
   type ProjectEntry,
 } from './scenario.js';
 import { issuablesRoutes } from './routes.js';
 import { emptyIssuables } from './store.js';
+import { issuablesAfterPush } from './model/push.js';
 
 type Scenario = IssuablesScenario & LabelsScenario;
 type Project = ProjectEntry & LabelsScenario['projects'][number];
@@ -46,6 +48,7 @@ export const issuablesArea = defineArea({
       buildProjectLabelSettings(st, id, p, b.uid);
     },
     build: (st, s: IssuablesScenario, b) => {
+      realizeDeclaredMergeRequests(st);
       buildEpics(st, s.epics, b.uid, b.now);
       buildIssueMoves(st, s.projects);
     },
@@ -57,4 +60,5 @@ export const issuablesArea = defineArea({
     },
   },
   cascade: { project: deleteProjectIssuables, group: deleteGroupIssuables },
+  push: issuablesAfterPush,
 });

@@ -30,6 +30,9 @@ import type {
 } from './store.js';
 import { isWip, taskCompletion, taskStatus, textColorFor } from './text.js';
 import { escapeHtml } from '../../core/html.js';
+import { gitTime } from '../repository/entities.js';
+import { objectsOf } from '../repository/store.js';
+import { commitsBetween, headsOf } from './model/git.js';
 
 type Json = Record<string, unknown>;
 
@@ -304,7 +307,13 @@ export class IssuableRenderer {
       : null;
     out.merge_error = mr.merge_error;
     if (o.rebaseInProgress) out.rebase_in_progress = (mr.rebase_until_ms ?? 0) > this.nowMs;
-    if (o.divergedCommits) out.diverged_commits_count = 0;
+    if (o.divergedCommits) {
+      // `diverged_commits_count`: commits on the target branch that the source branch lacks.
+      const h = mr.state === 'opened' ? headsOf(this.st, mr) : undefined;
+      out.diverged_commits_count = h
+        ? commitsBetween(objectsOf(this.st), { head: h.start, start: h.head, base: h.base }).length
+        : 0;
+    }
     if (o.firstContribution) out.first_contribution = this.firstContribution(mr, p);
     out.user = { can_merge: canMerge(this.st, this.viewer, p, mr.target_branch) };
     return out;
@@ -402,6 +411,50 @@ export class IssuableRenderer {
     };
   }
 
+  /**
+   * `Entities::Commit` of a version's commits, from the object store (a snapshot imported without its
+   * objects shows what it recorded).
+   */
+  versionCommits(d: DiffVersionRecord, p: Project | undefined): Json[] {
+    const store = objectsOf(this.st);
+    const url = (id: string) => (p ? `${this.base}/${p.path_with_namespace}/-/commit/${id}` : null);
+    return d.commits.map((cm, i) => {
+      const o = store.commit(cm.id);
+      if (o)
+        return {
+          id: cm.id,
+          short_id: cm.id.slice(0, 8),
+          created_at: gitTime(o.committer.time),
+          parent_ids: [...o.parents],
+          title: o.message.split('\n', 1)[0]!,
+          message: o.message,
+          author_name: o.author.name,
+          author_email: o.author.email,
+          authored_date: gitTime(o.author.time),
+          committer_name: o.committer.name,
+          committer_email: o.committer.email,
+          committed_date: gitTime(o.committer.time),
+          trailers: {},
+          web_url: url(cm.id),
+        };
+      return {
+        id: cm.id,
+        short_id: cm.short_id,
+        created_at: cm.created_at,
+        parent_ids: [d.commits[i + 1]?.id ?? d.base_commit_sha],
+        title: cm.title,
+        message: cm.message,
+        author_name: cm.author_name,
+        author_email: cm.author_email,
+        authored_date: cm.created_at,
+        committer_name: cm.author_name,
+        committer_email: cm.author_email,
+        committed_date: cm.created_at,
+        web_url: url(cm.id),
+      };
+    });
+  }
+
   /** `MergeRequestDiff`; `full` adds commits and diffs (`MergeRequestDiffFull`). */
   diffVersion(d: DiffVersionRecord, full: boolean): Json {
     const out: Json = {
@@ -417,21 +470,7 @@ export class IssuableRenderer {
     if (!full) return out;
     const mr = tget(this.st.issuables.mergeRequests, d.merge_request_id);
     const p = mr ? this.project(mr.project_id) : undefined;
-    out.commits = d.commits.map((cm, i) => ({
-      id: cm.id,
-      short_id: cm.short_id,
-      created_at: cm.created_at,
-      parent_ids: [d.commits[i + 1]?.id ?? d.base_commit_sha],
-      title: cm.title,
-      message: cm.message,
-      author_name: cm.author_name,
-      author_email: cm.author_email,
-      authored_date: cm.created_at,
-      committer_name: cm.author_name,
-      committer_email: cm.author_email,
-      committed_date: cm.created_at,
-      web_url: p ? `${this.base}/${p.path_with_namespace}/-/commit/${cm.id}` : null,
-    }));
+    out.commits = this.versionCommits(d, p);
     out.diffs = d.files.map((f) => ({ ...f }));
     return out;
   }

@@ -10,7 +10,8 @@ import type { PlatformState } from '../../core/state.js';
 import { mget, tget, tleaves } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import { reportProgress } from '../../scenario/progress.js';
-import { createIssue, createLabel, createMergeRequest, createMilestone } from './model.js';
+import { createIssue, createLabel, createMergeRequest, createMilestone, realizeDeclared } from './model.js';
+import { generateRepositories, type RepositoryGenerateSpec } from '../repository/generate.js';
 
 type S = Draft<PlatformState>;
 
@@ -88,6 +89,7 @@ export function generateIssuables(st: S, spec: IssuablesSpec, seed: number, now:
   };
   const projectIds: number[] = [];
   for (const [, leaf] of tleaves(st.projects)) for (const k of Object.keys(leaf)) projectIds.push(Number(k));
+  const mrIds: number[] = [];
   for (const [n, pid] of projectIds.entries()) {
     const p = tget(st.projects, pid) as Project;
     const people = [p.creator_id];
@@ -154,7 +156,7 @@ export function generateIssuables(st: S, spec: IssuablesSpec, seed: number, now:
     for (let i = 0; i < mrs; i++) {
       const created = at(i, mrs);
       const r = rand();
-      createMergeRequest(
+      const id = createMergeRequest(
         st,
         {
           project_id: pid,
@@ -169,10 +171,17 @@ export function generateIssuables(st: S, spec: IssuablesSpec, seed: number, now:
           updated_at: created,
           merged_at: created,
           closed_at: created,
+          version: false,
         },
         nowIso,
       );
+      mrIds.push(id);
     }
     reportProgress('issues and merge requests (projects done)', n + 1, projectIds.length);
   }
+  if (mrIds.length === 0) return;
+  // The branches start from the default branches' heads: the generated repositories come first (the
+  // repository area's own pass then skips every project it has written).
+  generateRepositories(st, spec as RepositoryGenerateSpec, seed, now);
+  for (const id of mrIds) realizeDeclared(st, id);
 }

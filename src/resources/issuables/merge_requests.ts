@@ -24,14 +24,21 @@ import { atLeastOneOf, p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
+import type { PlatformState } from '../../core/state.js';
+import { readableRepo } from '../repository/access.js';
+import { findCommit } from '../repository/commits.js';
+import { isAncestor } from '../repository/history.js';
+import { objectsOf } from '../repository/store.js';
 import { abilities, canSeeIssue, canUpdateMergeRequest } from './access.js';
 import { findMergeRequest, mergeRequestByIid, isSubscribed, loadProject, participants } from './common.js';
 import { canMerge, issuableRenderer, type From } from './entities.js';
 import type { FindRequest } from './finder.js';
 import { issuableAttributes } from './issues.js';
 import { listFilters, parseMrList, type MrListParams } from './listparams.js';
+import { branchHead, headsOf } from './model/git.js';
 import {
   createMergeRequest,
+  defaultMergeCommitMessage,
   deleteMergeRequest,
   duplicateMergeRequest,
   checkedMergeStatus,
@@ -43,7 +50,7 @@ import {
 } from './model.js';
 import { emitEvent } from '../integrations/events.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
-import type { IssueRecord, MergeRequestRecord } from './store.js';
+import { chunkIds, type IssueRecord, type MergeRequestRecord } from './store.js';
 import { isWip } from './text.js';
 import { sendJson } from '../../core/respond.js';
 
@@ -209,6 +216,14 @@ const UPDATE_AT_LEAST = [
 
 const SAME_BRANCH = "You can't use same project/branch for source and target";
 
+/** The branches a merge request names must exist: 400 with the model's errors otherwise. */
+function missingBranches(st: PlatformState, named: [field: string, projectId: number, branch: string][]) {
+  const errors: Record<string, string[]> = {};
+  for (const [field, projectId, branch] of named)
+    if (branchHead(st, projectId, branch) === undefined) errors[field] = ['does not exist'];
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
 function createMergeRequestRoute(c: Ctx): Response {
   const paid = c.get('fx').tier() !== 'free';
   const prm = parse(c, paid ? createShapePaid : createShape) as ReturnType<
@@ -232,6 +247,10 @@ function createMergeRequestRoute(c: Ctx): Response {
   if (target.id === source.id && prm.source_branch === prm.target_branch) throw unprocessable([SAME_BRANCH]);
   const dup = duplicateMergeRequest(st, target.id, source.id, prm.source_branch, prm.target_branch);
   if (dup) throw conflict([`Another open merge request already exists for this source branch: !${dup.iid}`]);
+  missingBranches(st, [
+    ['source_branch', source.id, prm.source_branch],
+    ['target_branch', target.id, prm.target_branch],
+  ]);
   const ta = abilities(st, user, target);
   const { changes, newLabels } = issuableAttributes(
     st,
@@ -292,6 +311,7 @@ function updateMergeRequestRoute(c: Ctx): Response {
     const dup = duplicateMergeRequest(st, project.id, mr.source_project_id, mr.source_branch, target, mr.id);
     if (dup && mr.state === 'opened')
       throw conflict([`Another open merge request already exists for this source branch: !${dup.iid}`]);
+    if (target !== mr.target_branch) missingBranches(st, [['target_branch', project.id, target]]);
   }
   const { changes, newLabels } = issuableAttributes(
     st,
@@ -355,21 +375,40 @@ function mergeRoute(c: Ctx): Response {
   const user = requireUser(c);
   const mr = findMergeRequest(c, project, prm.merge_request_iid);
   if (!canMerge(st, user, project, mr.target_branch)) throw unauthorized();
-  // `mergeable_state?`: open, not a draft, and (when the project asks for it) a green pipeline, which
-  // fauxlab never has; merging when a pipeline succeeds needs a running pipeline.
+  // `mergeable_state?`: open, not a draft, both branches there, and (when the project asks for it) a
+  // green pipeline, which fauxlab never has; merging when a pipeline succeeds needs a running pipeline.
+  const heads = headsOf(st, mr);
   const mergeableState =
-    mr.state === 'opened' && !isWip(mr.title) && !project.only_allow_merge_if_pipeline_succeeds;
+    mr.state === 'opened' &&
+    !isWip(mr.title) &&
+    heads !== undefined &&
+    !project.only_allow_merge_if_pipeline_succeeds;
   if (!mergeableState || prm.merge_when_pipeline_succeeds) throw apiError(405, '405 Method Not Allowed');
-  // `mergeable?` runs the mergeability check synchronously.
-  if (checkedMergeStatus(mr) !== 'can_be_merged') throw apiError(406, 'Branch cannot be merged');
+  // `mergeable?` runs the mergeability check synchronously; fast-forward methods need the target's head
+  // in the source's history (`should_be_rebased?`).
+  const ffOnly = project.merge_method === 'ff' || project.merge_method === 'rebase_merge';
+  if (
+    checkedMergeStatus(st, mr) !== 'can_be_merged' ||
+    (ffOnly && !isAncestor(objectsOf(st), heads.start, heads.head))
+  )
+    throw apiError(406, 'Branch cannot be merged');
   const head = tget(st.issuables.diffs, mr.diff_id)?.head_commit_sha ?? '';
   if (prm.sha !== undefined && prm.sha !== head)
     throw conflict(`SHA does not match HEAD of source branch: ${head}`);
   const now = c.get('fx').clock.iso();
+  const a = abilities(st, user, project);
+  const closes = mget(st.issuables.idx.closing, `m${mr.id}`).filter((id) => {
+    const i = tget(st.issuables.issues, id);
+    return i !== undefined && canSeeIssue(a, i);
+  });
+  const fullRef = `${project.path_with_namespace}!${mr.iid}`;
   write(c, (d) =>
     mergeMergeRequest(d, mr.id, user.id, now, {
       squash: prm.squash || undefined,
       should_remove_source_branch: prm.should_remove_source_branch,
+      message: prm.merge_commit_message ?? defaultMergeCommitMessage(st, mr, closes, fullRef),
+      squash_message: prm.squash_commit_message,
+      closes,
     }),
   );
   emitEvent(c, { kind: 'merge_request', id: mr.id, before: mr.state, prev: mr });
@@ -392,8 +431,7 @@ function commitsRoute(c: Ctx): Response {
   const mr = withAccess(c, project, prm.merge_request_iid, 'read');
   const r = issuableRenderer(c, { project });
   const diff = tget(state(c).issuables.diffs, mr.diff_id)!;
-  const commits = r.diffVersion(diff, true).commits as Record<string, unknown>[];
-  return paginate(c, commits, (cm) => cm);
+  return paginate(c, r.versionCommits(diff, project), (cm) => cm);
 }
 
 function changesRoute(c: Ctx): Response {
@@ -406,8 +444,9 @@ function changesRoute(c: Ctx): Response {
   const out = r.mergeRequestFull(mr, {
     subscribed: isSubscribed(st, 'MergeRequest', mr, c.get('viewer').user),
   });
-  out.changes = r.diffVersion(tget(st.issuables.diffs, mr.diff_id)!, true).diffs;
-  out.overflow = false;
+  const diff = tget(st.issuables.diffs, mr.diff_id)!;
+  out.changes = r.diffVersion(diff, true).diffs;
+  out.overflow = diff.real_size.endsWith('+');
   return c.json(out);
 }
 
@@ -444,6 +483,28 @@ function version(c: Ctx): Response {
   const d = tget(st.issuables.diffs, prm.version_id);
   if (!d || d.merge_request_id !== mr.id) throw recordNotFound('no such diff version');
   return c.json(issuableRenderer(c, { project }).diffVersion(d, true));
+}
+
+/**
+ * `GET /projects/:id/repository/commits/:sha/merge_requests`: the merge requests of the project whose
+ * latest diff version holds the commit (`MergeRequestsFinder` with `commit_sha`), newest first.
+ */
+function commitMergeRequests(c: Ctx): Response {
+  parse(c, { id: p.str().required(), sha: p.str().required(), ...paginationParams });
+  const project = readableRepo(c);
+  const sha = findCommit(c, project, c.req.param('sha') ?? '');
+  const st = state(c);
+  const a = abilities(st, c.get('viewer').user, project);
+  const meta = tget(st.issuables.projectMeta, project.id);
+  const list: MergeRequestRecord[] = [];
+  if (a.mergeRequests && meta)
+    for (const id of chunkIds(st.issuables.idx.byProject, 'm', project.id, meta.mr_iid)) {
+      const mr = tget(st.issuables.mergeRequests, id);
+      if (mr && tget(st.issuables.diffs, mr.diff_id)?.commits.some((cm) => cm.id === sha)) list.push(mr);
+    }
+  list.sort((x, y) => (x.created_at < y.created_at ? 1 : x.created_at > y.created_at ? -1 : y.id - x.id));
+  const r = issuableRenderer(c, { project });
+  return paginate(c, list, (mr) => r.mergeRequest(mr));
 }
 
 /** The iid segment of subscribe and todo routes (`subscribable_id` is a String param there). */
@@ -509,4 +570,5 @@ export function mergeRequestsRoutes(r: ApiRouter): void {
   r.post('/projects/:id/merge_requests/:merge_request_iid/subscribe', subscription(true));
   r.post('/projects/:id/merge_requests/:merge_request_iid/unsubscribe', subscription(false));
   r.post('/projects/:id/merge_requests/:merge_request_iid/todo', todo);
+  r.get('/projects/:id/repository/commits/:sha/merge_requests', commitMergeRequests);
 }

@@ -19,6 +19,7 @@ import {
   createSnippet,
   issueIdByIid,
   labelIdsFor,
+  realizeDeclared,
 } from './model.js';
 import type { AwardableType, NoteableType } from './store.js';
 import { awardOnly, emojiName } from './text.js';
@@ -244,6 +245,26 @@ export function issuableProblems(
 }
 
 /** Builds a project's issuables from its scenario entry (plain mutation on a state being built). */
+/** Declared merge requests waiting for their first version (id -> files changed), per build. */
+const pending = new WeakMap<object, Map<number, number | undefined>>();
+
+function pendingChanges(st: S): Map<number, number | undefined> {
+  let m = pending.get(st);
+  if (!m) pending.set(st, (m = new Map()));
+  return m;
+}
+
+/**
+ * Once every project's repository is built: each declared merge request gets its first diff version,
+ * and a source branch the repository lacks.
+ */
+export function realizeDeclaredMergeRequests(st: S): void {
+  const m = pending.get(st);
+  if (!m) return;
+  pending.delete(st);
+  for (const [id, files] of m) realizeDeclared(st, id, files);
+}
+
 export function buildProjectIssuables(
   st: S,
   projectId: number,
@@ -379,7 +400,7 @@ export function buildProjectIssuables(
         merge_status: m.merge_status,
         conflicts: m.conflicts,
         squash: m.squash,
-        changes: m.changes,
+        version: false,
         created_at: created,
         updated_at: isoOf(m.updated_at),
         merged_by_id: m.merged_by === undefined ? null : uid(m.merged_by),
@@ -387,6 +408,7 @@ export function buildProjectIssuables(
       },
       created,
     );
+    pendingChanges(st).set(id, m.changes);
     const rec = tget(st.issuables.mergeRequests, id)!;
     addNotes('MergeRequest', id, m.notes, rec.author_id);
     awards('MergeRequest', id, m.award_emoji, created);

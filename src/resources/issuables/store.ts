@@ -76,8 +76,10 @@ export interface MergeRequestRecord extends IssuableBase {
   /** The stored status; `unchecked` resolves once `merge_check_due_at` has passed on the instance clock. */
   merge_status: MergeStatus;
   merge_check_due_at: string | null;
-  /** Whether the branches conflict: a check then resolves to `cannot_be_merged`. */
+  /** Declared conflicts (scenario files): every check then resolves to `cannot_be_merged`. */
   conflicts: boolean;
+  /** What the last mergeability check found in the repository (both sides changed a path). */
+  checked_conflicts?: boolean;
   merge_when_pipeline_succeeds: boolean;
   merge_commit_sha: string | null;
   squash_commit_sha: string | null;
@@ -236,12 +238,16 @@ export interface DiffFile {
   diff: string;
 }
 
+/**
+ * A diff version (`MergeRequestDiff`): the heads when it was made and a snapshot of its commits and
+ * file diffs. The shas are null when a branch was missing then (an imported or broken merge request).
+ */
 export interface DiffVersionRecord {
   id: number;
   merge_request_id: number;
-  head_commit_sha: string;
-  base_commit_sha: string;
-  start_commit_sha: string;
+  head_commit_sha: string | null;
+  base_commit_sha: string | null;
+  start_commit_sha: string | null;
   created_at: string;
   state: 'collected';
   real_size: string;

@@ -8,6 +8,9 @@ import { atLeastOneOf, p, parseParams, type RawParams } from '../../core/params.
 import { type GroupRecord, type PlatformState, type UserRecord, type Visibility } from '../../core/state.js';
 import { iget, tget } from '../../core/table.js';
 import { settleDeletions } from './lifecycle.js';
+import { setRef } from '../repository/refs.js';
+import { objectsFor } from '../repository/store.js';
+import { signatureOf } from '../repository/write.js';
 import { sendProject } from './helpers.js';
 import {
   createProject,
@@ -225,6 +228,21 @@ export function createProjectRoute(c: Ctx): Response {
       now,
     );
     if (a.avatar) storeAvatar(d, changes.avatar_url as string, a.avatar);
+    if (readme) {
+      // `Projects::CreateService#create_readme`: the first commit, by the creator, on the default branch.
+      const store = objectsFor(d);
+      const blob = store.putBlob(Buffer.from(`# ${name}\n\n${a.description ?? ''}`));
+      const tree = store.putTree([{ mode: '100644', name: 'README.md', id: blob }]);
+      const who = signatureOf(user, Math.floor(Date.parse(now) / 1000));
+      const commit = store.putCommit({
+        tree,
+        parents: [],
+        author: who,
+        committer: who,
+        message: 'Initial commit',
+      });
+      setRef(d, tget(d.projects, pid)!, 'branch', defaultBranch, commit);
+    }
     // The creator of a group project becomes its maintainer, unless they own the group already.
     if (ns.kind === 'group' && groupOwnerLevel(d, user, ns.group) < ACCESS.OWNER)
       setMember(d, 'project', pid, user.id, ACCESS.MAINTAINER, now);

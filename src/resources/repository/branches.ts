@@ -16,7 +16,8 @@ import { authorizeAdmin, authorizePush, level, protectionsOf, readableRepo } fro
 import { branchEntity, branchNames, gitTime } from './entities.js';
 import { isAncestor } from './history.js';
 import { validRefName } from './names.js';
-import { peel, refTarget, resolveCommit, setRef } from './refs.js';
+import { peel, refTarget, resolveCommit } from './refs.js';
+import { pusherOf, updateBranch } from './write.js';
 import { objectsOf, type ProtectedBranchRecord } from './store.js';
 
 const LEVELS = [0, 30, 40, 60] as const;
@@ -118,7 +119,7 @@ export function branchRoutes(r: ApiRouter): void {
         throw apiError(400, 'Branch already exists');
       const target = resolveCommit(st, proj, prm.ref);
       if (target === undefined) throw apiError(400, `Invalid reference name: ${prm.ref}`);
-      write(c, (d) => setRef(d, proj, 'branch', prm.branch, target));
+      write(c, (d) => updateBranch(d, proj, prm.branch, target, pusherOf(c)));
       return c.json(branchEntity(c, proj, prm.branch), 201);
     },
   );
@@ -141,7 +142,7 @@ export function branchRoutes(r: ApiRouter): void {
         400,
         'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
       );
-    write(c, (d) => setRef(d, proj, 'branch', prm.branch, null));
+    write(c, (d) => updateBranch(d, proj, prm.branch, null, pusherOf(c)));
     return c.body(null, 204);
   });
 
@@ -158,7 +159,8 @@ export function branchRoutes(r: ApiRouter): void {
       const head = peel(store, refTarget(st, proj, 'branch', n)!);
       return head !== root && isAncestor(store, head, root);
     });
-    if (merged.length > 0) write(c, (dr) => merged.forEach((n) => setRef(dr, proj, 'branch', n, null)));
+    if (merged.length > 0)
+      write(c, (dr) => merged.forEach((n) => updateBranch(dr, proj, n, null, pusherOf(c))));
     return c.json({ message: '202 Accepted' }, 202);
   });
 

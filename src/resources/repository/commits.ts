@@ -19,7 +19,15 @@ import { ancestors, walk } from './history.js';
 import { names, peel, refTarget, resolveCommit } from './refs.js';
 import { objectsOf } from './store.js';
 import { diffTrees } from './tree.js';
-import { buildCommit, MAX_ACTIONS, moveBranch, signatureOf, type Action, type ActionKind } from './write.js';
+import {
+  buildCommit,
+  MAX_ACTIONS,
+  moveBranch,
+  pusherOf,
+  signatureOf,
+  type Action,
+  type ActionKind,
+} from './write.js';
 
 const KINDS: readonly ActionKind[] = ['create', 'delete', 'move', 'update', 'chmod'];
 
@@ -240,7 +248,7 @@ export function commitRoutes(r: ApiRouter): void {
         },
         signatureOf(user, time),
       );
-      write(c, (d) => moveBranch(d, proj, prm.branch, id));
+      write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
       return c.json(commitDetail(c, proj, id, prm.stats), 201);
     },
   );

@@ -14,7 +14,7 @@ import { commitEntity } from './entities.js';
 import { peel } from './refs.js';
 import { objectsOf } from './store.js';
 import { applyChanges, diffTrees, entryAt, type Change } from './tree.js';
-import { moveBranch, signatureOf } from './write.js';
+import { moveBranch, pusherOf, signatureOf } from './write.js';
 
 type Kind = 'cherry_pick' | 'revert';
 
@@ -79,7 +79,7 @@ export function pickRoutes(r: ApiRouter): void {
         authorizePushToBranch(c, proj, prm.branch);
         const sha = findCommit(c, proj, prm.sha);
         const id = apply(c, proj, kind, sha, prm.branch);
-        write(c, (d) => moveBranch(d, proj, prm.branch, id));
+        write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
         return c.json(commitEntity(c, proj, id), 201);
       },
     );

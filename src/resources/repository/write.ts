@@ -5,7 +5,9 @@
  * request may leave unreachable objects behind (as git does), never a moved ref.
  */
 import type { Draft } from 'immer';
+import type { Ctx } from '../../core/context.js';
 import { apiError } from '../../core/errors.js';
+import { branchMoved } from '../../core/push.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
@@ -183,9 +185,49 @@ export function buildCommit(
   };
 }
 
+/** Who moved a branch, and when: the push hooks (src/core/push.ts) are told. */
+export interface Pusher {
+  userId: number;
+  now: string;
+}
+
+/** Points a branch at `id` (null removes it) and tells the areas that follow pushes. */
+export function updateBranch(
+  d: Draft<PlatformState>,
+  p: Project,
+  branch: string,
+  id: string | null,
+  by: Pusher,
+): void {
+  const project = tget(d.projects, p.id)!;
+  const before = refTarget(d as PlatformState, project, 'branch', branch);
+  setRef(d, project, 'branch', branch, id);
+  const store = objectsOf(d as PlatformState);
+  branchMoved(d, {
+    projectId: p.id,
+    branch,
+    before: before === undefined ? undefined : peel(store, before),
+    after: id === null ? undefined : peel(store, id),
+    userId: by.userId,
+    now: by.now,
+  });
+}
+
 /** Moves the branch to the new commit; the first commit of an empty repository makes its default branch. */
-export function moveBranch(d: Draft<PlatformState>, p: Project, branch: string, id: string): void {
+export function moveBranch(
+  d: Draft<PlatformState>,
+  p: Project,
+  branch: string,
+  id: string,
+  by: Pusher,
+): void {
   const project = tget(d.projects, p.id)!;
   if (project.default_branch === null) project.default_branch = branch;
-  setRef(d, project, 'branch', branch, id);
+  updateBranch(d, project as Project, branch, id, by);
 }
+
+/** The pusher of a request: its user and the instance clock. */
+export const pusherOf = (c: Ctx): Pusher => ({
+  userId: c.get('viewer').user?.id ?? 0,
+  now: c.get('fx').clock.iso(),
+});

@@ -281,6 +281,8 @@ describe('project hook deliveries', () => {
     const r = await listen();
     const fx = world({}, LOCAL_OK);
     await addHook(fx, { url: r.url, merge_requests_events: true, push_events: false });
+    // A merge request names an existing branch.
+    await call(fx, 'POST', `${APP}/repository/branches`, 'dev', { branch: 'feat', ref: 'master' });
     const res = await call(fx, 'POST', `${APP}/merge_requests`, 'dev', {
       title: 'Feature',
       source_branch: 'feat',

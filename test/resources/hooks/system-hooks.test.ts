@@ -226,6 +226,8 @@ describe('system hook events', () => {
     const r = await listen();
     const fx = world();
     await addSystemHook(fx, { url: r.url, merge_requests_events: true, repository_update_events: false });
+    // A merge request names an existing branch.
+    await call(fx, 'POST', `${APP}/repository/branches`, 'dev', { branch: 'a', ref: 'master' });
     await call(fx, 'POST', `${APP}/merge_requests`, 'dev', {
       title: 'x',
       source_branch: 'a',

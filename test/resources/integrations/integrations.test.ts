@@ -306,6 +306,8 @@ describe('notification delivery', () => {
     const r = await hook();
     const fx = world({}, { ...LOCAL_OK });
     await slack(fx, r.url);
+    // A merge request names an existing branch.
+    await call(fx, 'POST', `${APP}/repository/branches`, 'dev', { branch: 'fix2', ref: 'master' });
     const created = await body(
       await call(fx, 'POST', `${APP}/merge_requests`, 'dev', {
         source_branch: 'fix2',

@@ -20,6 +20,12 @@ function withMergeRequests(extra: Record<string, unknown>[], settings: Record<st
 }
 
 const fx = issuablesFx();
+
+/** Creates a branch of acme/website from master (merge requests name existing branches). */
+async function branch(f: ReturnType<typeof createFauxlab>, name: string, ref = 'master') {
+  const r = await send(f, 'POST', `${WEB}/repository/branches`, 'alice-api', { branch: name, ref });
+  expect(r.status).toBe(201);
+}
 const list = async (query: string, token = 'alice-api') =>
   iids((await get(fx, `${WEB}/merge_requests${query ? `?${query}` : ''}`, token)).body);
 
@@ -294,6 +300,7 @@ describe('diff versions', () => {
   });
   it('PUT /projects/:id/merge_requests/:merge_request_iid: a new target branch makes a new version', async () => {
     const f = issuablesFx();
+    await branch(f, 'develop');
     await send(f, 'PUT', `${WEB}/merge_requests/1`, 'alice-api', { target_branch: 'develop' });
     const versions = (await get(f, `${WEB}/merge_requests/1/versions`, 'alice-api')).body;
     expect(versions.map((v: { id: number }) => v.id)).toEqual([4, 1]);
@@ -303,6 +310,7 @@ describe('diff versions', () => {
 describe('POST /projects/:id/merge_requests', () => {
   it('POST /projects/:id/merge_requests: 201 with the single shape', async () => {
     const f = issuablesFx();
+    await branch(f, 'docs');
     const r = await send(f, 'POST', `${WEB}/merge_requests`, 'dave-api', {
       title: 'Add docs',
       source_branch: 'docs',
@@ -337,6 +345,7 @@ describe('POST /projects/:id/merge_requests', () => {
       { message: ['Another open merge request already exists for this source branch: !1'] },
     );
     // A merged one does not block.
+    await branch(f, 'old');
     expect(
       (
         await send(f, 'POST', `${WEB}/merge_requests`, 'dave-api', {

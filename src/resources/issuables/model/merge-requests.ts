@@ -1,15 +1,17 @@
 /** Merge request writes: diff versions, mergeability checks, merging. */
 import { type Draft } from 'immer';
+import type { BranchMove } from '../../../core/push.js';
+import { branchMoved } from '../../../core/push.js';
 import { nextId, type PlatformState } from '../../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../../core/table.js';
 import { type Project } from '../../projects/record.js';
+import { protectionsOf } from '../../repository/access.js';
+import { objectsOf } from '../../repository/store.js';
 import {
   chunkAdd,
+  chunkIds,
   chunkRemove,
   iidKey,
-  type DiffCommit,
-  type DiffFile,
-  type DiffVersionRecord,
   type MergeRequestRecord,
   type MergeRequestState,
   type MergeStatus,
@@ -23,6 +25,17 @@ import {
   setLabels,
   setMilestone,
 } from './issues.js';
+import {
+  branchHead,
+  declaredSourceHead,
+  hasConflicts,
+  headsOf,
+  mergedTree,
+  moveRef,
+  putCommit,
+  versionSnapshot,
+  type Heads,
+} from './git.js';
 import { projectMeta } from './meta.js';
 import { type Target, resourceEvent, systemNote, userRef } from './notes.js';
 import { type NewIssuable, closeOrReopen, issuableFields, setLocked, setText } from './shared.js';
@@ -45,8 +58,13 @@ export interface NewMergeRequest extends NewIssuable {
   allow_collaboration?: boolean;
   merged_by_id?: number | null;
   merged_at?: string | null;
-  /** Files the generated diff touches (default 1 to 3, from the id). */
+  /**
+   * A declared merge request whose source branch does not exist gets one (`realizeDeclared`): commits
+   * changing this many files (default 1 to 3, from the id).
+   */
   changes?: number;
+  /** False: no diff version yet (a scenario's are made once every repository is built). */
+  version?: boolean;
 }
 
 export const mergeRequestIdByIid = (st: PlatformState, projectId: number, iid: number) =>
@@ -85,80 +103,23 @@ function indexOpen(st: S, mr: MergeRequestRecord, open: boolean): void {
   else if (iget(st.issuables.idx.userTarget, key) === mr.id) idelete(st.issuables.idx.userTarget, key);
 }
 
-function diffFor(
-  mrId: number,
-  source: string,
-  target: string,
-  n: number,
-  title: string,
-  author: { name: string; email: string },
-  now: string,
-): Omit<DiffVersionRecord, 'id'> {
-  const base = sha(`base:${mrId}:${target}`);
-  const commits: DiffCommit[] = [];
-  let parent = base;
-  const count = 1 + (mrId % 3);
-  for (let i = 0; i < count; i++) {
-    const id = sha(`commit:${mrId}:${source}:${i}:${parent}`);
-    const msg = i === count - 1 ? title : `Update ${source} (${i + 1})`;
-    commits.unshift({
-      id,
-      short_id: id.slice(0, 8),
-      title: msg,
-      message: msg,
-      author_name: author.name,
-      author_email: author.email,
-      created_at: now,
-    });
-    parent = id;
-  }
-  const files: DiffFile[] = [];
-  for (let i = 0; i < n; i++) {
-    const path = i === 0 ? 'README.md' : `src/${source.replace(/[^A-Za-z0-9_-]/g, '_')}_${i}.rb`;
-    files.push({
-      old_path: path,
-      new_path: path,
-      a_mode: i === 0 ? '100644' : '0',
-      b_mode: '100644',
-      new_file: i !== 0,
-      renamed_file: false,
-      deleted_file: false,
-      diff: i === 0 ? `@@ -1 +1,2 @@\n # Project\n+${title}\n` : `@@ -0,0 +1 @@\n+# ${source}\n`,
-    });
-  }
-  return {
-    merge_request_id: mrId,
-    head_commit_sha: parent,
-    base_commit_sha: base,
-    start_commit_sha: base,
-    created_at: now,
-    state: 'collected',
-    real_size: String(n),
-    commits,
-    files,
-  };
-}
-
-function addDiffVersion(
+/**
+ * A new diff version (`MergeRequestDiff`): the heads of both branches now, with a snapshot of the commits
+ * and files between them.
+ */
+export function addDiffVersion(
   st: S,
   mr: Draft<MergeRequestRecord> | MergeRequestRecord,
   now: string,
-  changes?: number,
+  heads: Heads | undefined = headsOf(st as PlatformState, mr),
 ): number {
   const id = nextId(st, 'merge_request_diffs');
-  const author = tget(st.users, mr.author_id);
-  const n = changes ?? 1 + (mr.id % 3);
   tset(st.issuables.diffs, id, {
     id,
-    ...diffFor(
-      mr.id,
-      mr.source_branch,
-      mr.target_branch,
-      n,
-      mr.title,
-      { name: author?.name ?? 'Ghost User', email: author?.email ?? 'ghost@example.com' },
-      now,
-    ),
+    merge_request_id: mr.id,
+    created_at: now,
+    state: 'collected',
+    ...versionSnapshot(st as PlatformState, heads),
   });
   madd(st.issuables.idx.diffs, String(mr.id), id);
   return id;
@@ -195,7 +156,7 @@ export function createMergeRequest(st: S, input: NewMergeRequest, now: string): 
   };
   tset(st.issuables.mergeRequests, id, rec);
   const draft = tget(st.issuables.mergeRequests, id)!;
-  draft.diff_id = addDiffVersion(st, draft, created, input.changes);
+  if (input.version !== false) draft.diff_id = addDiffVersion(st, draft, created);
   if (state === 'merged') draft.merge_commit_sha = sha(`merge:${id}`);
   iset(st.issuables.idx.iids, iidKey('m', input.project_id, iid), id);
   chunkAdd(st.issuables.idx.byProject, 'm', input.project_id, iid, id);
@@ -204,6 +165,33 @@ export function createMergeRequest(st: S, input: NewMergeRequest, now: string): 
     cacheClosingIssues(st, draft);
   }
   return id;
+}
+
+/** `closes_issues`' text: the title, the description and the messages of the latest version's commits. */
+function closingText(st: S, mr: MergeRequestRecord): string {
+  const commits = tget(st.issuables.diffs, mr.diff_id)?.commits ?? [];
+  return [mr.title, mr.description ?? '', ...commits.map((c) => c.message)].join('\n');
+}
+
+/**
+ * The first diff version of a declared merge request (scenario files, generated worlds), made once the
+ * repositories are built. A source branch the repository lacks is made: `files` files changed by 1 to 3
+ * commits on top of the target's head (a merged one keeps its commits without a branch).
+ */
+export function realizeDeclared(st: S, id: number, files?: number): void {
+  const mr = tget(st.issuables.mergeRequests, id)!;
+  const count = 1 + (id % 3);
+  let heads = headsOf(st as PlatformState, mr);
+  if (!heads && branchHead(st as PlatformState, mr.source_project_id, mr.source_branch) === undefined) {
+    const head = declaredSourceHead(st, mr, files ?? count, count);
+    const start = branchHead(st as PlatformState, mr.project_id, mr.target_branch);
+    if (head !== undefined && start !== undefined) {
+      if (mr.state !== 'merged') moveRef(st, mr.source_project_id, mr.source_branch, head);
+      heads = { head, start, base: start };
+    }
+  }
+  mr.diff_id = addDiffVersion(st, mr, mr.created_at, heads);
+  if (mr.state === 'opened') cacheClosingIssues(st, mr);
 }
 
 /**
@@ -215,7 +203,7 @@ export function cacheClosingIssues(st: S, mr: Draft<MergeRequestRecord>): void {
   const project = tget(st.projects, mr.project_id) as Project | undefined;
   const wanted = new Set<number>();
   if (project && mr.target_branch === project.default_branch && project.issues_access_level !== 'disabled')
-    for (const iid of closingIssueIids(`${mr.title}\n${mr.description ?? ''}`)) {
+    for (const iid of closingIssueIids(closingText(st, mr))) {
       const issueId = issueIdByIid(st, mr.project_id, iid);
       if (issueId !== undefined) wanted.add(issueId);
     }
@@ -321,8 +309,9 @@ export function updateMergeRequest(
   }
   const moved = closeOrReopen(st, mr, t, ch.state_event, userId, now);
   if (moved === 'reopened') {
-    mr.merge_status = 'unchecked';
-    mr.merge_check_due_at = null;
+    // `ReopenService`: the diff is reloaded (a new version of the branches as they are now).
+    markUnchecked(mr);
+    mr.diff_id = addDiffVersion(st, mr, now);
   }
   if (moved) changed = true;
   if (changed) mr.updated_at = now;
@@ -336,11 +325,23 @@ export function updateMergeRequest(
 /** Asks for a mergeability check, which completes `MERGE_CHECK_MS` later on the instance clock. */
 export const MERGE_CHECK_MS = 1000;
 
+/**
+ * What a mergeability check finds now: a missing branch (a broken merge request) or paths both sides
+ * changed differently since the merge base make it unmergeable; so does a declared conflict.
+ */
+export function unmergeable(st: PlatformState, mr: MergeRequestRecord): boolean {
+  if (mr.conflicts) return true;
+  const h = headsOf(st, mr);
+  return h === undefined || hasConflicts(objectsOf(st), h);
+}
+
 export function requestMergeCheck(st: S, id: number, nowMs: number): void {
   const mr = tget(st.issuables.mergeRequests, id);
   if (!mr || mr.state !== 'opened' || mr.merge_status !== 'unchecked' || mr.merge_check_due_at !== null)
     return;
   mr.merge_check_due_at = new Date(nowMs + MERGE_CHECK_MS).toISOString();
+  // The outcome is decided against the repository as it is now; a later push marks it unchecked again.
+  mr.checked_conflicts = unmergeable(st as PlatformState, mr);
   projectMeta(st, mr.project_id);
 }
 
@@ -352,37 +353,105 @@ export function effectiveMergeStatus(mr: MergeRequestRecord, nowMs: number): Mer
 }
 
 const checkedStatus = (mr: MergeRequestRecord): MergeStatus =>
-  mr.conflicts ? 'cannot_be_merged' : 'can_be_merged';
+  mr.conflicts || mr.checked_conflicts === true ? 'cannot_be_merged' : 'can_be_merged';
 
 /** `check_mergeability` run synchronously (as merging does): an unchecked status is decided now. */
-export const checkedMergeStatus = (mr: MergeRequestRecord): MergeStatus =>
-  mr.merge_status === 'unchecked' ? checkedStatus(mr) : mr.merge_status;
+export const checkedMergeStatus = (st: PlatformState, mr: MergeRequestRecord): MergeStatus =>
+  mr.merge_status !== 'unchecked'
+    ? mr.merge_status
+    : unmergeable(st, mr)
+      ? 'cannot_be_merged'
+      : 'can_be_merged';
 
-/** `MergeRequests::MergeService`: merged, and the issues it closes closed. */
-export function mergeMergeRequest(
-  st: S,
-  id: number,
-  userId: number,
-  now: string,
-  opts: { squash?: boolean; should_remove_source_branch?: boolean },
-): void {
+/** Marks open merge requests of a project unchecked (their branches moved). */
+function markUnchecked(mr: Draft<MergeRequestRecord>): void {
+  mr.merge_status = 'unchecked';
+  mr.merge_check_due_at = null;
+  delete mr.checked_conflicts;
+}
+
+const toSentenceOxford = (items: string[]) =>
+  items.length <= 2
+    ? items.join(' and ')
+    : `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+
+/**
+ * `MergeRequest#default_merge_commit_message`: the branches, the title, the issues it closes (those the
+ * merging user can see) and the merge request's full reference.
+ */
+export function defaultMergeCommitMessage(
+  st: PlatformState,
+  mr: MergeRequestRecord,
+  closes: readonly number[],
+  fullRef: string,
+): string {
+  const parts = [`Merge branch '${mr.source_branch}' into '${mr.target_branch}'`, mr.title];
+  const refs = closes
+    .map((id) => tget(st.issuables.issues, id))
+    .filter((i) => i !== undefined)
+    .map((i) => `#${i.iid}`);
+  if (refs.length > 0) parts.push(`Closes ${toSentenceOxford(refs)}`);
+  parts.push(`See merge request ${fullRef}`);
+  return parts.join('\n\n');
+}
+
+export interface MergeOptions {
+  squash?: boolean;
+  should_remove_source_branch?: boolean;
+  /** The merge commit's message (the default one when the caller gives none). */
+  message: string;
+  squash_message?: string;
+  /** The issues the merge closes, as the merging user sees them. */
+  closes: readonly number[];
+}
+
+/**
+ * `MergeRequests::MergeService`: the commits (a squash commit, then a merge commit or a fast-forward),
+ * the target branch moved, the merge request merged, the issues it closes closed, and the source branch
+ * removed when asked. The caller has checked that the merge is possible.
+ */
+export function mergeMergeRequest(st: S, id: number, userId: number, now: string, opts: MergeOptions): void {
   const mr = tget(st.issuables.mergeRequests, id)!;
   const t: Target = { type: 'MergeRequest', id, project_id: mr.project_id };
+  const project = tget(st.projects, mr.project_id) as Project | undefined;
   if (opts.squash !== undefined) mr.squash = opts.squash;
+  const h = headsOf(st as PlatformState, mr);
+  const user = tget(st.users, userId);
+  const time = Math.floor(Date.parse(now) / 1000);
+  const who = (u: typeof user) =>
+    u
+      ? { name: u.name, email: u.commit_email ?? u.email, time }
+      : { name: 'Ghost User', email: 'ghost@example.com', time };
+  let newHead: string | undefined;
+  mr.merge_commit_sha = null;
+  mr.squash_commit_sha = null;
+  if (h) {
+    const store = objectsOf(st as PlatformState);
+    const tree = mergedTree(store, h);
+    let source = h.head;
+    if (mr.squash) {
+      const author = who(tget(st.users, mr.author_id));
+      source = putCommit(st, tree, [h.start], author, who(user), opts.squash_message ?? mr.title);
+      mr.squash_commit_sha = source;
+    }
+    if (project?.merge_method === 'ff') newHead = source;
+    else {
+      newHead = putCommit(st, tree, [h.start, source], who(user), who(user), opts.message);
+      mr.merge_commit_sha = newHead;
+    }
+    moveRef(st, mr.project_id, mr.target_branch, newHead);
+  }
   indexOpen(st, mr, false);
-  mr.merge_status = checkedStatus(mr);
+  mr.merge_status = 'can_be_merged';
   mr.state = 'merged';
   mr.merged_by_id = userId;
   mr.merged_at = now;
   mr.updated_at = now;
-  mr.merge_commit_sha = sha(`merge:${id}`);
-  if (mr.squash) mr.squash_commit_sha = sha(`squash:${id}`);
   if (opts.should_remove_source_branch !== undefined)
     mr.should_remove_source_branch = opts.should_remove_source_branch;
   resourceEvent(st, t, userId, now, { kind: 'state', state: 'merged' });
-  const project = tget(st.projects, mr.project_id) as Project | undefined;
   if (project?.autoclose_referenced_issues !== false)
-    for (const issueId of mget(st.issuables.idx.closing, `m${id}`)) {
+    for (const issueId of opts.closes) {
       const issue = tget(st.issuables.issues, issueId);
       if (issue && issue.state === 'opened') {
         closeIssue(st, issue, userId, now);
@@ -391,6 +460,62 @@ export function mergeMergeRequest(
       }
     }
   projectMeta(st, mr.project_id);
+  if (h && newHead !== undefined)
+    branchMoved(st, {
+      projectId: mr.project_id,
+      branch: mr.target_branch,
+      before: h.start,
+      after: newHead,
+      userId,
+      now,
+    });
+  const remove = mr.should_remove_source_branch === true || mr.force_remove_source_branch === true;
+  const sourceProject = tget(st.projects, mr.source_project_id) as Project | undefined;
+  if (
+    remove &&
+    h &&
+    sourceProject &&
+    sourceProject.default_branch !== mr.source_branch &&
+    protectionsOf(st as PlatformState, sourceProject.id, mr.source_branch).length === 0
+  ) {
+    moveRef(st, sourceProject.id, mr.source_branch, null);
+    branchMoved(st, {
+      projectId: sourceProject.id,
+      branch: mr.source_branch,
+      before: h.head,
+      after: undefined,
+      userId,
+      now,
+    });
+  }
+}
+
+/**
+ * Diff versions and mergeability after a push: open merge requests from the pushed branch get a new
+ * version (`reload_diff`), and every open merge request from or into it is checked again.
+ */
+export function mergeRequestsAfterPush(st: S, move: BranchMove): void {
+  const projectIds = new Set([move.projectId]);
+  const project = tget(st.projects, move.projectId) as Project | undefined;
+  if (project?.forked_from_project_id) projectIds.add(project.forked_from_project_id);
+  for (const pid of projectIds) {
+    const meta = tget(st.issuables.projectMeta, pid);
+    if (!meta) continue;
+    for (const id of chunkIds(st.issuables.idx.byProject, 'm', pid, meta.mr_iid)) {
+      const mr = tget(st.issuables.mergeRequests, id);
+      if (!mr || mr.state !== 'opened') continue;
+      const fromIt = mr.source_project_id === move.projectId && mr.source_branch === move.branch;
+      const intoIt = mr.project_id === move.projectId && mr.target_branch === move.branch;
+      if (!fromIt && !intoIt) continue;
+      if (fromIt && move.after !== undefined) {
+        mr.diff_id = addDiffVersion(st, mr, move.now);
+        mr.merge_error = null;
+        cacheClosingIssues(st, mr);
+      }
+      markUnchecked(mr);
+      projectMeta(st, pid);
+    }
+  }
 }
 
 export function deleteMergeRequest(st: S, id: number): void {
