@@ -76,7 +76,11 @@ interface Command {
 function validRefName(ref: string): boolean {
   if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.endsWith('.lock'))
     return false;
-  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(ref)) return false;
+  for (let i = 0; i < ref.length; i++) {
+    const code = ref.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f) return false;
+  }
+  if (/[~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(ref)) return false;
   return ref !== 'refs/' && !ref.split('/').some((p) => p === '' || p.startsWith('.'));
 }
 

@@ -30,7 +30,7 @@ export const servicePreamble = (service: string) => Buffer.concat([pkt(`# servic
 export function advertiseUpload(st: PlatformState, project: ProjectRecord): Buffer {
   const { refs, head } = listRefs(st, project);
   let caps =
-    'multi_ack thin-pack side-band side-band-64k ofs-delta shallow no-progress include-tag multi_ack_detailed ' +
+    'multi_ack thin-pack side-band side-band-64k ofs-delta shallow deepen-relative no-progress include-tag multi_ack_detailed ' +
     'allow-tip-sha1-in-want allow-reachable-sha1-in-want';
   if (head?.id !== undefined) caps += ` symref=HEAD:${head.target}`;
   caps += ` object-format=sha1 agent=${AGENT}`;
@@ -67,6 +67,8 @@ interface FetchRequest {
   haves: string[];
   clientShallow: Set<string>;
   depth: number;
+  /** `deepen-relative`: the depth counts from the client's shallow boundary. */
+  relative: boolean;
   done: boolean;
   includeTag: boolean;
 }
@@ -116,6 +118,17 @@ function deepen(
     level = next;
   }
   return { boundary, unshallow };
+}
+
+/** The shallow boundary a request asks for (none without `deepen`). */
+function boundaryOf(
+  store: ObjectStore,
+  req: FetchRequest,
+): { boundary: Set<string>; unshallow: Set<string> } {
+  if (req.depth <= 0) return { boundary: new Set(), unshallow: new Set() };
+  // Relative: as deep again from where the client's history stops (`get_reachable_list`, depth + 1).
+  if (req.relative) return deepen(store, [...req.clientShallow], req.depth + 1, req.clientShallow);
+  return deepen(store, req.wants, req.depth, req.clientShallow);
 }
 
 /** The objects of a fetch, in pack order. */
@@ -178,7 +191,8 @@ function readWants(r: PktReader, req: FetchRequest, caps: Set<string>): void {
       if (!Number.isInteger(n) || n <= 0)
         throw new UploadError(`protocol error: bad deepen '${line.slice(7)}'`);
       req.depth = n;
-    } else throw new UploadError(`protocol error: unexpected '${line}'`);
+    } else if (line === 'deepen-relative') req.relative = true;
+    else throw new UploadError(`protocol error: unexpected '${line}'`);
   }
 }
 
@@ -208,11 +222,10 @@ export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: B
   const refs = listRefs(st, project);
   for (const w of req.wants) checkWant(st, project, refs, w);
   req.includeTag = caps.has('include-tag');
+  // In v0 `deepen-relative` is a capability of the first want.
+  if (caps.has('deepen-relative')) req.relative = true;
   const store = objectsOf(st);
-  const { boundary, unshallow } =
-    req.depth > 0
-      ? deepen(store, req.wants, req.depth, req.clientShallow)
-      : { boundary: new Set<string>(), unshallow: new Set<string>() };
+  const { boundary, unshallow } = boundaryOf(store, req);
   if (req.depth > 0) yield Buffer.concat([...shallowLines(boundary, unshallow, req.clientShallow), FLUSH]);
   const multi = caps.has('multi_ack_detailed') ? 2 : caps.has('multi_ack') ? 1 : 0;
   let last: string | undefined;
@@ -220,13 +233,12 @@ export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: B
   const out: Buffer[] = [];
   for (;;) {
     const line = r.line();
-    if (line === 'end' || line === 'flush') {
+    // A body that ends without a flush (the first request of a shallow clone): nothing more to say.
+    if (line === 'end') return yield Buffer.concat(out);
+    if (line === 'flush') {
       // The end of a round: stateless, so the client sends the next one as a new request.
       if (req.haves.length === 0 || multi > 0) out.push(pkt('NAK\n'));
-      if (line === 'end' || r.pos >= body.length) {
-        yield Buffer.concat(out);
-        return;
-      }
+      if (r.pos >= body.length) return yield Buffer.concat(out);
       continue;
     }
     if (line === 'delim') throw new UploadError('protocol error: unexpected delim');
@@ -323,7 +335,8 @@ function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Ge
       const n = Number(a.slice(7));
       if (!Number.isInteger(n) || n <= 0) throw new UploadError(`fetch: bad deepen '${a.slice(7)}'`);
       req.depth = n;
-    } else if (a === 'done') req.done = true;
+    } else if (a === 'deepen-relative') req.relative = true;
+    else if (a === 'done') req.done = true;
     else if (a === 'include-tag') req.includeTag = true;
     else if (!['thin-pack', 'ofs-delta', 'no-progress', 'sideband-all', 'wait-for-done'].includes(a))
       throw new UploadError(`fetch: unexpected argument: '${a}'`);
@@ -336,10 +349,7 @@ function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Ge
     yield Buffer.concat([pkt('acknowledgments\n'), ...(acks.length ? acks : [pkt('NAK\n')]), FLUSH]);
     return;
   }
-  const { boundary, unshallow } =
-    req.depth > 0
-      ? deepen(store, req.wants, req.depth, req.clientShallow)
-      : { boundary: new Set<string>(), unshallow: new Set<string>() };
+  const { boundary, unshallow } = boundaryOf(store, req);
   if (req.depth > 0)
     yield Buffer.concat([
       pkt('shallow-info\n'),

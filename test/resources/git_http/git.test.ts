@@ -1,0 +1,352 @@
+/**
+ * The Debian `git` binary against fauxlab over loopback HTTP: clone (protocol v2 and v0), shallow
+ * clone, fetch after an API commit, push of branches and tags, the platform's refusals, and the API's
+ * view of what was pushed.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFauxlab, type Fauxlab } from '../../../src/index.js';
+import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { json, localServers } from '../../helpers.js';
+
+const GIT = '/usr/bin/git';
+const hasGit = existsSync(GIT);
+
+const scenario: ScenarioFile = {
+  now: '2021-03-01T12:00:00.000Z',
+  users: [
+    {
+      username: 'root',
+      name: 'Administrator',
+      admin: true,
+      tokens: [{ token: 'root-api', scopes: ['api'] }],
+    },
+    {
+      username: 'alice',
+      name: 'Alice Liddell',
+      tokens: [
+        { token: 'alice-api', scopes: ['api'] },
+        { token: 'alice-read-repo', scopes: ['read_repository'] },
+      ],
+    },
+    { username: 'bob', name: 'Bob Builder', tokens: [{ token: 'bob-api', scopes: ['api'] }] },
+  ],
+  groups: [
+    { path: 'acme', visibility: 'public', members: [{ username: 'alice', access_level: 'maintainer' }] },
+  ],
+  projects: [
+    {
+      path: 'acme/app',
+      visibility: 'public',
+      members: [{ username: 'bob', access_level: 'developer' }],
+      repository: {
+        commits: [
+          {
+            id: 'one',
+            branch: 'master',
+            message: 'First\n',
+            author: 'alice',
+            files: { 'README.md': '# App\n', 'src/main.c': 'int main;\n' },
+          },
+          {
+            id: 'two',
+            branch: 'master',
+            message: 'Second\n',
+            author: 'alice',
+            files: { 'src/main.c': 'int main() {}\n' },
+          },
+          {
+            id: 'three',
+            branch: 'master',
+            message: 'Third\n',
+            author: 'alice',
+            files: { 'docs/a.txt': 'a\n' },
+          },
+        ],
+        tags: [{ name: 'v1.0', commit: 'two', message: 'Release 1.0' }],
+      },
+    },
+    { path: 'acme/vault', visibility: 'private' },
+  ],
+};
+
+let root: string;
+let fx: Fauxlab;
+let base: string;
+const listen = localServers();
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs git with a clean environment and a timeout; never throws. */
+function git(args: string[], cwd = root, extraEnv: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      GIT,
+      args,
+      {
+        cwd,
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: root,
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_ASKPASS: '',
+          GIT_AUTHOR_NAME: 'Git User',
+          GIT_AUTHOR_EMAIL: 'git@example.com',
+          GIT_COMMITTER_NAME: 'Git User',
+          GIT_COMMITTER_EMAIL: 'git@example.com',
+          GIT_AUTHOR_DATE: '1614600000 +0000',
+          GIT_COMMITTER_DATE: '1614600000 +0000',
+          ...extraEnv,
+        },
+      },
+      (err, stdout, stderr) =>
+        resolve({
+          code: err ? ((err as { code?: number }).code ?? 1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        }),
+    );
+  });
+}
+
+const url = (path: string, user?: string, password?: string) =>
+  `${base.replace('http://', `http://${user ? `${encodeURIComponent(user)}:${encodeURIComponent(password ?? '')}@` : ''}`)}/${path}.git`;
+
+const api = (path: string, init: RequestInit = {}, token = 'root-api') =>
+  fx.fetch(
+    new Request(`${base}/api/v4${path}`, {
+      ...init,
+      headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
+    }),
+  );
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'fauxlab-git-http-'));
+  fx = createFauxlab({ scenario });
+  base = await listen(fx.fetch);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe.skipIf(!hasGit)('git over HTTP', () => {
+  it('git clone of a public project (protocol v2) gives the commits and files the API reports', async () => {
+    const r = await git(['clone', '-q', url('acme/app'), 'clone-v2']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const dir = join(root, 'clone-v2');
+    const head = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
+    const branch = await json(await api('/projects/acme%2Fapp/repository/branches/master'));
+    expect(head).toBe(branch.commit.id);
+    expect(readFileSync(join(dir, 'src/main.c'), 'utf8')).toBe('int main() {}\n');
+    expect((await git(['rev-list', '--count', 'HEAD'], dir)).stdout.trim()).toBe('3');
+    expect((await git(['fsck', '--strict'], dir)).code).toBe(0);
+    const tag = await json(await api('/projects/acme%2Fapp/repository/tags/v1.0'));
+    expect((await git(['rev-parse', 'v1.0^{commit}'], dir)).stdout.trim()).toBe(tag.commit.id);
+  });
+
+  it('git clone with protocol v0 gives the same refs and objects', async () => {
+    const r = await git(['-c', 'protocol.version=0', 'clone', '-q', url('acme/app'), 'clone-v0']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const dir = join(root, 'clone-v0');
+    const v2 = await git(['rev-parse', 'HEAD', 'v1.0'], join(root, 'clone-v2'));
+    expect((await git(['rev-parse', 'HEAD', 'v1.0'], dir)).stdout).toBe(v2.stdout);
+    expect((await git(['fsck', '--strict'], dir)).code).toBe(0);
+  });
+
+  it('git ls-remote lists HEAD, the branches and the peeled tags', async () => {
+    const r = await git(['ls-remote', '--symref', url('acme/app')]);
+    expect(r.code).toBe(0);
+    const branch = await json(await api('/projects/acme%2Fapp/repository/branches/master'));
+    const tag = await json(await api('/projects/acme%2Fapp/repository/tags/v1.0'));
+    expect(r.stdout).toContain('ref: refs/heads/master\tHEAD\n');
+    expect(r.stdout).toContain(`${branch.commit.id}\tHEAD\n`);
+    expect(r.stdout).toContain(`${branch.commit.id}\trefs/heads/master\n`);
+    expect(r.stdout).toContain(`${tag.commit.id}\trefs/tags/v1.0^{}\n`);
+  });
+
+  for (const version of ['2', '0']) {
+    it(`git clone --depth 1 (protocol v${version}) gives one commit, marked shallow`, async () => {
+      const name = `shallow-v${version}`;
+      const r = await git([
+        '-c',
+        `protocol.version=${version}`,
+        'clone',
+        '-q',
+        '--depth',
+        '1',
+        url('acme/app'),
+        name,
+      ]);
+      expect(r.code).toBe(0);
+      const dir = join(root, name);
+      expect((await git(['rev-list', '--count', 'HEAD'], dir)).stdout.trim()).toBe('1');
+      const head = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
+      expect(readFileSync(join(dir, '.git/shallow'), 'utf8')).toBe(`${head}\n`);
+      expect(readFileSync(join(dir, 'docs/a.txt'), 'utf8')).toBe('a\n');
+      // Deepening by one brings the parent and moves the boundary.
+      const d = await git(['-c', `protocol.version=${version}`, 'fetch', '-q', '--deepen', '1'], dir);
+      expect(d.code).toBe(0);
+      expect((await git(['rev-list', '--count', 'HEAD'], dir)).stdout.trim()).toBe('2');
+    });
+  }
+
+  for (const version of ['2', '0']) {
+    it(`git fetch after an API commit (protocol v${version}) gets the commit with the API's id`, async () => {
+      const dir = join(root, `clone-v${version === '2' ? '2' : '0'}`);
+      const res = await api('/projects/acme%2Fapp/repository/commits', {
+        method: 'POST',
+        body: JSON.stringify({
+          branch: 'master',
+          commit_message: `From the API ${version}\n`,
+          actions: [{ action: 'create', file_path: `api-${version}.txt`, content: 'made by the API\n' }],
+        }),
+      });
+      expect(res.status).toBe(201);
+      const commit = await json(res);
+      const f = await git(['-c', `protocol.version=${version}`, 'pull', '-q', '--ff-only'], dir);
+      expect(f.stderr).toBe('');
+      expect(f.code).toBe(0);
+      expect((await git(['rev-parse', 'HEAD'], dir)).stdout.trim()).toBe(commit.id);
+      expect(readFileSync(join(dir, `api-${version}.txt`), 'utf8')).toBe('made by the API\n');
+      expect((await git(['fsck', '--strict'], dir)).code).toBe(0);
+    });
+  }
+
+  it('git push of a new branch makes the commit the API reports with the same id, a push event and an MR hint', async () => {
+    const dir = join(root, 'push-work');
+    expect((await git(['clone', '-q', url('acme/app', 'bob', 'bob-api'), dir])).code).toBe(0);
+    await git(['checkout', '-q', '-b', 'feature'], dir);
+    writeFileSync(join(dir, 'feature.txt'), 'a feature\n');
+    await git(['add', 'feature.txt'], dir);
+    await git(['commit', '-q', '-m', 'Add a feature'], dir);
+    const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
+    const r = await git(['push', 'origin', 'feature'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('remote: To create a merge request for feature, visit:');
+    expect(r.stderr).toContain(' * [new branch]      feature -> feature');
+    const branch = await json(await api('/projects/acme%2Fapp/repository/branches/feature'));
+    expect(branch.commit.id).toBe(sha);
+    const commit = await json(await api(`/projects/acme%2Fapp/repository/commits/${sha}`));
+    expect(commit.id).toBe(sha);
+    expect(commit.title).toBe('Add a feature');
+    expect(commit.author_email).toBe('git@example.com');
+    const file = await json(await api('/projects/acme%2Fapp/repository/files/feature.txt?ref=feature'));
+    expect(Buffer.from(file.content, 'base64').toString()).toBe('a feature\n');
+    const events = await json(await api('/projects/acme%2Fapp/events?action=pushed'));
+    expect(events.some((e: any) => e.push_data?.ref === 'feature' && e.push_data?.action === 'created')).toBe(
+      true,
+    );
+  });
+
+  it('git push of a delta-compressed history, a tag and a branch deletion lands in the API state', async () => {
+    const dir = join(root, 'push-work');
+    const big = Array.from({ length: 300 }, (_, i) => `line ${i} of a long file\n`);
+    for (let i = 0; i < 4; i++) {
+      big[i * 10] = `changed ${i}\n`;
+      writeFileSync(join(dir, 'big.txt'), big.join(''));
+      await git(['add', 'big.txt'], dir);
+      await git(['commit', '-q', '-m', `Big ${i}`], dir);
+    }
+    await git(['tag', '-a', '-m', 'Feature release', 'v2.0'], dir);
+    const r = await git(['push', 'origin', 'feature', 'v2.0'], dir);
+    expect(r.code).toBe(0);
+    const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
+    const tag = await json(await api('/projects/acme%2Fapp/repository/tags/v2.0'));
+    expect(tag.commit.id).toBe(sha);
+    expect(tag.message.trim()).toBe('Feature release');
+    const raw = await api('/projects/acme%2Fapp/repository/files/big.txt/raw?ref=feature');
+    expect(await raw.text()).toBe(big.join(''));
+    const del = await git(['push', 'origin', '--delete', 'feature'], dir);
+    expect(del.code).toBe(0);
+    expect((await api('/projects/acme%2Fapp/repository/branches/feature')).status).toBe(404);
+  });
+
+  it('git push to a protected branch is declined with the platform message', async () => {
+    const p = await api('/projects/acme%2Fapp/protected_branches', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'master', push_access_level: 40, merge_access_level: 40 }),
+    });
+    expect(p.status).toBe(201);
+    const dir = join(root, 'push-work');
+    await git(['checkout', '-q', 'master'], dir);
+    await git(['pull', '-q', '--ff-only'], dir);
+    const before = (await json(await api('/projects/acme%2Fapp/repository/branches/master'))).commit.id;
+    writeFileSync(join(dir, 'blocked.txt'), 'no\n');
+    await git(['add', 'blocked.txt'], dir);
+    await git(['commit', '-q', '-m', 'Blocked'], dir);
+    const r = await git(['push', 'origin', 'master'], dir);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      'remote: GitLab: You are not allowed to push code to protected branches on this project.',
+    );
+    expect(r.stderr).toContain('! [remote rejected] master -> master (pre-receive hook declined)');
+    expect((await json(await api('/projects/acme%2Fapp/repository/branches/master'))).commit.id).toBe(before);
+  });
+
+  it('git push --force to a protected branch is refused as a force push, even for a maintainer', async () => {
+    const dir = join(root, 'force-work');
+    expect((await git(['clone', '-q', url('acme/app', 'alice', 'alice-api'), dir])).code).toBe(0);
+    await git(['reset', '-q', '--hard', 'HEAD~1'], dir);
+    writeFileSync(join(dir, 'rewrite.txt'), 'rewritten\n');
+    await git(['add', 'rewrite.txt'], dir);
+    await git(['commit', '-q', '-m', 'Rewrite'], dir);
+    const plain = await git(['push', 'origin', 'master'], dir);
+    expect(plain.code).not.toBe(0);
+    expect(plain.stderr).toContain('! [rejected]        master -> master (non-fast-forward)');
+    const forced = await git(['push', '--force', 'origin', 'master'], dir);
+    expect(forced.code).not.toBe(0);
+    expect(forced.stderr).toContain(
+      'remote: GitLab: You are not allowed to force push code to a protected branch on this project.',
+    );
+  });
+
+  it('git push with a wrong token fails with 401 and the Basic challenge, and changes nothing', async () => {
+    const dir = join(root, 'push-work');
+    const r = await git(['push', url('acme/app', 'bob', 'not-a-token'), 'HEAD:refs/heads/intruder'], dir);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('remote: HTTP Basic: Access denied');
+    expect(r.stderr).toContain('fatal: Authentication failed');
+    expect((await api('/projects/acme%2Fapp/repository/branches/intruder')).status).toBe(404);
+    const res = await fx.fetch(new Request(`${base}/acme/app.git/info/refs?service=git-receive-pack`));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Basic realm="GitLab"');
+    expect(await res.text()).toBe('HTTP Basic: Access denied\n');
+  });
+
+  it('git push with a read_repository token is refused: the token may not upload code', async () => {
+    const dir = join(root, 'push-work');
+    const r = await git(['push', url('acme/app', 'alice', 'alice-read-repo'), 'HEAD:refs/heads/other'], dir);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('remote: You are not allowed to upload code.');
+  });
+
+  it('anonymous clone of a private project asks for credentials; a non-member gets the 404 message', async () => {
+    const anon = await git(['clone', '-q', url('acme/vault'), 'anon-vault']);
+    expect(anon.code).not.toBe(0);
+    expect(anon.stderr).toContain("could not read Username for 'http://127.0.0.1");
+    const bob = await git(['clone', '-q', url('acme/vault', 'bob', 'bob-api'), 'bob-vault']);
+    expect(bob.code).not.toBe(0);
+    expect(bob.stderr).toContain('remote: The project you were looking for could not be found.');
+    const root_ = await git(['clone', '-q', url('acme/vault', 'root', 'root-api'), 'root-vault']);
+    expect(root_.code).toBe(0);
+  });
+
+  it('oauth2 and gitlab-ci-token logins read with their own tokens only', async () => {
+    const wrong = await git(['ls-remote', url('acme/vault', 'oauth2', 'root-api')]);
+    // A personal token is a personal token whatever the login.
+    expect(wrong.code).toBe(0);
+    const job = await git(['ls-remote', url('acme/vault', 'gitlab-ci-token', 'nope')]);
+    expect(job.code).not.toBe(0);
+    expect(job.stderr).toContain('HTTP Basic: Access denied');
+  });
+});
