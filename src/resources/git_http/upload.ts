@@ -212,6 +212,7 @@ export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: B
     haves: [],
     clientShallow: new Set(),
     depth: 0,
+    relative: false,
     done: false,
     includeTag: false,
   };
@@ -321,6 +322,7 @@ function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Ge
     haves: [],
     clientShallow: new Set(),
     depth: 0,
+    relative: false,
     done: false,
     includeTag: false,
   };

@@ -70,8 +70,12 @@ function packEntry(store: ObjectStore, cache: Map<string, Buffer>, id: string): 
   if (!type || !data) throw new PackError(`object ${id} is missing`);
   let body = cache.get(id);
   if (!body) {
-    // Speed before size: level 1 deflates several times faster than the default at a modest cost.
-    body = deflateSync(data, { level: 1 });
+    // Speed before size: level 1 deflates several times faster than the default at a modest cost. A
+    // window no larger than the object keeps zlib's per-call allocation small (most objects are).
+    const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(data.length + 1))));
+    const out = deflateSync(data, { level: 1, windowBits, memLevel: windowBits < 15 ? 7 : 8 });
+    // zlib's result is a view of its 16 KiB output chunk: kept as it is, every small object would pin one.
+    body = out.buffer.byteLength > out.length * 2 ? Buffer.from(out) : out;
     cache.set(id, body);
   }
   return Buffer.concat([entryHeader(TYPE_CODE[type], data.length), body]);
