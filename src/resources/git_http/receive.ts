@@ -6,12 +6,14 @@
  * write and each change is handled as a push: a push event, webhooks and integrations, and a pipeline
  * for a new head whose tree has a `.gitlab-ci.yml`.
  */
+import type { Draft } from 'immer';
 import { ACCESS } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
-import { startPipeline } from '../ci/pipelines.js';
+import { defaultBuildSpecs, newBuilds, queueFirstStage } from '../ci/builds.js';
+import { createPipeline, DEFAULT_RUN_SECONDS } from '../ci/model.js';
 import { recordPush } from '../events/store.js';
 import { dispatch } from '../integrations/events.js';
 import type { Project } from '../projects/model.js';
@@ -255,6 +257,7 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
   const now = c.get('fx').clock.iso();
   const userId = actor.user?.id ?? null;
   const wasEmpty = project.default_branch === null;
+  const pipelines: number[] = [];
   write(c, (d) => {
     objectsFor(d);
     const proj = tget(d.projects, project.id)!;
@@ -274,6 +277,9 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
           created_at: now,
         });
     }
+    for (const cmd of accepted)
+      if (cmd.next !== BLANK_SHA && hasCiConfig(d as PlatformState, cmd.next))
+        pipelines.push(pushPipeline(d, project.id, cmd, userId, now));
   });
 
   const after: string[] = [];
@@ -290,9 +296,6 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
       after: cmd.next,
       userId,
     });
-    if (cmd.next !== BLANK_SHA && hasCiConfig(state(c), cmd.next)) {
-      startPipeline(c, proj, { ref: cmd.name!, variables: [], userId });
-    }
     if (
       cmd.kind === 'branch' &&
       cmd.old === BLANK_SHA &&
@@ -304,7 +307,49 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
       after.push('', `To create a merge request for ${cmd.name!}, visit:`, `  ${url}`, '');
     }
   }
+  for (const id of pipelines) dispatch(fx, base, userId, { kind: 'pipeline', id });
   return report('ok', cmds, [], caps, after);
+}
+
+/**
+ * The pipeline of a push (`Ci::CreatePipelineService` with source `push`): the default jobs, as the
+ * pipelines API makes them, for the pushed head, in the push's own write.
+ */
+function pushPipeline(
+  d: Draft<PlatformState>,
+  projectId: number,
+  cmd: Command,
+  userId: number | null,
+  now: string,
+): number {
+  const queueMs = d.ciJobs.queue_ms;
+  const builds = newBuilds(defaultBuildSpecs(DEFAULT_RUN_SECONDS, 'success'), undefined, {
+    created_at: now,
+    user_id: userId,
+  });
+  if (queueMs > 0) queueFirstStage(builds, now);
+  return createPipeline(d, {
+    project_id: projectId,
+    ref: cmd.name!,
+    tag: cmd.kind === 'tag',
+    sha: peel(objectsOf(d as PlatformState), cmd.next),
+    before_sha: cmd.old,
+    user_id: userId,
+    yaml_errors: null,
+    coverage: null,
+    created_at: now,
+    status: 'pending',
+    run_at: new Date(Date.parse(now) + queueMs).toISOString(),
+    run_seconds: DEFAULT_RUN_SECONDS,
+    outcome: 'success',
+    started_at: null,
+    finished_at: null,
+    updated_at: now,
+    duration: null,
+    variables: [],
+    test_suites: null,
+    builds,
+  });
 }
 
 /** Whether the commit's tree has a CI configuration at its root. */

@@ -10,13 +10,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFauxlab, type Fauxlab } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { deliveries } from '../../../src/resources/integrations/delivery.js';
 import { json, localServers } from '../../helpers.js';
+import { listen as receiverListen } from '../hooks/receivers.js';
 
 const GIT = '/usr/bin/git';
 const hasGit = existsSync(GIT);
 
 const scenario: ScenarioFile = {
   now: '2021-03-01T12:00:00.000Z',
+  settings: { allow_local_requests_from_web_hooks_and_services: true },
   users: [
     {
       username: 'root',
@@ -348,5 +351,59 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     const job = await git(['ls-remote', url('acme/vault', 'gitlab-ci-token', 'nope')]);
     expect(job.code).not.toBe(0);
     expect(job.stderr).toContain('HTTP Basic: Access denied');
+  });
+
+  it('a push with a .gitlab-ci.yml fires the push webhook and creates a pipeline for the new head', async () => {
+    const receiver = await receiverListen();
+    const hook = await api('/projects/acme%2Fapp/hooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: receiver.url, push_events: true, token: 'secret' }),
+    });
+    expect(hook.status).toBe(201);
+    const dir = join(root, 'push-work');
+    await git(['checkout', '-q', '-b', 'ci', 'origin/master'], dir);
+    writeFileSync(join(dir, '.gitlab-ci.yml'), 'test:\n  script: [true]\n');
+    await git(['add', '.gitlab-ci.yml'], dir);
+    await git(['commit', '-q', '-m', 'Add CI'], dir);
+    const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
+    const r = await git(['push', 'origin', 'ci'], dir);
+    expect(r.code).toBe(0);
+    await deliveries(fx.clock).settled();
+    const push = receiver.received.find((x) => x.headers['x-gitlab-event'] === 'Push Hook');
+    expect(push?.headers['x-gitlab-token']).toBe('secret');
+    expect(push?.body).toMatchObject({
+      object_kind: 'push',
+      before: '0000000000000000000000000000000000000000',
+      after: sha,
+      ref: 'refs/heads/ci',
+      user_username: 'bob',
+    });
+    const pipelines = await json(await api('/projects/acme%2Fapp/pipelines?ref=ci'));
+    expect(pipelines).toHaveLength(1);
+    expect(pipelines[0]).toMatchObject({ ref: 'ci', sha });
+    // A push without a CI configuration creates none.
+    const before = (await json(await api('/projects/acme%2Fapp/pipelines'))).length;
+    await git(['checkout', '-q', '-b', 'no-ci', 'origin/master'], dir);
+    expect((await git(['push', 'origin', 'no-ci'], dir)).code).toBe(0);
+    expect((await json(await api('/projects/acme%2Fapp/pipelines'))).length).toBe(before);
+  });
+
+  it('a deploy token with read_repository clones its project and may not push', async () => {
+    const res = await api('/projects/acme%2Fvault/deploy_tokens', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'ci', scopes: ['read_repository'], username: 'deployer' }),
+    });
+    expect(res.status).toBe(201);
+    const token = (await json(res)).token as string;
+    const clone = await git(['clone', '-q', url('acme/vault', 'deployer', token), 'deploy-vault']);
+    expect(clone.code).toBe(0);
+    const wrongUser = await git(['ls-remote', url('acme/vault', 'someone', token)]);
+    expect(wrongUser.stderr).toContain('HTTP Basic: Access denied');
+    const push = await git(
+      ['push', url('acme/vault', 'deployer', token), 'HEAD:refs/heads/x'],
+      join(root, 'deploy-vault'),
+    );
+    expect(push.code).not.toBe(0);
+    expect(push.stderr).toContain('remote: You are not allowed to upload code.');
   });
 });
