@@ -209,12 +209,14 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
       });
       for (const o of objects) store.put(o.type, o.data);
     } catch (e) {
-      unpack = e instanceof PackError ? e.message : 'index-pack abnormal exit';
+      if (!(e instanceof PackError)) throw e;
+      unpack = e.message;
     }
   }
   if (unpack !== 'ok') {
+    // As receive-pack reports a failed index-pack: its own words on the progress band, then the status.
     for (const cmd of cmds) cmd.error = 'unpacker error';
-    return report(unpack, cmds, [], caps);
+    return report('index-pack abnormal exit', cmds, [`fatal: ${unpack}`], caps);
   }
 
   // git's own checks of each command.
