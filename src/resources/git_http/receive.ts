@@ -37,7 +37,7 @@ import type { GitActor } from './auth.js';
 /** The most ref updates one push carries. */
 export const MAX_COMMANDS = 10_000;
 /** How long reading a pushed pack may take (host wall clock). */
-export const PACK_TIME_LIMIT_MS = 60_000;
+export const PACK_TIME_LIMIT_MS = 20_000;
 
 const HIDDEN = [
   'refs/merge-requests/',

@@ -24,11 +24,14 @@ const scenario: ScenarioFile = {
       ],
     },
     { username: 'mallory', state: 'blocked', tokens: [{ token: 'mallory-api', scopes: ['api'] }] },
+    { username: 'carol', password: 'carol-password', email: 'carol@example.com' },
+    { username: 'dave', password: 'dave-password', two_factor_enabled: true },
   ],
   projects: [
     { path: 'alice/site', visibility: 'public' },
     { path: 'alice/private', visibility: 'private' },
     { path: 'root/hidden', visibility: 'private' },
+    { path: 'carol/own', visibility: 'private' },
   ],
 };
 
@@ -219,5 +222,18 @@ describe('git smart HTTP endpoints', () => {
       'Content-Type': 'application/json',
     });
     expect(api.status).toBe(413);
+  });
+
+  it('GET /:path.git/info/refs: a username or email with its password signs in; two-factor users must use a token', async () => {
+    const fx = createFauxlab({ scenario });
+    const path = '/carol/own.git/info/refs?service=git-upload-pack';
+    expect((await get(fx, path, basic('carol', 'carol-password'))).status).toBe(200);
+    expect((await get(fx, path, basic('carol@example.com', 'carol-password'))).status).toBe(200);
+    expect((await get(fx, path, basic('carol', 'wrong-password'))).status).toBe(401);
+    const twoFactor = await get(fx, path, basic('dave', 'dave-password'));
+    expect(twoFactor.status).toBe(401);
+    expect(await twoFactor.text()).toContain(
+      "You must use a personal access token with 'read_repository' or 'write_repository' scope for Git over HTTP.",
+    );
   });
 });
