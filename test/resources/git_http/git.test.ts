@@ -406,4 +406,52 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     expect(push.code).not.toBe(0);
     expect(push.stderr).toContain('remote: You are not allowed to upload code.');
   });
+
+  it('git pull in a shallow clone after an API commit stays shallow and gets the new commit', async () => {
+    const dir = join(root, 'shallow-v2');
+    const res = await api('/projects/acme%2Fapp/repository/commits', {
+      method: 'POST',
+      body: JSON.stringify({
+        branch: 'master',
+        commit_message: 'Shallow follow-up\n',
+        actions: [{ action: 'create', file_path: 'shallow.txt', content: 'later\n' }],
+      }),
+    });
+    // master is protected by now: the admin's API commit goes through, as maintainers may push.
+    expect(res.status).toBe(201);
+    const commit = await json(res);
+    const r = await git(['pull', '-q', '--ff-only'], dir);
+    expect(r.code).toBe(0);
+    expect((await git(['rev-parse', 'HEAD'], dir)).stdout.trim()).toBe(commit.id);
+    expect(existsSync(join(dir, '.git/shallow'))).toBe(true);
+    expect((await git(['fsck'], dir)).code).toBe(0);
+  });
+
+  it('git push to a project created empty through the API makes its default branch', async () => {
+    const created = await api(
+      '/projects',
+      { method: 'POST', body: JSON.stringify({ name: 'fresh' }) },
+      'alice-api',
+    );
+    expect(created.status).toBe(201);
+    const project = await json(created);
+    expect(project.default_branch).toBe(null);
+    const dir = join(root, 'fresh');
+    const clone = await git(['clone', '-q', url('alice/fresh', 'alice', 'alice-api'), dir]);
+    expect(clone.code).toBe(0);
+    expect(clone.stderr).toContain('You appear to have cloned an empty repository.');
+    writeFileSync(join(dir, 'hello.txt'), 'hello\n');
+    await git(['add', 'hello.txt'], dir);
+    await git(['commit', '-q', '-m', 'Hello'], dir);
+    await git(['branch', '-M', 'trunk'], dir);
+    const r = await git(['push', '-u', 'origin', 'trunk'], dir);
+    expect(r.code).toBe(0);
+    const after = await json(await api(`/projects/${project.id}`, {}, 'alice-api'));
+    expect(after.default_branch).toBe('trunk');
+    expect(after.empty_repo).toBe(false);
+    const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
+    expect(
+      (await json(await api(`/projects/${project.id}/repository/commits/${sha}`, {}, 'alice-api'))).id,
+    ).toBe(sha);
+  });
 });
