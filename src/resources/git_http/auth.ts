@@ -9,9 +9,11 @@ import { findToken, findUser } from '../../core/auth.js';
 import type { Clock } from '../../core/clock.js';
 import type { GroupRecord, PlatformState, ProjectRecord, TokenRecord, UserRecord } from '../../core/state.js';
 import { digest } from '../../core/store.js';
-import { tget, tvalues } from '../../core/table.js';
+import { iget, tget, tvalues } from '../../core/table.js';
 import type { DeployTokenRecord } from '../deploy_tokens/store.js';
 import { deployTokenUsername } from '../deploy_tokens/model.js';
+import { jobIdOfToken } from '../ci/job-tokens.js';
+import { findJob, LiveJobs } from '../jobs/model.js';
 import { canDownloadCode } from '../projects/access.js';
 import type { Project } from '../projects/model.js';
 import { setting } from '../settings/model.js';
@@ -73,6 +75,15 @@ const usable = (clock: Clock, t: TokenRecord) => {
   return clock.ms() < at;
 };
 
+/** `Ci::Build.running.find_by_token`: a job token is good only while its job runs (on the instance clock). */
+function jobRunning(st: PlatformState, clock: Clock, t: TokenRecord): boolean {
+  const id = jobIdOfToken(t.name);
+  const pid = id === undefined ? undefined : iget(st.ciJobs.byId, String(id));
+  const pipeline = pid === undefined ? undefined : tget(st.pipelines, pid);
+  const ref = pipeline && findJob(st, pipeline.project_id, id!);
+  return !!ref && new LiveJobs(clock.ms()).of(ref).status === 'running';
+}
+
 /** Whether a deploy token belongs to the project: its own, or one of its group chain's. */
 function deployTokenFor(
   st: PlatformState,
@@ -100,7 +111,12 @@ export function gitActor(
   const none = { deployToken: null };
   const token = password === '' ? undefined : findToken(st, password);
   const userOf = (t: TokenRecord) => tget(st.users, t.user_id) ?? null;
-  if (login === 'gitlab-ci-token' && token?.kind === 'job' && usable(clock, token)) {
+  if (
+    login === 'gitlab-ci-token' &&
+    token?.kind === 'job' &&
+    usable(clock, token) &&
+    jobRunning(st, clock, token)
+  ) {
     const user = userOf(token);
     if (user)
       return {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFauxlab, type Fauxlab } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { jobTokenSecret } from '../../../src/resources/ci/job-tokens.js';
 import { deliveries } from '../../../src/resources/integrations/delivery.js';
 import { json, localServers } from '../../helpers.js';
 import { listen as receiverListen } from '../hooks/receivers.js';
@@ -453,5 +454,23 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     expect(
       (await json(await api(`/projects/${project.id}/repository/commits/${sha}`, {}, 'alice-api'))).id,
     ).toBe(sha);
+  });
+
+  it('gitlab-ci-token with the token of a running job reads; once the job has finished it is refused', async () => {
+    const created = await api('/projects/acme%2Fvault/pipeline?ref=master', { method: 'POST' });
+    expect(created.status).toBe(201);
+    const pipeline = await json(created);
+    fx.clock.advance(1000);
+    const jobs = await json(await api(`/projects/acme%2Fvault/pipelines/${pipeline.id}/jobs`));
+    const running = jobs.find((j: any) => j.status === 'running');
+    expect(running).toBeDefined();
+    const token = jobTokenSecret({ id: running.id, created_at: running.created_at });
+    const ok = await git(['ls-remote', url('acme/vault', 'gitlab-ci-token', token)]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('refs/heads/master');
+    fx.clock.advance(3_600_000);
+    const late = await git(['ls-remote', url('acme/vault', 'gitlab-ci-token', token)]);
+    expect(late.code).not.toBe(0);
+    expect(late.stderr).toContain('HTTP Basic: Access denied');
   });
 });
