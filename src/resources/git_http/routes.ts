@@ -148,8 +148,19 @@ const noCache = {
 
 export function gitHttpRoutes(r: ApiRouter): void {
   r.web.on(['GET', 'HEAD'], '/*', (c, next) => {
-    const m = PATH.exec(new URL(c.req.url).pathname);
-    if (!m || m[2] !== 'info/refs') return next();
+    const url = new URL(c.req.url);
+    const m = PATH.exec(url.pathname);
+    if (!m || m[2] !== 'info/refs') {
+      // `/group/project/info/refs` redirects to the `.git` path, for the handshake only (routes/git_http.rb).
+      const bare = /^\/(.+\/[^/]+)\/info\/refs$/.exec(url.pathname);
+      if (
+        !bare ||
+        bare[1]!.endsWith('.git') ||
+        !/^(|service=git-(upload|receive)-pack)$/.test(url.search.slice(1))
+      )
+        return next();
+      return c.redirect(`${url.origin}/${bare[1]!}.git/info/refs${url.search}`, 301);
+    }
     // `deny_head_requests`
     if (c.req.method === 'HEAD') return c.body(null, 403);
     const project = findRepoProject(c, m[1]!);

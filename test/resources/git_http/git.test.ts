@@ -176,6 +176,10 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     expect(r.stdout).toContain(`${branch.commit.id}\tHEAD\n`);
     expect(r.stdout).toContain(`${branch.commit.id}\trefs/heads/master\n`);
     expect(r.stdout).toContain(`${tag.commit.id}\trefs/tags/v1.0^{}\n`);
+    // Without `.git`, the handshake is redirected and git follows it.
+    const bare = await git(['ls-remote', `${base}/acme/app`]);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toContain(`${branch.commit.id}\trefs/heads/master\n`);
   });
 
   for (const version of ['2', '0']) {

@@ -236,4 +236,13 @@ describe('git smart HTTP endpoints', () => {
       "You must use a personal access token with 'read_repository' or 'write_repository' scope for Git over HTTP.",
     );
   });
+
+  it('GET /:path/info/refs without .git: 301 to the .git path, keeping the service', async () => {
+    const fx = createFauxlab({ scenario });
+    const res = await get(fx, '/alice/site/info/refs?service=git-upload-pack');
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe(`${HOST}/alice/site.git/info/refs?service=git-upload-pack`);
+    const other = await get(fx, '/alice/site/info/refs?service=other');
+    expect(other.status).toBe(404);
+  });
 });
