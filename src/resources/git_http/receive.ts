@@ -196,7 +196,15 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
   }
   // A push without commands (git's probe of a chunked push) is answered with nothing.
   if (cmds.length === 0) return Buffer.alloc(0);
-  if (caps.has('push-options')) for (let p = r.next(); p !== 'flush' && p !== 'end'; p = r.next());
+  const options = new Set<string>();
+  if (caps.has('push-options'))
+    for (let p = r.next(); p !== 'flush' && p !== 'end'; p = r.next()) {
+      if (p === 'delim') throw new Error('protocol error: unexpected delim');
+      if (options.size >= MAX_COMMANDS) throw new Error('protocol error: too many push options');
+      options.add(p.toString('utf8').replace(/\n$/, ''));
+    }
+  // `git push -o ci.skip`: no pipeline for this push.
+  const skipCi = options.has('ci.skip');
 
   const st = state(c);
   const store = objectsOf(st);
@@ -280,7 +288,7 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
         });
     }
     for (const cmd of accepted)
-      if (cmd.next !== BLANK_SHA && hasCiConfig(d as PlatformState, cmd.next))
+      if (!skipCi && cmd.next !== BLANK_SHA && hasCiConfig(d as PlatformState, cmd.next))
         pipelines.push(pushPipeline(d, project.id, cmd, userId, now));
   });
 

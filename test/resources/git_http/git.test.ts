@@ -386,6 +386,12 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     const pipelines = await json(await api('/projects/acme%2Fapp/pipelines?ref=ci'));
     expect(pipelines).toHaveLength(1);
     expect(pipelines[0]).toMatchObject({ ref: 'ci', sha });
+    // `-o ci.skip` skips it.
+    writeFileSync(join(dir, 'skip.txt'), 'skip\n');
+    await git(['add', 'skip.txt'], dir);
+    await git(['commit', '-q', '-m', 'Skip CI'], dir);
+    expect((await git(['push', '-o', 'ci.skip', 'origin', 'ci'], dir)).code).toBe(0);
+    expect(await json(await api('/projects/acme%2Fapp/pipelines?ref=ci'))).toHaveLength(1);
     // A push without a CI configuration creates none.
     const before = (await json(await api('/projects/acme%2Fapp/pipelines'))).length;
     await git(['checkout', '-q', '-b', 'no-ci', 'origin/master'], dir);
@@ -476,5 +482,24 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     const late = await git(['ls-remote', url('acme/vault', 'gitlab-ci-token', token)]);
     expect(late.code).not.toBe(0);
     expect(late.stderr).toContain('HTTP Basic: Access denied');
+  });
+
+  it("git push of a pack larger than git's post buffer (a chunked request after its probe) lands whole", async () => {
+    const dir = join(root, 'push-work');
+    await git(['checkout', '-q', '-b', 'big', 'origin/master'], dir);
+    // Incompressible, deterministic bytes: the pack passes git's 1 MiB http.postBuffer.
+    let x = 12345;
+    const data = Buffer.alloc(3 * 1024 * 1024);
+    for (let i = 0; i < data.length; i++) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      data[i] = x >>> 24;
+    }
+    writeFileSync(join(dir, 'blob.bin'), data);
+    await git(['add', 'blob.bin'], dir);
+    await git(['commit', '-q', '-m', 'Big blob'], dir);
+    const r = await git(['push', 'origin', 'big'], dir, { GIT_TRACE_CURL_NO_DATA: '1' });
+    expect(r.code).toBe(0);
+    const raw = await api('/projects/acme%2Fapp/repository/files/blob.bin/raw?ref=big');
+    expect(Buffer.from(await raw.arrayBuffer()).equals(data)).toBe(true);
   });
 });
