@@ -16,9 +16,10 @@ import { defaultBuildSpecs, newBuilds, queueFirstStage } from '../ci/builds.js';
 import { createPipeline, DEFAULT_RUN_SECONDS } from '../ci/model.js';
 import { recordPush } from '../events/store.js';
 import { dispatch } from '../integrations/events.js';
+import type { PushedCommits } from '../integrations/kinds.js';
 import type { Project } from '../projects/model.js';
 import { canPushToBranch, level, protectionsOf } from '../repository/access.js';
-import { ancestors } from '../repository/history.js';
+import { ancestors, walk } from '../repository/history.js';
 import { DEFAULT_PACK_LIMITS, PackError, readPack } from '../repository/pack.js';
 import {
   BLANK_SHA,
@@ -305,6 +306,7 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
       before: cmd.old,
       after: cmd.next,
       userId,
+      commits: pushedCommits(state(c), proj, cmd, wasEmpty),
     });
     if (
       cmd.kind === 'branch' &&
@@ -360,6 +362,45 @@ function pushPipeline(
     test_suites: null,
     builds,
   });
+}
+
+/** The most commits a push's hooks look at (`PROCESS_COMMIT_LIMIT`), and the most a payload lists. */
+const PROCESS_COMMIT_LIMIT = 100;
+const PAYLOAD_COMMITS = 20;
+
+/**
+ * `Git::BranchHooksService#commits` after the refs moved: a new default branch's latest commits (its
+ * count every commit of it), a new branch's commits that the default branch does not reach, an updated
+ * branch's commits since its old head; none for tags and deletions. The payload takes the last 20.
+ */
+function pushedCommits(
+  st: PlatformState,
+  p: Project,
+  cmd: Command,
+  wasEmpty: boolean,
+): PushedCommits | undefined {
+  if (cmd.kind !== 'branch' || cmd.next === BLANK_SHA) return undefined;
+  const store = objectsOf(st);
+  let ids: string[];
+  let total: number;
+  if (cmd.old === BLANK_SHA && (wasEmpty || cmd.name === p.default_branch)) {
+    ids = walk(store, [cmd.next], { limit: PROCESS_COMMIT_LIMIT });
+    total = ancestors(store, cmd.next).size;
+  } else {
+    const base =
+      cmd.old !== BLANK_SHA
+        ? cmd.old
+        : p.default_branch === null
+          ? undefined
+          : refTarget(st, p, 'branch', p.default_branch);
+    const known = base === undefined ? new Set<string>() : ancestors(store, peel(store, base));
+    ids = walk(store, [cmd.next])
+      .filter((id) => !known.has(id))
+      .reverse()
+      .slice(-PROCESS_COMMIT_LIMIT);
+    total = ids.length;
+  }
+  return { ids: ids.slice(-PAYLOAD_COMMITS), total };
 }
 
 /** Whether the commit's tree has a CI configuration at its root. */

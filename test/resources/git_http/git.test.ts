@@ -382,7 +382,21 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
       after: sha,
       ref: 'refs/heads/ci',
       user_username: 'bob',
+      total_commits_count: 1,
     });
+    expect(push?.body.commits).toEqual([
+      {
+        id: sha,
+        message: 'Add CI\n',
+        title: 'Add CI',
+        timestamp: '2021-03-01T12:00:00+00:00',
+        url: `${base}/acme/app/-/commit/${sha}`,
+        author: { name: 'Git User', email: 'git@example.com' },
+        added: ['.gitlab-ci.yml'],
+        modified: [],
+        removed: [],
+      },
+    ]);
     const pipelines = await json(await api('/projects/acme%2Fapp/pipelines?ref=ci'));
     expect(pipelines).toHaveLength(1);
     expect(pipelines[0]).toMatchObject({ ref: 'ci', sha });
