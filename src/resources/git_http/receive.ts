@@ -20,6 +20,7 @@ import type { PushedCommits } from '../integrations/kinds.js';
 import type { Project } from '../projects/model.js';
 import { canPushToBranch, level, protectionsOf } from '../repository/access.js';
 import { ancestors, walk } from '../repository/history.js';
+import type { ObjectStore } from '../repository/objects.js';
 import { DEFAULT_PACK_LIMITS, PackError, readPack } from '../repository/pack.js';
 import {
   BLANK_SHA,
@@ -242,12 +243,7 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
     else if (cmd.next !== BLANK_SHA && !store.has(cmd.next)) cmd.error = 'bad pack';
     else if (cmd.next !== BLANK_SHA && cmd.kind === 'branch' && store.type(cmd.next) !== 'commit')
       cmd.error = 'bad ref';
-    else if (
-      cmd.next !== BLANK_SHA &&
-      store.type(peel(store, cmd.next)) === 'commit' &&
-      !store.commit(peel(store, cmd.next))?.tree
-    )
-      cmd.error = 'missing necessary objects';
+    else if (cmd.next !== BLANK_SHA && !connected(store, cmd.next)) cmd.error = 'missing necessary objects';
   }
   if (caps.has('atomic') && cmds.some((cmd) => cmd.error !== undefined)) {
     for (const cmd of cmds) cmd.error ??= 'atomic push failure';
@@ -401,6 +397,18 @@ function pushedCommits(
     total = ids.length;
   }
   return { ids: ids.slice(-PAYLOAD_COMMITS), total };
+}
+
+/**
+ * receive-pack's connectivity check, bounded: the new head (an annotated tag peeled) has its tree and
+ * its parents (a thin pack leaves out what the repository has; a broken one leaves out more).
+ */
+function connected(store: ObjectStore, id: string): boolean {
+  const head = peel(store, id);
+  if (!store.has(head)) return false;
+  const commit = store.type(head) === 'commit' ? store.commit(head) : undefined;
+  if (!commit) return store.type(head) !== 'tag';
+  return store.type(commit.tree) === 'tree' && commit.parents.every((p) => store.type(p) === 'commit');
 }
 
 /** Whether the commit's tree has a CI configuration at its root. */

@@ -7,6 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createFauxlab, type Fauxlab } from '../../../src/index.js';
 import { DELIM, FLUSH, pkt } from '../../../src/resources/git_http/pktline.js';
+import { ObjectStore } from '../../../src/resources/repository/objects.js';
+import { writePack } from '../../../src/resources/repository/pack.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
 
 const HOST = 'http://gitlab.test';
@@ -244,5 +246,35 @@ describe('git smart HTTP endpoints', () => {
     expect(res.headers.get('location')).toBe(`${HOST}/alice/site.git/info/refs?service=git-upload-pack`);
     const other = await get(fx, '/alice/site/info/refs?service=other');
     expect(other.status).toBe(404);
+  });
+
+  it('POST /:path.git/git-receive-pack: a commit whose tree the pack leaves out is refused as git does', async () => {
+    const fx = createFauxlab({ scenario });
+    const objects = new ObjectStore();
+    const who = { name: 'A', email: 'a@example.com', time: 1614600000 };
+    const commit = objects.putCommit({
+      tree: '3'.repeat(40),
+      parents: [],
+      author: who,
+      committer: who,
+      message: 'x\n',
+    });
+    const body = Buffer.concat([
+      pkt(`${ZERO} ${commit} refs/heads/broken\0report-status\n`),
+      FLUSH,
+      writePack(objects, [commit]),
+    ]);
+    const res = await post(fx, '/alice/site.git/git-receive-pack', body, basic('alice', 'alice-api'));
+    expect(await res.text()).toBe(
+      Buffer.concat([
+        pkt('unpack ok\n'),
+        pkt('ng refs/heads/broken missing necessary objects\n'),
+        FLUSH,
+      ]).toString(),
+    );
+    const branch = await get(fx, '/api/v4/projects/alice%2Fsite/repository/branches/broken', {
+      'PRIVATE-TOKEN': 'root-api',
+    });
+    expect(branch.status).toBe(404);
   });
 });
