@@ -318,6 +318,17 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     );
   });
 
+  it('git push deleting an existing tag as a developer is declined: only maintainers change tags', async () => {
+    const dir = join(root, 'push-work');
+    const r = await git(['push', 'origin', ':refs/tags/v1.0'], dir);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      'remote: GitLab: You are not allowed to change existing tags on this project.',
+    );
+    expect(r.stderr).toContain('! [remote rejected] v1.0 (pre-receive hook declined)');
+    expect((await api('/projects/acme%2Fapp/repository/tags/v1.0')).status).toBe(200);
+  });
+
   it('git push with a wrong token fails with 401 and the Basic challenge, and changes nothing', async () => {
     const dir = join(root, 'push-work');
     const r = await git(['push', url('acme/app', 'bob', 'not-a-token'), 'HEAD:refs/heads/intruder'], dir);
