@@ -4,6 +4,13 @@ import { binding, type C } from './env.js';
 /** Default request body cap: above the platform's 50 MB import cap and its 10 MB attachments. */
 export const DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024;
 
+/**
+ * The cap of a git push or fetch (`POST .../git-receive-pack`, `.../git-upload-pack`): a push carries a
+ * pack, so it may pass the API's cap, but stays bounded (the whole body is held while it is read).
+ */
+export const GIT_MAX_BODY_SIZE = 256 * 1024 * 1024;
+const GIT_RPC = /\.git\/git-(upload|receive)-pack$/;
+
 /** The body cap's refusals: the journal records such a request without reading its body. */
 export const oversized = new WeakSet<ApiError>();
 
@@ -18,10 +25,12 @@ export const tooLarge = () => {
  * counted as it streams, and reading it fails with the 413 as soon as it passes the cap.
  */
 export async function bodySizeMiddleware(c: C, next: () => Promise<void>): Promise<void> {
-  const max = binding(c).maxBodySize;
   const raw = c.req.raw;
   // The method first: reading `body` of @hono/node-server's lightweight request builds a full Request.
-  if (raw.method === 'GET' || raw.method === 'HEAD' || !raw.body || !Number.isFinite(max)) return next();
+  if (raw.method === 'GET' || raw.method === 'HEAD') return next();
+  const cap = binding(c).maxBodySize;
+  const max = GIT_RPC.test(c.req.path) ? Math.max(cap, GIT_MAX_BODY_SIZE) : cap;
+  if (!raw.body || !Number.isFinite(max)) return next();
   const declared = c.req.header('content-length');
   if (declared !== undefined) {
     if (!/^\d+$/.test(declared) || Number(declared) > max) throw tooLarge();

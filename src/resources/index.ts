@@ -54,6 +54,7 @@ import { hooksArea } from './hooks/area.js';
 import { eventsArea } from './events/area.js';
 import { jobsArea } from './jobs/area.js';
 import { repositoryArea } from './repository/area.js';
+import { gitHttpArea } from './git_http/area.js';
 
 const LIST = [
   usersArea,
@@ -102,6 +103,7 @@ const LIST = [
   pagesDomainsArea,
   avatarsArea,
   groupExportArea,
+  gitHttpArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

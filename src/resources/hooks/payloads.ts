@@ -7,7 +7,10 @@
 import { VISIBILITY_LEVEL } from '../../core/access.js';
 import type { PipelineRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
+import type { PushedCommits } from '../integrations/kinds.js';
 import type { IssueRecord, MergeRequestRecord, NoteRecord } from '../issuables/store.js';
+import { objectsOf } from '../repository/store.js';
+import { diffTrees } from '../repository/tree.js';
 
 export type Json = Record<string, unknown>;
 
@@ -306,6 +309,39 @@ export interface PushData {
   after: string;
   ref: string;
   userId: number | null;
+  commits?: PushedCommits;
+}
+
+/** `Commit#hook_attrs(with_changed_files: true)`: the commit and the paths it added, modified, removed. */
+function commitHookAttrs(st: PlatformState, u: Urls, p: ProjectRecord, id: string): Json {
+  const store = objectsOf(st);
+  const c = store.commit(id);
+  if (!c) return { id };
+  const parent = c.parents[0] === undefined ? undefined : store.commit(c.parents[0])?.tree;
+  const added: string[] = [];
+  const modified: string[] = [];
+  const removed: string[] = [];
+  for (const d of diffTrees(store, parent, c.tree)) {
+    if (!d.new) removed.push(d.path);
+    else if (d.from !== undefined) {
+      removed.push(d.from);
+      added.push(d.path);
+    } else if (!d.old) added.push(d.path);
+    else modified.push(d.path);
+  }
+  const line = c.message.split('\n')[0]!.trim();
+  const title = line.length > 100 ? `${line.slice(0, 80)}…` : line;
+  return {
+    id,
+    message: c.message,
+    title,
+    timestamp: new Date(c.committer.time * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+    url: `${u.base}/${p.path_with_namespace}/-/commit/${id}`,
+    author: { name: c.author.name, email: c.author.email },
+    added,
+    modified,
+    removed,
+  };
 }
 
 const BLANK_SHA = '0000000000000000000000000000000000000000';
@@ -351,7 +387,7 @@ export function wikiPagePayload(
   };
 }
 
-/** `Gitlab::DataBuilder::Push` (fauxlab keeps no commits: the list is empty and the count is 0). */
+/** `Gitlab::DataBuilder::Push`: the commits a git push brought (none for `POST /__fauxlab/push`). */
 export function pushPayload(st: PlatformState, u: Urls, p: ProjectRecord, d: PushData): Json {
   const user = d.userId === null ? undefined : tget(st.users, d.userId);
   const a = userAttrs(u, user);
@@ -370,8 +406,8 @@ export function pushPayload(st: PlatformState, u: Urls, p: ProjectRecord, d: Pus
     user_avatar: a.avatar_url,
     project_id: p.id,
     project: projectAttrs(st, u, p),
-    commits: [],
-    total_commits_count: 0,
+    commits: (d.commits?.ids ?? []).map((id) => commitHookAttrs(st, u, p, id)),
+    total_commits_count: d.commits?.total ?? 0,
     push_options: {},
     repository: repositoryAttrs(st, u, p, true),
   };

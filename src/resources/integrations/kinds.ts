@@ -1,6 +1,11 @@
 /** The events writers emit once after their write (`emitEvent`), for integrations and webhooks alike. */
 import type { IssueRecord, MergeRequestRecord } from '../issuables/store.js';
 
+export interface PushedCommits {
+  ids: readonly string[];
+  total: number;
+}
+
 export type ProjectEvent =
   /** An issue was created (`before` null) or written; `prev` is the record before the write. */
   | { kind: 'issue'; id: number; before: string | null; prev?: IssueRecord }
@@ -16,6 +21,8 @@ export type ProjectEvent =
       before: string;
       after: string;
       userId: number | null;
+      /** What a git push brought (`Git::BranchHooksService#commits`): the latest 20, oldest first, and the count. */
+      commits?: PushedCommits;
     }
   /** A project wiki page was created, updated or deleted: the page as the write left it (or found it). */
   | {

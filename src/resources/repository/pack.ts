@@ -70,8 +70,12 @@ function packEntry(store: ObjectStore, cache: Map<string, Buffer>, id: string): 
   if (!type || !data) throw new PackError(`object ${id} is missing`);
   let body = cache.get(id);
   if (!body) {
-    // Speed before size: level 1 deflates several times faster than the default at a modest cost.
-    body = deflateSync(data, { level: 1 });
+    // Speed before size: level 1 deflates several times faster than the default at a modest cost. A
+    // window no larger than the object keeps zlib's per-call allocation small (most objects are).
+    const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(data.length + 1))));
+    const out = deflateSync(data, { level: 1, windowBits, memLevel: windowBits < 15 ? 7 : 8 });
+    // zlib's result is a view of its 16 KiB output chunk: kept as it is, every small object would pin one.
+    body = out.buffer.byteLength > out.length * 2 ? Buffer.from(out) : out;
     cache.set(id, body);
   }
   return Buffer.concat([entryHeader(TYPE_CODE[type], data.length), body]);
@@ -103,22 +107,32 @@ export function* packChunks(store: ObjectStore, ids: readonly string[]): Generat
 export const writePack = (store: ObjectStore, ids: readonly string[]): Buffer =>
   Buffer.concat([...packChunks(store, ids)]);
 
+/** Where the walk of `reachableObjects` stops (shallow clones). */
+export interface WalkOptions {
+  /** Commits whose parents the result leaves out (the shallow boundary of what is sent). */
+  shallow?: ReadonlySet<string>;
+  /** Commits the receiver has without their parents (its shallow boundary): the walk of `haves` stops there. */
+  haveShallow?: ReadonlySet<string>;
+}
+
 /**
  * Every object `wants` reach (commits, their trees and blobs, tags and what they name), none that
- * `haves` reach. The parents of a commit in `shallow` are not followed (a shallow clone's boundary).
+ * `haves` reach. Commits are listed before the trees and blobs, as git orders a pack.
  */
 export function reachableObjects(
   store: ObjectStore,
   wants: readonly string[],
   haves: readonly string[] = [],
-  shallow?: ReadonlySet<string>,
+  opts: WalkOptions = {},
 ): string[] {
   const excluded = new Set<string>();
   // What a have reaches is excluded: its commits and their trees (and blobs), walked fully, as the
   // client already has every object of a commit it says it has.
-  walk(store, haves, excluded, undefined, shallow);
+  walk(store, haves, excluded, undefined, opts.haveShallow, undefined);
   const out: string[] = [];
-  walk(store, wants, excluded, out, shallow);
+  // A commit the receiver has without its parents is passed through: the parents may be new to it.
+  const through = opts.haveShallow && new Set([...opts.haveShallow].filter((id) => !opts.shallow?.has(id)));
+  walk(store, wants, excluded, out, opts.shallow, through);
   return out;
 }
 
@@ -128,8 +142,10 @@ function walk(
   seen: Set<string>,
   out: string[] | undefined,
   shallow: ReadonlySet<string> | undefined,
+  through: ReadonlySet<string> | undefined,
 ): void {
   const commits: string[] = [];
+  const passed = new Set<string>();
   const add = (id: string): boolean => {
     if (seen.has(id) || !store.has(id)) return false;
     seen.add(id);
@@ -147,10 +163,12 @@ function walk(
   const trees: string[] = [];
   while (commits.length > 0) {
     const id = commits.pop()!;
-    if (!add(id)) continue;
-    const c = store.commit(id)!;
-    trees.push(c.tree);
+    if (!add(id)) {
+      if (!through?.has(id) || passed.has(id)) continue;
+      passed.add(id);
+    } else trees.push(store.commit(id)!.tree);
     if (shallow?.has(id)) continue;
+    const c = store.commit(id)!;
     for (let i = c.parents.length - 1; i >= 0; i--) commits.push(c.parents[i]!);
   }
   for (const t of trees) walkTree(store, t, seen, out);

@@ -161,7 +161,7 @@ describe.skipIf(!hasGit)('repository packs', () => {
     const src = makeRepo('shallow-src', 5);
     const store = storeOf(src);
     const head = gitText(src, ['rev-parse', 'HEAD']);
-    const ids = reachableObjects(store, [head], [], new Set([head]));
+    const ids = reachableObjects(store, [head], [], { shallow: new Set([head]) });
     const commits = ids.filter((id) => store.type(id) === 'commit');
     expect(commits).toEqual([head]);
     expect(new Set(ids)).toEqual(

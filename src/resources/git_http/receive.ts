@@ -1,0 +1,420 @@
+/**
+ * `git-receive-pack` over smart HTTP (`git push`): the ref advertisement, the commands and the pack
+ * (thin, with deltas, resolved against the store), the platform's pre-receive checks
+ * (`Gitlab::Checks::BranchCheck` / `TagCheck`: protected branches, force pushes, default branch
+ * deletion; any refusal declines the whole push, as a pre-receive hook does), then the refs move in one
+ * write and each change is handled as a push: a push event, webhooks and integrations, and a pipeline
+ * for a new head whose tree has a `.gitlab-ci.yml`.
+ */
+import type { Draft } from 'immer';
+import { ACCESS } from '../../core/access.js';
+import { state, write, type Ctx } from '../../core/context.js';
+import { requestBase } from '../../core/pagination.js';
+import type { PlatformState, UserRecord } from '../../core/state.js';
+import { tget } from '../../core/table.js';
+import { defaultBuildSpecs, newBuilds, queueFirstStage } from '../ci/builds.js';
+import { createPipeline, DEFAULT_RUN_SECONDS } from '../ci/model.js';
+import { recordPush } from '../events/store.js';
+import { dispatch } from '../integrations/events.js';
+import type { PushedCommits } from '../integrations/kinds.js';
+import type { Project } from '../projects/model.js';
+import { canPushToBranch, level, protectionsOf } from '../repository/access.js';
+import { ancestors, walk } from '../repository/history.js';
+import type { ObjectStore } from '../repository/objects.js';
+import { DEFAULT_PACK_LIMITS, PackError, readPack } from '../repository/pack.js';
+import {
+  BLANK_SHA,
+  names,
+  peel,
+  reachableFrom,
+  refTarget,
+  setRef,
+  type RefKind,
+} from '../repository/refs.js';
+import { objectsFor, objectsOf } from '../repository/store.js';
+import { FLUSH, PktReader, pkt, sideband } from './pktline.js';
+import { AGENT } from './upload.js';
+import type { GitActor } from './auth.js';
+
+/** The most ref updates one push carries. */
+export const MAX_COMMANDS = 10_000;
+/** How long reading a pushed pack may take (host wall clock). */
+export const PACK_TIME_LIMIT_MS = 20_000;
+
+const HIDDEN = [
+  'refs/merge-requests/',
+  'refs/keep-around/',
+  'refs/tmp/',
+  'refs/environments/',
+  'refs/pipelines/',
+];
+
+export function advertiseReceive(st: PlatformState, project: Project): Buffer {
+  const caps = `report-status report-status-v2 delete-refs side-band-64k quiet atomic ofs-delta push-options object-format=sha1 agent=${AGENT}`;
+  const lines: Buffer[] = [];
+  const refs: [string, string][] = [];
+  for (const kind of ['branch', 'tag'] as const)
+    for (const n of names(st, project, kind)) {
+      const id = refTarget(st, project, kind, n);
+      if (id !== undefined) refs.push([`refs/${kind === 'branch' ? 'heads' : 'tags'}/${n}`, id]);
+    }
+  refs.sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])));
+  for (const [name, id] of refs)
+    lines.push(pkt(lines.length === 0 ? `${id} ${name}\0${caps}\n` : `${id} ${name}\n`));
+  if (lines.length === 0) lines.push(pkt(`${BLANK_SHA} capabilities^{}\0${caps}\n`));
+  lines.push(FLUSH);
+  return Buffer.concat(lines);
+}
+
+interface Command {
+  old: string;
+  next: string;
+  ref: string;
+  kind?: RefKind;
+  name?: string;
+  /** git's own refusal of this ref (`ng <ref> <reason>`). */
+  error?: string;
+}
+
+/** `git check-ref-format`'s rules, which receive-pack applies as `funny refname`. */
+function validRefName(ref: string): boolean {
+  if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.endsWith('.lock'))
+    return false;
+  for (let i = 0; i < ref.length; i++) {
+    const code = ref.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f) return false;
+  }
+  if (/[~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(ref)) return false;
+  return ref !== 'refs/' && !ref.split('/').some((p) => p === '' || p.startsWith('.'));
+}
+
+const BRANCH_MESSAGES = {
+  deleteDefault: 'The default branch of a project cannot be deleted.',
+  forcePush: 'You are not allowed to force push code to a protected branch on this project.',
+  nonMaintainerDelete:
+    'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
+  nonWebDelete: 'You can only delete protected branches using the web interface.',
+  push: 'You are not allowed to push code to protected branches on this project.',
+  create: 'You are not allowed to create protected branches on this project.',
+  invalidCommitCreate:
+    'You can only use an existing protected branch ref as the basis of a new protected branch.',
+  nonWebCreate: 'You can only create protected branches using the web interface and API.',
+  hexName: 'You cannot create a branch with a 40-character hexadecimal branch name.',
+  changeTags: 'You are not allowed to change existing tags on this project.',
+};
+
+/** `can_merge_to_branch?`: the merge rule of a protected branch. */
+function canMergeToBranch(st: PlatformState, user: UserRecord | null, p: Project, branch: string): boolean {
+  if (!user) return false;
+  if (user.admin) return true;
+  const rules = protectionsOf(st, p.id, branch);
+  const lvl = level(st, user, p);
+  return rules.length === 0
+    ? lvl >= ACCESS.DEVELOPER
+    : rules.some((r) => r.merge_access_level !== 0 && lvl >= r.merge_access_level);
+}
+
+/** The platform's checks of one change (`Gitlab::Checks::ChangeAccess`), or the message refusing it. */
+function platformRefusal(st: PlatformState, actor: GitActor, p: Project, cmd: Command): string | undefined {
+  const user = actor.user;
+  const store = objectsOf(st);
+  if (cmd.kind === 'tag') {
+    const exists = refTarget(st, p, 'tag', cmd.name!) !== undefined;
+    if (exists && !(user && (user.admin || level(st, user, p) >= ACCESS.MAINTAINER)))
+      return BRANCH_MESSAGES.changeTags;
+    return undefined;
+  }
+  const branch = cmd.name!;
+  const creating = cmd.old === BLANK_SHA;
+  const deleting = cmd.next === BLANK_SHA;
+  if (creating && /^[0-9a-f]{40}$/i.test(branch)) return BRANCH_MESSAGES.hexName;
+  if (deleting && branch === p.default_branch) return BRANCH_MESSAGES.deleteDefault;
+  const protectedBranch = protectionsOf(st, p.id, branch).length > 0;
+  if (!protectedBranch) return undefined;
+  if (deleting) {
+    const maintainer = !!user && (user.admin || level(st, user, p) >= ACCESS.MAINTAINER);
+    return maintainer ? BRANCH_MESSAGES.nonWebDelete : BRANCH_MESSAGES.nonMaintainerDelete;
+  }
+  if (creating) {
+    if (canPushToBranch(st, user, p, branch)) return undefined;
+    if (!canMergeToBranch(st, user, p, branch)) return BRANCH_MESSAGES.create;
+    if (!reachableFrom(st, p, peel(store, cmd.next))) return BRANCH_MESSAGES.invalidCommitCreate;
+    return BRANCH_MESSAGES.nonWebCreate;
+  }
+  const forced = !ancestors(store, cmd.next).has(cmd.old);
+  if (forced && !protectionsOf(st, p.id, branch).some((r) => r.allow_force_push))
+    return BRANCH_MESSAGES.forcePush;
+  if (!canPushToBranch(st, user, p, branch)) return BRANCH_MESSAGES.push;
+  return undefined;
+}
+
+/** The report git reads back: `unpack ok` and a line per ref, framed for the client's capabilities. */
+function report(
+  unpack: string,
+  cmds: Command[],
+  messages: string[],
+  caps: Set<string>,
+  after: string[] = [],
+): Buffer {
+  const status = Buffer.concat([
+    pkt(`unpack ${unpack}\n`),
+    ...cmds.map((c) => pkt(c.error === undefined ? `ok ${c.ref}\n` : `ng ${c.ref} ${c.error}\n`)),
+    FLUSH,
+  ]);
+  const wantsStatus = caps.has('report-status') || caps.has('report-status-v2');
+  if (!caps.has('side-band-64k')) return wantsStatus ? status : Buffer.alloc(0);
+  const out: Buffer[] = [];
+  for (const m of messages) out.push(...sideband(2, Buffer.from(`${m}\n`)));
+  if (wantsStatus) out.push(...sideband(1, status));
+  for (const m of after) out.push(...sideband(2, Buffer.from(`${m}\n`)));
+  out.push(FLUSH);
+  return Buffer.concat(out);
+}
+
+/** `POST git-receive-pack`. */
+export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buffer): Buffer {
+  const r = new PktReader(body);
+  const cmds: Command[] = [];
+  const caps = new Set<string>();
+  for (;;) {
+    const p = r.next();
+    if (p === 'flush' || p === 'end') break;
+    if (p === 'delim') throw new Error('protocol error: unexpected delim');
+    if (cmds.length >= MAX_COMMANDS) throw new Error('protocol error: too many commands');
+    let line = p.toString('utf8');
+    const nul = line.indexOf('\0');
+    if (nul >= 0) {
+      if (cmds.length === 0)
+        for (const cap of line
+          .slice(nul + 1)
+          .trim()
+          .split(' '))
+          caps.add(cap);
+      line = line.slice(0, nul);
+    }
+    const m = /^([0-9a-f]{40}) ([0-9a-f]{40}) (.+?)\n?$/.exec(line);
+    if (!m) throw new Error(`protocol error: expected old/new/ref, got '${line.trim()}'`);
+    cmds.push({ old: m[1]!, next: m[2]!, ref: m[3]! });
+  }
+  // A push without commands (git's probe of a chunked push) is answered with nothing.
+  if (cmds.length === 0) return Buffer.alloc(0);
+  const options = new Set<string>();
+  if (caps.has('push-options'))
+    for (let p = r.next(); p !== 'flush' && p !== 'end'; p = r.next()) {
+      if (p === 'delim') throw new Error('protocol error: unexpected delim');
+      if (options.size >= MAX_COMMANDS) throw new Error('protocol error: too many push options');
+      options.add(p.toString('utf8').replace(/\n$/, ''));
+    }
+  // `git push -o ci.skip`: no pipeline for this push.
+  const skipCi = options.has('ci.skip');
+
+  const st = state(c);
+  const store = objectsOf(st);
+  let unpack = 'ok';
+  if (cmds.some((cmd) => cmd.next !== BLANK_SHA)) {
+    try {
+      const objects = readPack(r.rest(), store, {
+        ...DEFAULT_PACK_LIMITS,
+        deadline: Date.now() + PACK_TIME_LIMIT_MS,
+      });
+      for (const o of objects) store.put(o.type, o.data);
+    } catch (e) {
+      if (!(e instanceof PackError)) throw e;
+      unpack = e.message;
+    }
+  }
+  if (unpack !== 'ok') {
+    // As receive-pack reports a failed index-pack: its own words on the progress band, then the status.
+    for (const cmd of cmds) cmd.error = 'unpacker error';
+    return report('index-pack abnormal exit', cmds, [`fatal: ${unpack}`], caps);
+  }
+
+  // git's own checks of each command.
+  for (const cmd of cmds) {
+    if (!validRefName(cmd.ref)) cmd.error = 'funny refname';
+    else if (HIDDEN.some((h) => cmd.ref.startsWith(h))) cmd.error = 'deny updating a hidden ref';
+    else if (cmd.ref.startsWith('refs/heads/')) [cmd.kind, cmd.name] = ['branch', cmd.ref.slice(11)];
+    else if (cmd.ref.startsWith('refs/tags/')) [cmd.kind, cmd.name] = ['tag', cmd.ref.slice(10)];
+    else cmd.error = 'fauxlab keeps branches and tags only';
+    if (cmd.error || !cmd.kind) continue;
+    const current = refTarget(st, project, cmd.kind, cmd.name!) ?? BLANK_SHA;
+    if (cmd.old === BLANK_SHA && cmd.next === BLANK_SHA) cmd.error = 'bad ref';
+    else if (current !== cmd.old) cmd.error = 'failed to update ref';
+    else if (cmd.next !== BLANK_SHA && !store.has(cmd.next)) cmd.error = 'bad pack';
+    else if (cmd.next !== BLANK_SHA && cmd.kind === 'branch' && store.type(cmd.next) !== 'commit')
+      cmd.error = 'bad ref';
+    else if (cmd.next !== BLANK_SHA && !connected(store, cmd.next)) cmd.error = 'missing necessary objects';
+  }
+  if (caps.has('atomic') && cmds.some((cmd) => cmd.error !== undefined)) {
+    for (const cmd of cmds) cmd.error ??= 'atomic push failure';
+    return report('ok', cmds, [], caps);
+  }
+
+  // The platform's pre-receive: one refusal declines every ref of the push.
+  for (const cmd of cmds) {
+    if (cmd.error !== undefined) continue;
+    const refusal = platformRefusal(st, actor, project, cmd);
+    if (refusal !== undefined) {
+      for (const other of cmds) other.error ??= 'pre-receive hook declined';
+      return report('ok', cmds, [`GitLab: ${refusal}`], caps);
+    }
+  }
+
+  const accepted = cmds.filter((cmd) => cmd.error === undefined);
+  const now = c.get('fx').clock.iso();
+  const userId = actor.user?.id ?? null;
+  const wasEmpty = project.default_branch === null;
+  const pipelines: number[] = [];
+  write(c, (d) => {
+    objectsFor(d);
+    const proj = tget(d.projects, project.id)!;
+    for (const cmd of accepted) {
+      const deleting = cmd.next === BLANK_SHA;
+      if (cmd.kind === 'branch' && !deleting && proj.default_branch === null) proj.default_branch = cmd.name!;
+      setRef(d, proj, cmd.kind!, cmd.name!, deleting ? null : cmd.next);
+      if (userId !== null)
+        recordPush(d, {
+          project_id: project.id,
+          author_id: userId,
+          ref: cmd.name!,
+          ref_type: cmd.kind!,
+          action: cmd.old === BLANK_SHA ? 'created' : deleting ? 'removed' : 'pushed',
+          commit_from: cmd.old === BLANK_SHA ? null : cmd.old,
+          commit_to: deleting ? null : cmd.next,
+          created_at: now,
+        });
+    }
+    for (const cmd of accepted)
+      if (!skipCi && cmd.next !== BLANK_SHA && hasCiConfig(d as PlatformState, cmd.next))
+        pipelines.push(pushPipeline(d, project.id, cmd, userId, now));
+  });
+
+  const after: string[] = [];
+  const fx = c.get('fx');
+  const base = requestBase(c);
+  const proj = tget(state(c).projects, project.id)! as Project;
+  for (const cmd of accepted) {
+    dispatch(fx, base, userId, {
+      kind: 'push',
+      projectId: project.id,
+      ref: cmd.name!,
+      tag: cmd.kind === 'tag',
+      before: cmd.old,
+      after: cmd.next,
+      userId,
+      commits: pushedCommits(state(c), proj, cmd, wasEmpty),
+    });
+    if (
+      cmd.kind === 'branch' &&
+      cmd.old === BLANK_SHA &&
+      cmd.next !== BLANK_SHA &&
+      !(wasEmpty && cmd.name === proj.default_branch) &&
+      cmd.name !== proj.default_branch
+    ) {
+      const url = `${base}/${proj.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=${encodeURIComponent(cmd.name!)}`;
+      after.push('', `To create a merge request for ${cmd.name!}, visit:`, `  ${url}`, '');
+    }
+  }
+  for (const id of pipelines) dispatch(fx, base, userId, { kind: 'pipeline', id });
+  return report('ok', cmds, [], caps, after);
+}
+
+/**
+ * The pipeline of a push (`Ci::CreatePipelineService` with source `push`): the default jobs, as the
+ * pipelines API makes them, for the pushed head, in the push's own write.
+ */
+function pushPipeline(
+  d: Draft<PlatformState>,
+  projectId: number,
+  cmd: Command,
+  userId: number | null,
+  now: string,
+): number {
+  const queueMs = d.ciJobs.queue_ms;
+  const builds = newBuilds(defaultBuildSpecs(DEFAULT_RUN_SECONDS, 'success'), undefined, {
+    created_at: now,
+    user_id: userId,
+  });
+  if (queueMs > 0) queueFirstStage(builds, now);
+  return createPipeline(d, {
+    project_id: projectId,
+    ref: cmd.name!,
+    tag: cmd.kind === 'tag',
+    sha: peel(objectsOf(d as PlatformState), cmd.next),
+    before_sha: cmd.old,
+    user_id: userId,
+    yaml_errors: null,
+    coverage: null,
+    created_at: now,
+    status: 'pending',
+    run_at: new Date(Date.parse(now) + queueMs).toISOString(),
+    run_seconds: DEFAULT_RUN_SECONDS,
+    outcome: 'success',
+    started_at: null,
+    finished_at: null,
+    updated_at: now,
+    duration: null,
+    variables: [],
+    test_suites: null,
+    builds,
+  });
+}
+
+/** The most commits a push's hooks look at (`PROCESS_COMMIT_LIMIT`), and the most a payload lists. */
+const PROCESS_COMMIT_LIMIT = 100;
+const PAYLOAD_COMMITS = 20;
+
+/**
+ * `Git::BranchHooksService#commits` after the refs moved: a new default branch's latest commits (its
+ * count every commit of it), a new branch's commits that the default branch does not reach, an updated
+ * branch's commits since its old head; none for tags and deletions. The payload takes the last 20.
+ */
+function pushedCommits(
+  st: PlatformState,
+  p: Project,
+  cmd: Command,
+  wasEmpty: boolean,
+): PushedCommits | undefined {
+  if (cmd.kind !== 'branch' || cmd.next === BLANK_SHA) return undefined;
+  const store = objectsOf(st);
+  let ids: string[];
+  let total: number;
+  if (cmd.old === BLANK_SHA && (wasEmpty || cmd.name === p.default_branch)) {
+    ids = walk(store, [cmd.next], { limit: PROCESS_COMMIT_LIMIT });
+    total = ancestors(store, cmd.next).size;
+  } else {
+    const base =
+      cmd.old !== BLANK_SHA
+        ? cmd.old
+        : p.default_branch === null
+          ? undefined
+          : refTarget(st, p, 'branch', p.default_branch);
+    const known = base === undefined ? new Set<string>() : ancestors(store, peel(store, base));
+    ids = walk(store, [cmd.next])
+      .filter((id) => !known.has(id))
+      .reverse()
+      .slice(-PROCESS_COMMIT_LIMIT);
+    total = ids.length;
+  }
+  return { ids: ids.slice(-PAYLOAD_COMMITS), total };
+}
+
+/**
+ * receive-pack's connectivity check, bounded: the new head (an annotated tag peeled) has its tree and
+ * its parents (a thin pack leaves out what the repository has; a broken one leaves out more).
+ */
+function connected(store: ObjectStore, id: string): boolean {
+  const head = peel(store, id);
+  if (!store.has(head)) return false;
+  const commit = store.type(head) === 'commit' ? store.commit(head) : undefined;
+  if (!commit) return store.type(head) !== 'tag';
+  return store.type(commit.tree) === 'tree' && commit.parents.every((p) => store.type(p) === 'commit');
+}
+
+/** Whether the commit's tree has a CI configuration at its root. */
+function hasCiConfig(st: PlatformState, id: string): boolean {
+  const store = objectsOf(st);
+  const commit = store.commit(peel(store, id));
+  const tree = commit && store.tree(commit.tree);
+  return !!tree?.some((e) => e.name === '.gitlab-ci.yml' && e.mode !== '40000');
+}

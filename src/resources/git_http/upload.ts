@@ -1,0 +1,364 @@
+/**
+ * `git-upload-pack` over smart HTTP (what `git clone`, `git fetch` and `git ls-remote` talk to): the
+ * ref advertisement, protocol v0/v1's stateless negotiation (`multi_ack_detailed`, side-band-64k,
+ * shallow clones with `deepen`) and protocol v2's `ls-refs` and `fetch`. Packs hold whole objects
+ * (no deltas), which every client accepts.
+ */
+import type { PlatformState, ProjectRecord } from '../../core/state.js';
+import type { ObjectStore } from '../repository/objects.js';
+import { packChunks, reachableObjects } from '../repository/pack.js';
+import { reachableFrom } from '../repository/refs.js';
+import { objectsOf } from '../repository/store.js';
+import { DELIM, FLUSH, PktReader, pkt, sideband } from './pktline.js';
+import { listRefs, type RefList } from './refs.js';
+
+/** The git version the platform's Gitaly ran in 13.12, as `agent=` names it. */
+export const AGENT = 'git/2.31.1';
+
+const ZERO = '0000000000000000000000000000000000000000';
+const INFINITE_DEPTH = 0x7fffffff;
+/** Wants, haves and shallow lines a request may carry. */
+export const MAX_LINES = 100_000;
+
+/** A request git would refuse: answered with an `ERR` packet, as upload-pack does. */
+export class UploadError extends Error {}
+
+/** The `# service=` preamble git expects before a v0 advertisement over HTTP. */
+export const servicePreamble = (service: string) => Buffer.concat([pkt(`# service=${service}\n`), FLUSH]);
+
+/** v0/v1's advertisement of upload-pack: HEAD (with the capabilities), the refs, peeled tags. */
+export function advertiseUpload(st: PlatformState, project: ProjectRecord): Buffer {
+  const { refs, head } = listRefs(st, project);
+  let caps =
+    'multi_ack thin-pack side-band side-band-64k ofs-delta shallow deepen-relative no-progress include-tag multi_ack_detailed ' +
+    'allow-tip-sha1-in-want allow-reachable-sha1-in-want';
+  if (head?.id !== undefined) caps += ` symref=HEAD:${head.target}`;
+  caps += ` object-format=sha1 agent=${AGENT}`;
+  const lines: Buffer[] = [];
+  const first = (id: string, name: string) => pkt(`${id} ${name}\0${caps}\n`);
+  if (head?.id !== undefined) lines.push(first(head.id, 'HEAD'));
+  for (const r of refs) {
+    lines.push(lines.length === 0 ? first(r.id, r.name) : pkt(`${r.id} ${r.name}\n`));
+    if (r.peeled) lines.push(pkt(`${r.peeled} ${r.name}^{}\n`));
+  }
+  if (lines.length === 0) lines.push(first(ZERO, 'capabilities^{}'));
+  lines.push(FLUSH);
+  return Buffer.concat(lines);
+}
+
+/** v2's capability advertisement. */
+export function advertiseV2(): Buffer {
+  return Buffer.concat(
+    [
+      'version 2\n',
+      `agent=${AGENT}\n`,
+      'ls-refs\n',
+      'fetch=shallow\n',
+      'server-option\n',
+      'object-format=sha1\n',
+    ]
+      .map((l) => pkt(l))
+      .concat(FLUSH),
+  );
+}
+
+interface FetchRequest {
+  wants: string[];
+  haves: string[];
+  clientShallow: Set<string>;
+  depth: number;
+  /** `deepen-relative`: the depth counts from the client's shallow boundary. */
+  relative: boolean;
+  done: boolean;
+  includeTag: boolean;
+}
+
+/** Whether `id` may be asked for: a ref's tip, or a commit the project's refs reach. */
+function checkWant(st: PlatformState, project: ProjectRecord, refs: RefList, id: string): void {
+  if (!/^[0-9a-f]{40}$/.test(id)) throw new UploadError(`protocol error: bad want '${id}'`);
+  if (refs.refs.some((r) => r.id === id || r.peeled === id)) return;
+  const store = objectsOf(st);
+  if (store.type(id) === 'commit' && reachableFrom(st, project, id)) return;
+  throw new UploadError(`upload-pack: not our ref ${id}`);
+}
+
+/** The shallow boundary of a `deepen`: commits at the depth (min distance from a want), and what it opens. */
+function deepen(
+  store: ObjectStore,
+  wants: readonly string[],
+  depth: number,
+  clientShallow: ReadonlySet<string>,
+): { boundary: Set<string>; unshallow: Set<string> } {
+  const boundary = new Set<string>();
+  const unshallow = new Set<string>();
+  const seen = new Set<string>();
+  let level: string[] = [];
+  for (const w of wants) {
+    let id = w;
+    for (let i = 0; i < 10 && store.type(id) === 'tag'; i++) id = store.tag(id)!.object;
+    if (store.type(id) === 'commit' && !seen.has(id)) {
+      seen.add(id);
+      level.push(id);
+    }
+  }
+  for (let d = 1; level.length > 0; d++) {
+    const next: string[] = [];
+    for (const id of level) {
+      if (d >= depth && depth !== INFINITE_DEPTH) {
+        boundary.add(id);
+        continue;
+      }
+      if (clientShallow.has(id)) unshallow.add(id);
+      for (const p of store.commit(id)?.parents ?? []) {
+        if (seen.has(p) || !store.has(p)) continue;
+        seen.add(p);
+        next.push(p);
+      }
+    }
+    level = next;
+  }
+  return { boundary, unshallow };
+}
+
+/** The shallow boundary a request asks for (none without `deepen`). */
+function boundaryOf(
+  store: ObjectStore,
+  req: FetchRequest,
+): { boundary: Set<string>; unshallow: Set<string> } {
+  if (req.depth <= 0) return { boundary: new Set(), unshallow: new Set() };
+  // Relative: as deep again from where the client's history stops (`get_reachable_list`, depth + 1).
+  if (req.relative) return deepen(store, [...req.clientShallow], req.depth + 1, req.clientShallow);
+  return deepen(store, req.wants, req.depth, req.clientShallow);
+}
+
+/** The objects of a fetch, in pack order. */
+function fetchObjects(
+  st: PlatformState,
+  project: ProjectRecord,
+  req: FetchRequest,
+  boundary: Set<string>,
+  unshallow: Set<string>,
+): string[] {
+  const store = objectsOf(st);
+  const shallow = new Set(boundary);
+  for (const s of req.clientShallow) if (!unshallow.has(s)) shallow.add(s);
+  const ids = reachableObjects(store, req.wants, req.haves, { shallow, haveShallow: req.clientShallow });
+  if (req.includeTag) {
+    // Annotated tags whose commit is sent come along (`include-tag`).
+    const sending = new Set(ids);
+    for (const r of listRefs(st, project).refs)
+      if (r.peeled && sending.has(r.peeled) && !sending.has(r.id)) {
+        ids.push(r.id);
+        sending.add(r.id);
+      }
+  }
+  return ids;
+}
+
+/** The pack of a fetch on side-band 1, in pkt-lines of at most `max`, then (v0) a flush. */
+function* sidebandPack(store: ObjectStore, ids: string[], max: number): Generator<Buffer> {
+  const room = max - 5;
+  let pending: Buffer[] = [];
+  let size = 0;
+  for (const chunk of packChunks(store, ids)) {
+    pending.push(chunk);
+    size += chunk.length;
+    if (size >= room) {
+      const all = Buffer.concat(pending);
+      const whole = all.length - (all.length % room);
+      yield* sideband(1, all.subarray(0, whole), max);
+      pending = whole < all.length ? [all.subarray(whole)] : [];
+      size = all.length - whole;
+    }
+  }
+  if (size > 0) yield* sideband(1, Buffer.concat(pending), max);
+}
+
+function readWants(r: PktReader, req: FetchRequest, caps: Set<string>): void {
+  let count = 0;
+  for (;;) {
+    const line = r.line();
+    if (line === 'flush' || line === 'end') return;
+    if (line === 'delim') throw new UploadError('protocol error: unexpected delim');
+    if (++count > MAX_LINES) throw new UploadError('protocol error: too many lines');
+    if (line.startsWith('want ')) {
+      const [id, ...rest] = line.slice(5).split(' ');
+      if (req.wants.length === 0) for (const c of rest) caps.add(c);
+      req.wants.push(id!);
+    } else if (line.startsWith('shallow ')) req.clientShallow.add(line.slice(8));
+    else if (line.startsWith('deepen ')) {
+      const n = Number(line.slice(7));
+      if (!Number.isInteger(n) || n <= 0)
+        throw new UploadError(`protocol error: bad deepen '${line.slice(7)}'`);
+      req.depth = n;
+    } else if (line === 'deepen-relative') req.relative = true;
+    else throw new UploadError(`protocol error: unexpected '${line}'`);
+  }
+}
+
+/** `shallow`/`unshallow` lines for the client after a deepen. */
+function shallowLines(boundary: Set<string>, unshallow: Set<string>, clientShallow: Set<string>): Buffer[] {
+  const out: Buffer[] = [];
+  for (const id of boundary) if (!clientShallow.has(id)) out.push(pkt(`shallow ${id}\n`));
+  for (const id of unshallow) out.push(pkt(`unshallow ${id}\n`));
+  return out;
+}
+
+/** Protocol v0/v1's `POST git-upload-pack`, stateless: one round of negotiation, or the pack after `done`. */
+export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: Buffer): Generator<Buffer> {
+  const r = new PktReader(body);
+  const req: FetchRequest = {
+    wants: [],
+    haves: [],
+    clientShallow: new Set(),
+    depth: 0,
+    relative: false,
+    done: false,
+    includeTag: false,
+  };
+  const caps = new Set<string>();
+  readWants(r, req, caps);
+  // A client that wants nothing gets nothing (an up-to-date fetch).
+  if (req.wants.length === 0) return;
+  const refs = listRefs(st, project);
+  for (const w of req.wants) checkWant(st, project, refs, w);
+  req.includeTag = caps.has('include-tag');
+  // In v0 `deepen-relative` is a capability of the first want.
+  if (caps.has('deepen-relative')) req.relative = true;
+  const store = objectsOf(st);
+  const { boundary, unshallow } = boundaryOf(store, req);
+  if (req.depth > 0) yield Buffer.concat([...shallowLines(boundary, unshallow, req.clientShallow), FLUSH]);
+  const multi = caps.has('multi_ack_detailed') ? 2 : caps.has('multi_ack') ? 1 : 0;
+  let last: string | undefined;
+  let count = 0;
+  const out: Buffer[] = [];
+  for (;;) {
+    const line = r.line();
+    // A body that ends without a flush (the first request of a shallow clone): nothing more to say.
+    if (line === 'end') return yield Buffer.concat(out);
+    if (line === 'flush') {
+      // The end of a round: stateless, so the client sends the next one as a new request.
+      if (req.haves.length === 0 || multi > 0) out.push(pkt('NAK\n'));
+      if (r.pos >= body.length) return yield Buffer.concat(out);
+      continue;
+    }
+    if (line === 'delim') throw new UploadError('protocol error: unexpected delim');
+    if (++count > MAX_LINES) throw new UploadError('protocol error: too many haves');
+    if (line === 'done') {
+      req.done = true;
+      break;
+    }
+    if (!line.startsWith('have ')) throw new UploadError(`protocol error: expected have, got '${line}'`);
+    const id = line.slice(5);
+    if (store.type(id) === 'commit') {
+      req.haves.push(id);
+      last = id;
+      if (multi === 2) out.push(pkt(`ACK ${id} common\n`));
+      else if (multi === 1) out.push(pkt(`ACK ${id} continue\n`));
+      else if (req.haves.length === 1) out.push(pkt(`ACK ${id}\n`));
+    }
+  }
+  if (last !== undefined) {
+    if (multi > 0) out.push(pkt(`ACK ${last}\n`));
+  } else out.push(pkt('NAK\n'));
+  yield Buffer.concat(out);
+  const ids = fetchObjects(st, project, req, boundary, unshallow);
+  if (caps.has('side-band-64k') || caps.has('side-band')) {
+    yield* sidebandPack(store, ids, caps.has('side-band-64k') ? 65520 : 1000);
+    yield FLUSH;
+  } else yield* packChunks(store, ids);
+}
+
+/** Protocol v2's `POST git-upload-pack`: `ls-refs` or `fetch`. */
+export function* uploadPackV2(st: PlatformState, project: ProjectRecord, body: Buffer): Generator<Buffer> {
+  const r = new PktReader(body);
+  let command: string | undefined;
+  for (;;) {
+    const line = r.line();
+    if (line === 'end' || line === 'flush') {
+      // A flush alone is the client saying goodbye.
+      if (command === undefined) return;
+      throw new UploadError('protocol error: expected delim');
+    }
+    if (line === 'delim') break;
+    if (line.startsWith('command=')) command = line.slice(8);
+  }
+  const args: string[] = [];
+  for (;;) {
+    const line = r.line();
+    if (line === 'end' || line === 'flush') break;
+    if (line === 'delim') throw new UploadError('protocol error: unexpected delim');
+    if (args.length >= MAX_LINES) throw new UploadError('protocol error: too many arguments');
+    args.push(line);
+  }
+  if (command === 'ls-refs') return yield lsRefs(st, project, args);
+  if (command === 'fetch') return yield* fetchV2(st, project, args);
+  throw new UploadError(`invalid command '${command ?? ''}'`);
+}
+
+function lsRefs(st: PlatformState, project: ProjectRecord, args: string[]): Buffer {
+  const peel = args.includes('peel');
+  const symrefs = args.includes('symrefs');
+  const prefixes = args.filter((a) => a.startsWith('ref-prefix ')).map((a) => a.slice(11));
+  const wanted = (name: string) => prefixes.length === 0 || prefixes.some((p) => name.startsWith(p));
+  const { refs, head } = listRefs(st, project);
+  const out: Buffer[] = [];
+  if (head && wanted('HEAD')) {
+    if (head.id !== undefined)
+      out.push(pkt(`${head.id} HEAD${symrefs ? ` symref-target:${head.target}` : ''}\n`));
+    else if (args.includes('unborn')) out.push(pkt(`unborn HEAD symref-target:${head.target}\n`));
+  }
+  for (const ref of refs) {
+    if (!wanted(ref.name)) continue;
+    out.push(pkt(`${ref.id} ${ref.name}${peel && ref.peeled ? ` peeled:${ref.peeled}` : ''}\n`));
+  }
+  out.push(FLUSH);
+  return Buffer.concat(out);
+}
+
+function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Generator<Buffer> {
+  const req: FetchRequest = {
+    wants: [],
+    haves: [],
+    clientShallow: new Set(),
+    depth: 0,
+    relative: false,
+    done: false,
+    includeTag: false,
+  };
+  const store = objectsOf(st);
+  for (const a of args) {
+    if (a.startsWith('want ')) req.wants.push(a.slice(5));
+    else if (a.startsWith('have ')) {
+      const id = a.slice(5);
+      if (store.type(id) === 'commit') req.haves.push(id);
+    } else if (a.startsWith('shallow ')) req.clientShallow.add(a.slice(8));
+    else if (a.startsWith('deepen ')) {
+      const n = Number(a.slice(7));
+      if (!Number.isInteger(n) || n <= 0) throw new UploadError(`fetch: bad deepen '${a.slice(7)}'`);
+      req.depth = n;
+    } else if (a === 'deepen-relative') req.relative = true;
+    else if (a === 'done') req.done = true;
+    else if (a === 'include-tag') req.includeTag = true;
+    else if (!['thin-pack', 'ofs-delta', 'no-progress', 'sideband-all', 'wait-for-done'].includes(a))
+      throw new UploadError(`fetch: unexpected argument: '${a}'`);
+  }
+  const refs = listRefs(st, project);
+  for (const w of req.wants) checkWant(st, project, refs, w);
+  if (!req.done) {
+    // Negotiation: the commits in common; never `ready`, so the client ends it with `done`.
+    const acks = req.haves.map((id) => pkt(`ACK ${id}\n`));
+    yield Buffer.concat([pkt('acknowledgments\n'), ...(acks.length ? acks : [pkt('NAK\n')]), FLUSH]);
+    return;
+  }
+  const { boundary, unshallow } = boundaryOf(store, req);
+  if (req.depth > 0)
+    yield Buffer.concat([
+      pkt('shallow-info\n'),
+      ...shallowLines(boundary, unshallow, req.clientShallow),
+      DELIM,
+    ]);
+  yield pkt('packfile\n');
+  yield* sidebandPack(store, fetchObjects(st, project, req, boundary, unshallow), 65520);
+  yield FLUSH;
+}
