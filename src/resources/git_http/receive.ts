@@ -6,6 +6,7 @@
  * write and each change is handled as a push: a push event, webhooks and integrations, and a pipeline
  * for a new head whose tree has a `.gitlab-ci.yml`.
  */
+import { branchMoved } from '../../core/push.js';
 import type { Draft } from 'immer';
 import { ACCESS } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
@@ -272,6 +273,17 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
       const deleting = cmd.next === BLANK_SHA;
       if (cmd.kind === 'branch' && !deleting && proj.default_branch === null) proj.default_branch = cmd.name!;
       setRef(d, proj, cmd.kind!, cmd.name!, deleting ? null : cmd.next);
+      // A pushed branch moves as an API commit moves it: merge requests take a new version, and
+      // commits reaching the default branch close the issues they name.
+      if (cmd.kind === 'branch' && userId !== null)
+        branchMoved(d, {
+          projectId: project.id,
+          branch: cmd.name!,
+          before: cmd.old === BLANK_SHA ? undefined : cmd.old,
+          after: deleting ? undefined : cmd.next,
+          userId,
+          now,
+        });
       if (userId !== null)
         recordPush(d, {
           project_id: project.id,

@@ -216,14 +216,6 @@ const UPDATE_AT_LEAST = [
 
 const SAME_BRANCH = "You can't use same project/branch for source and target";
 
-/** The branches a merge request names must exist: 400 with the model's errors otherwise. */
-function missingBranches(st: PlatformState, named: [field: string, projectId: number, branch: string][]) {
-  const errors: Record<string, string[]> = {};
-  for (const [field, projectId, branch] of named)
-    if (branchHead(st, projectId, branch) === undefined) errors[field] = ['does not exist'];
-  if (Object.keys(errors).length > 0) throw validationError(errors);
-}
-
 function createMergeRequestRoute(c: Ctx): Response {
   const paid = c.get('fx').tier() !== 'free';
   const prm = parse(c, paid ? createShapePaid : createShape) as ReturnType<
@@ -247,10 +239,8 @@ function createMergeRequestRoute(c: Ctx): Response {
   if (target.id === source.id && prm.source_branch === prm.target_branch) throw unprocessable([SAME_BRANCH]);
   const dup = duplicateMergeRequest(st, target.id, source.id, prm.source_branch, prm.target_branch);
   if (dup) throw conflict([`Another open merge request already exists for this source branch: !${dup.iid}`]);
-  missingBranches(st, [
-    ['source_branch', source.id, prm.source_branch],
-    ['target_branch', target.id, prm.target_branch],
-  ]);
+  // 13.12's `MergeRequests::CreateService` does not look for the branches: a merge request naming one
+  // that does not exist is made, and shows as broken (no diff, cannot be merged) until it is pushed.
   const ta = abilities(st, user, target);
   const { changes, newLabels } = issuableAttributes(
     st,
@@ -311,7 +301,6 @@ function updateMergeRequestRoute(c: Ctx): Response {
     const dup = duplicateMergeRequest(st, project.id, mr.source_project_id, mr.source_branch, target, mr.id);
     if (dup && mr.state === 'opened')
       throw conflict([`Another open merge request already exists for this source branch: !${dup.iid}`]);
-    if (target !== mr.target_branch) missingBranches(st, [['target_branch', project.id, target]]);
   }
   const { changes, newLabels } = issuableAttributes(
     st,

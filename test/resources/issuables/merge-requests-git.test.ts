@@ -62,33 +62,31 @@ async function feature(f: Fx) {
   return { first, second };
 }
 
-describe('POST /projects/:id/merge_requests: branches must exist', () => {
-  it('POST /projects/:id/merge_requests: 400 naming each branch that does not exist', async () => {
+describe('POST /projects/:id/merge_requests: branches that do not exist', () => {
+  it('POST /projects/:id/merge_requests: 201 for a source branch that does not exist; the merge request is broken until it is pushed', async () => {
     const f = issuablesFx();
-    await refused(
-      f,
-      'POST',
-      `${WEB}/merge_requests`,
-      'alice-api',
-      { title: 'x', source_branch: 'nope', target_branch: 'master' },
-      400,
-      { message: { source_branch: ['does not exist'] } },
-    );
-    await refused(
-      f,
-      'POST',
-      `${WEB}/merge_requests`,
-      'alice-api',
-      { title: 'x', source_branch: 'nope', target_branch: 'gone' },
-      400,
-      { message: { source_branch: ['does not exist'], target_branch: ['does not exist'] } },
-    );
+    const mr = await open(f, 'nope', 'Not yet');
+    const changes = await get(f, `${WEB}/merge_requests/${mr.iid}/changes`, 'alice-api');
+    expect(changes.status).toBe(200);
+    expect(changes.body.changes).toEqual([]);
+    // 13.12's merge: not mergeable (the source branch is missing) is 405.
+    const merge = await send(f, 'PUT', `${WEB}/merge_requests/${mr.iid}/merge`, 'alice-api', {});
+    expect(merge.status).toBe(405);
+    expect((await get(f, `${WEB}/merge_requests/${mr.iid}`, 'alice-api')).body.state).toBe('opened');
+    // Pushing the branch mends it: a new version with the branch's commit, and the merge goes through.
+    await branch(f, 'nope');
+    await commit(f, 'nope', 'Add n', [{ action: 'create', file_path: 'n.txt', content: 'n\n' }]);
+    const mended = await get(f, `${WEB}/merge_requests/${mr.iid}/changes`, 'alice-api');
+    expect(mended.body.changes.map((c: { new_path: string }) => c.new_path)).toEqual(['n.txt']);
+    const merged = await send(f, 'PUT', `${WEB}/merge_requests/${mr.iid}/merge`, 'alice-api', {});
+    expect(merged.status).toBe(200);
+    expect(merged.body.state).toBe('merged');
   });
-  it('PUT /projects/:id/merge_requests/:merge_request_iid: a target branch that does not exist is 400', async () => {
+  it('PUT /projects/:id/merge_requests/:merge_request_iid: a target branch that does not exist is accepted, as 13.12 does', async () => {
     const f = issuablesFx();
-    await refused(f, 'PUT', `${WEB}/merge_requests/1`, 'alice-api', { target_branch: 'gone' }, 400, {
-      message: { target_branch: ['does not exist'] },
-    });
+    const r = await send(f, 'PUT', `${WEB}/merge_requests/1`, 'alice-api', { target_branch: 'gone' });
+    expect(r.status).toBe(200);
+    expect(r.body.target_branch).toBe('gone');
   });
   it('POST /projects/:id/merge_requests: a declared merge request has its source branch in the repository', async () => {
     const f = issuablesFx();
