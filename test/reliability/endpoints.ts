@@ -196,8 +196,8 @@ const releaseCode = (c: Cell): Expect => (!c.visible ? PNF : readsMr(c) ? [200] 
 const wikiPage = (kind: 'project' | 'group') => (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${kind === 'project' ? P(v) : G(v)}/wikis`, 'root-api', { title: 'Home', content: 'x' });
 /** A set-up that publishes generic package 1 (`pkg 1.0.0`, file `a.txt`) to the project as root. */
-const publishPackage = (fx: Fauxlab, v: Visibility) =>
-  fx.app.request(`${P(v)}/packages/generic/pkg/1.0.0/a.txt`, {
+const publishPackage = async (fx: Fauxlab, v: Visibility) =>
+  await fx.app.request(`${P(v)}/packages/generic/pkg/1.0.0/a.txt`, {
     method: 'PUT',
     headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/octet-stream' },
     body: 'a',

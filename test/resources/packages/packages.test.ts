@@ -9,7 +9,7 @@ const put = (fx: Fx, path: string, data: string | Uint8Array, headers: Record<st
   fx.app.request(path, {
     method: 'PUT',
     headers: { 'Content-Type': 'application/octet-stream', ...headers },
-    body: typeof data === 'string' ? new TextEncoder().encode(data) : data,
+    body: (typeof data === 'string' ? new TextEncoder().encode(data) : data) as Uint8Array<ArrayBuffer>,
   });
 const get = (fx: Fx, path: string, headers: Record<string, string> = {}) => fx.app.request(path, { headers });
 const pat = (token: string) => ({ 'PRIVATE-TOKEN': token });
