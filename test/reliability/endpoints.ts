@@ -1856,6 +1856,17 @@ export const ENDPOINTS: Endpoint[] = [
     (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 50 ? [304] : F),
   ),
   group('GET /groups/:id/descendant_groups', () => '/descendant_groups', gRead()),
+  // ---- CI lint: anyone lints content while sign-up is open; a project's file needs `download_code`,
+  // linting content for a project `create_pipeline` (developers)
+  instance('POST /ci/lint', () => '/ci/lint', anyone(200), {
+    body: json({ content: 'build:\n  script: make\n' }),
+    readOnly: true,
+  }),
+  project('GET /projects/:id/ci/lint', () => '/ci/lint', mrUser(200)),
+  project('POST /projects/:id/ci/lint', () => '/ci/lint', pLevel(30, 200), {
+    body: json({ content: 'build:\n  script: make\n' }),
+    readOnly: true,
+  }),
   // ---- package registry: generic packages take `authenticate!` first, then `create_package`
   // (developers) or `read_package` (reporters, or whoever public and internal access lets in); the
   // packages API reads with `read_package` and deletes with `destroy_package` (maintainers). Each
