@@ -254,6 +254,9 @@ function includeOne(entry: unknown, st: IncludeState): Json {
   } else throw new LoadError(`Include \`${show(entry)}\` needs to match exactly one accessor!`);
 
   let text: string | undefined;
+  // `External::File::Base#validate_location!`, for every kind.
+  if (!/.+\.(yml|yaml)$/i.test(location))
+    throw new LoadError(`Included file \`${location}\` does not have YAML extension!`);
   if (kind === 'remote')
     // No network: a remote include fails as the platform's fetch does when it cannot connect.
     throw new LoadError(`Remote file \`${location}\` could not be fetched because of a socket error!`);
@@ -266,6 +269,7 @@ function includeOne(entry: unknown, st: IncludeState): Json {
     if (!st.source.local) throw new LoadError(`Local file \`${location}\` does not have project!`);
     text = st.source.local(location.replace(/^\/+/, ''));
     if (text === undefined) throw new LoadError(`Local file \`${location}\` does not exist!`);
+    if (text.trim() === '') throw new LoadError(`Local file \`${location}\` is empty!`);
   } else throw new LoadError(`Include \`${show(plain(entry))}\` needs to match exactly one accessor!`);
 
   let loaded: Json;

@@ -161,6 +161,14 @@ describe('POST /ci/lint', () => {
     expect((await body(await lint(fx, 'include: ci/extra.yml\n'))).errors).toEqual([
       'Local file `ci/extra.yml` does not have project!',
     ]);
+    const project = call(fx, 'POST', `${YAML_PROJECT}/ci/lint`, 'dev', { content: 'include: ci/none.yml\n' });
+    expect((await body(await project)).errors).toEqual(['Local file `ci/none.yml` does not exist!']);
+    expect((await body(await lint(fx, 'include: ci/extra\n'))).errors).toEqual([
+      'Included file `ci/extra` does not have YAML extension!',
+    ]);
+    expect((await body(await lint(fx, 'include:\n  template: Nope.gitlab-ci.yml\n'))).errors).toEqual([
+      'Included file `Nope.gitlab-ci.yml` is empty or does not exist!',
+    ]);
     const tpl = await body(await lint(fx, 'include:\n  - template: Bash.gitlab-ci.yml\n'));
     expect(tpl).toMatchObject({ status: 'valid', errors: [] });
   });
