@@ -280,3 +280,18 @@ describe('project CI lint', () => {
     expect((await call(fx, 'POST', `${YAML_PROJECT}/ci/lint`, 'dev', {})).status).toBe(400);
   });
 });
+
+describe('.gitlab-ci.yml: pipeline sources and project deletion', () => {
+  it('POST /projects/:id/trigger/pipeline: $CI_PIPELINE_SOURCE is trigger, so the API-only rule does not hold', async () => {
+    const fx = yamlFx();
+    const t = await body(await call(fx, 'POST', `${YAML_PROJECT}/triggers`, 'maint', { description: 'ci' }));
+    const res = await fx.app.request(`${YAML_PROJECT}/trigger/pipeline`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `token=${t.token}&ref=master`,
+    });
+    expect(res.status).toBe(201);
+    const jobs = await jobsOf(fx, (await body(res)).id);
+    expect(names(jobs)).toEqual(['compile', 'docs', 'lint', 'unit']);
+  });
+});

@@ -365,3 +365,17 @@ describe('packages: scenario', () => {
     expect(bad([{ name: 'a', version: '1...0' }])).toThrow(/valid generic package version/);
   });
 });
+
+describe('packages: project deletion', () => {
+  it('DELETE /projects/:id: the project’s packages and their bytes go with it', async () => {
+    const fx = packagesFx();
+    const before = fx.state.packages.bytes;
+    expect(before).toBeGreaterThan(0);
+    expect((await call(fx, 'DELETE', '/api/v4/projects/acme%2Fopen', 'root')).status).toBe(202);
+    expect(fx.state.packages.bytes).toBe(before - 3);
+    const names = (await body(await call(fx, 'GET', '/api/v4/groups/acme/packages', 'root'))).map(
+      (x: { name: string }) => x.name,
+    );
+    expect(names).not.toContain('lib');
+  });
+});
