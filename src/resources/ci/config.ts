@@ -139,6 +139,8 @@ export interface CiConfig {
   variables: Record<string, string>;
   jobs: CiJob[];
   hasWorkflowRules: boolean;
+  /** `workflow: rules:`: the first that holds lets the pipeline be made (`when: never` refuses it). */
+  workflowRules?: CiRule[];
 }
 
 export interface CiConfigResult {
@@ -528,6 +530,68 @@ function validateJob(
   };
 }
 
+/** `workflow:` (only `rules:`), its rules parsed; problems go to `p` with the entry's locations. */
+function workflowRulesOf(workflow: unknown, p: Problems): CiRule[] | undefined {
+  if (workflow === undefined || workflow === null) return undefined;
+  if (!isHash(workflow)) {
+    p.errors.push('workflow config should be a hash');
+    return undefined;
+  }
+  const bad = Object.keys(workflow).filter((k) => k !== 'rules');
+  if (bad.length) p.errors.push(`workflow config contains unknown keys: ${bad.join(', ')}`.toLowerCase());
+  if (workflow.rules === undefined || workflow.rules === null) return undefined;
+  if (!Array.isArray(workflow.rules)) {
+    p.errors.push('workflow:rules config should be an array of hashes');
+    return undefined;
+  }
+  const rules: CiRule[] = [];
+  for (const r of workflow.rules) {
+    const at = 'workflow:rules:rule';
+    if (!isHash(r)) {
+      p.errors.push(`${at} config should be a hash`);
+      continue;
+    }
+    const unknown = Object.keys(r).filter((k) => !['if', 'changes', 'exists', 'when'].includes(k));
+    if (unknown.length)
+      p.errors.push(`${at} config contains unknown keys: ${unknown.join(', ')}`.toLowerCase());
+    const rule: CiRule = {};
+    if (typeof r.if === 'string')
+      try {
+        rule.if = parseExpression(r.if);
+      } catch (e) {
+        if (!(e instanceof ExpressionError)) throw e;
+        p.errors.push(`${at} if invalid expression syntax`);
+      }
+    else if (r.if !== undefined) p.errors.push(`${at} if should be a string`);
+    if (r.when !== undefined) {
+      if (r.when !== 'always' && r.when !== 'never')
+        p.errors.push(`${at} when unknown value: ${show(r.when)}`.toLowerCase());
+      else rule.when = r.when;
+    }
+    rules.push(rule);
+  }
+  return rules;
+}
+
+/**
+ * Whether `workflow: rules:` let a pipeline be made (`Chain::EvaluateWorkflowRules`): no rules, or a
+ * first rule that holds and is not `when: never`.
+ */
+export function workflowAllows(
+  config: CiConfig,
+  facts: Omit<PipelineFacts, 'variables'>,
+  extra: Readonly<Record<string, string>>,
+): boolean {
+  if (!config.workflowRules) return true;
+  const vars = new Map<string, string>(Object.entries(config.variables));
+  for (const [k, v] of Object.entries(extra)) vars.set(k, v);
+  vars.set('CI_COMMIT_REF_NAME', facts.ref);
+  vars.set('CI_PIPELINE_SOURCE', facts.source);
+  vars.set(facts.tag ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', facts.ref);
+  const hit = config.workflowRules.find((r) => !r.if || r.if(vars));
+  return hit !== undefined && hit.when !== 'never';
+}
+
 /**
  * Loads, merges and checks a configuration (`Gitlab::Ci::YamlProcessor#execute`): entry errors all
  * together, then the processor's first stage or needs problem.
@@ -556,6 +620,7 @@ export function processCiConfig(text: string | undefined, source: IncludeSource)
   if (variables === null) p.errors.push('variables config should be a hash of key value pairs');
   const workflow = merged.workflow;
   const hasWorkflowRules = isHash(workflow) && Array.isArray(workflow.rules);
+  const workflowRules = workflowRulesOf(workflow, p);
 
   const jobKeys = Object.keys(merged).filter((k) => !RESERVED.has(k));
   if (jobKeys.length > YAML_LIMITS.jobs) return { errors: ['The parsed YAML is too big'], warnings: [] };
@@ -597,7 +662,13 @@ export function processCiConfig(text: string | undefined, source: IncludeSource)
     errors: [],
     warnings: p.warnings,
     merged: out,
-    config: { stages: allStages, variables: variables ?? {}, jobs, hasWorkflowRules },
+    config: {
+      stages: allStages,
+      variables: variables ?? {},
+      jobs,
+      hasWorkflowRules,
+      ...(workflowRules && { workflowRules }),
+    },
   };
 
   function fail(message: string): CiConfigResult {

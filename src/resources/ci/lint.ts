@@ -14,7 +14,14 @@ import { canDownloadCode } from '../projects/access.js';
 import type { Project } from '../projects/record.js';
 import { setting } from '../settings/model.js';
 import { authorizeCi } from './access.js';
-import { mergedYaml, processCiConfig, selectJobs, type CiConfigResult, type CiJob } from './config.js';
+import {
+  mergedYaml,
+  processCiConfig,
+  selectJobs,
+  workflowAllows,
+  type CiConfigResult,
+  type CiJob,
+} from './config.js';
 import { findRef } from './refs.js';
 import { ciConfigPath, fileAt, includeSource } from './yaml-pipeline.js';
 
@@ -75,7 +82,16 @@ function lintProject(c: Ctx, proj: ProjectRecord, content: string | undefined, d
     };
   if (branch === null || sha === undefined)
     return { valid: false, errors: ['Reference not found'], warnings, merged_yaml: merged, jobs: [] };
-  const selected = selectJobs(result.config, { ref: branch, tag: false, source: 'push' }, {});
+  const facts = { ref: branch, tag: false, source: 'push' };
+  if (!workflowAllows(result.config, facts, {}))
+    return {
+      valid: false,
+      errors: ['Pipeline filtered out by workflow rules.'],
+      warnings,
+      merged_yaml: merged,
+      jobs: [],
+    };
+  const selected = selectJobs(result.config, facts, {});
   if (selected.length === 0)
     return {
       valid: false,

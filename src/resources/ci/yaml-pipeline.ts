@@ -15,6 +15,7 @@ import type { BuildSpec, BuildWhen } from './builds.js';
 import {
   processCiConfig,
   selectJobs,
+  workflowAllows,
   type CiEnvironment,
   type CiConfigResult,
   type IncludeSource,
@@ -91,6 +92,8 @@ export function yamlJobs(
   variables: Readonly<Record<string, string>>,
 ): YamlJobs | { error: string } {
   if (!result.config) return { error: result.errors[0] ?? 'Invalid configuration format' };
+  if (!workflowAllows(result.config, facts, variables))
+    return { error: 'Pipeline filtered out by workflow rules.' };
   const selected = selectJobs(result.config, facts, variables);
   if (selected.length === 0) return { error: 'No stages / jobs for this pipeline.' };
   const specs = selected.map(({ job, when, allow_failure }): BuildSpec => {

@@ -295,3 +295,30 @@ describe('.gitlab-ci.yml: pipeline sources and project deletion', () => {
     expect(names(jobs)).toEqual(['compile', 'docs', 'lint', 'unit']);
   });
 });
+
+describe('.gitlab-ci.yml: workflow rules', () => {
+  const WORKFLOW = `workflow:
+  rules:
+    - if: '$CI_COMMIT_TAG'
+      when: never
+    - if: '$CI_PIPELINE_SOURCE == "api"'
+build:
+  script: make
+`;
+
+  it('POST /projects/:id/ci/lint?dry_run=true: a push is filtered out by workflow rules', async () => {
+    const fx = yamlFx();
+    const out = await body(
+      await call(fx, 'POST', `${YAML_PROJECT}/ci/lint`, 'dev', { content: WORKFLOW, dry_run: true }),
+    );
+    expect(out).toMatchObject({ valid: false, errors: ['Pipeline filtered out by workflow rules.'] });
+    const stat = await body(await call(fx, 'POST', `${YAML_PROJECT}/ci/lint`, 'dev', { content: WORKFLOW }));
+    expect(stat).toMatchObject({ valid: true, errors: [] });
+    const bad = await body(
+      await call(fx, 'POST', '/api/v4/ci/lint', 'dev', {
+        content: 'workflow:\n  rules: []\n  when: x\nb:\n  script: x\n',
+      }),
+    );
+    expect(bad.errors).toEqual(['workflow config contains unknown keys: when']);
+  });
+});
