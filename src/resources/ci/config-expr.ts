@@ -252,3 +252,132 @@ export function policyMatches(p: Policy, f: PipelineFacts): boolean {
   }
   return true;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// rules: exists
+
+const MAX_GLOB = 255;
+const MAX_BRACE_EXPANSIONS = 64;
+
+/** `{a,b}` alternatives expanded (`File::FNM_EXTGLOB`), bounded; undefined past the bound. */
+function expandBraces(glob: string): string[] | undefined {
+  const open = glob.indexOf('{');
+  if (open < 0) return [glob];
+  let depth = 0;
+  let close = -1;
+  const parts: string[] = [];
+  let start = open + 1;
+  for (let i = open; i < glob.length; i++) {
+    const ch = glob[i];
+    if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) {
+      close = i;
+      parts.push(glob.slice(start, i));
+      break;
+    } else if (ch === ',' && depth === 1) {
+      parts.push(glob.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (close < 0) return [glob];
+  const out: string[] = [];
+  for (const part of parts) {
+    const rest = expandBraces(glob.slice(0, open) + part + glob.slice(close + 1));
+    if (!rest) return undefined;
+    out.push(...rest);
+    if (out.length > MAX_BRACE_EXPANSIONS) return undefined;
+  }
+  return out;
+}
+
+/**
+ * `File.fnmatch?(glob, path, FNM_PATHNAME | FNM_DOTMATCH)` by dynamic programming over the two strings
+ * (time bounded by their lengths' product, whatever the pattern): `*` and `?` stay within a directory,
+ * `**\/` spans any number of them, `[...]` is a class.
+ */
+function fnmatch(glob: string, path: string): boolean {
+  const n = glob.length;
+  const m = path.length;
+  // memo[i * (m + 1) + j]: 0 unknown, 1 matches, 2 does not.
+  const memo = new Uint8Array((n + 1) * (m + 1));
+  const go = (i0: number, j0: number): boolean => {
+    const stack: [number, number][] = [[i0, j0]];
+    // Iterative depth-first search over states, each decided once.
+    const result = (i: number, j: number) => memo[i * (m + 1) + j];
+    while (stack.length) {
+      const [i, j] = stack[stack.length - 1]!;
+      const key = i * (m + 1) + j;
+      if (memo[key]) {
+        stack.pop();
+        continue;
+      }
+      const next: [number, number][] = [];
+      let decided: boolean | undefined;
+      if (i === n) decided = j === m;
+      else if (glob.startsWith('**/', i)) {
+        // Zero directories, or one more directory component then the same pattern.
+        next.push([i + 3, j]);
+        const slash = path.indexOf('/', j);
+        if (slash >= 0) next.push([i, slash + 1]);
+      } else if (glob[i] === '*') {
+        next.push([i + 1, j]);
+        if (j < m && path[j] !== '/') next.push([i, j + 1]);
+      } else if (j === m) decided = false;
+      else if (glob[i] === '?') {
+        if (path[j] === '/') decided = false;
+        else next.push([i + 1, j + 1]);
+      } else if (glob[i] === '[' && glob.indexOf(']', i + 2) >= 0) {
+        const end = glob.indexOf(']', i + 2);
+        let body = glob.slice(i + 1, end);
+        const negate = body.startsWith('!') || body.startsWith('^');
+        if (negate) body = body.slice(1);
+        let hit = false;
+        for (let k = 0; k < body.length; k++) {
+          if (body[k + 1] === '-' && k + 2 < body.length) {
+            if (path[j]! >= body[k]! && path[j]! <= body[k + 2]!) hit = true;
+            k += 2;
+          } else if (body[k] === path[j]) hit = true;
+        }
+        if (hit !== negate && path[j] !== '/') next.push([end + 1, j + 1]);
+        else decided = false;
+      } else if (glob[i] === '\\' && i + 1 < n) {
+        if (glob[i + 1] === path[j]) next.push([i + 2, j + 1]);
+        else decided = false;
+      } else if (glob[i] === path[j]) next.push([i + 1, j + 1]);
+      else decided = false;
+
+      if (decided !== undefined) {
+        memo[key] = decided ? 1 : 2;
+        stack.pop();
+        continue;
+      }
+      const pending = next.filter(([a, b]) => !result(a, b));
+      if (pending.length) {
+        stack.push(...pending);
+        continue;
+      }
+      memo[key] = next.some(([a, b]) => result(a, b) === 1) ? 1 : 2;
+      stack.pop();
+    }
+    return memo[i0 * (m + 1) + j0] === 1;
+  };
+  return go(0, 0);
+}
+
+/** `Clause::Exists::MAX_PATTERN_COMPARISONS`: past it, the clause holds. */
+const MAX_PATTERN_COMPARISONS = 10_000;
+
+/** `rules: exists:`: whether any glob matches a path of the commit's tree (`Clause::Exists`). */
+export function existsMatches(globs: readonly string[], paths: readonly string[]): boolean {
+  const exact = new Set(paths);
+  let comparisons = 0;
+  return globs.some((g) => {
+    if (g.length > MAX_GLOB) return false;
+    const expanded = expandBraces(g.replace(/^\/+/, ''));
+    if (!expanded) return false;
+    return expanded.some((x) => {
+      if (!/[*?[\\]/.test(x)) return exact.has(x);
+      return paths.some((p) => ++comparisons > MAX_PATTERN_COMPARISONS || fnmatch(x, p));
+    });
+  });
+}

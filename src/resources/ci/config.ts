@@ -11,6 +11,7 @@
 import { parseDocument, stringify, type Document } from 'yaml';
 import {
   ExpressionError,
+  existsMatches,
   parseExpression,
   policyMatches,
   type PipelineFacts,
@@ -104,6 +105,8 @@ export type JobWhen = 'on_success' | 'on_failure' | 'always' | 'manual' | 'delay
 
 export interface CiRule {
   if?: (vars: ReadonlyMap<string, string>) => boolean;
+  /** `exists:` globs, matched against the commit's files. */
+  exists?: string[];
   when?: string;
   allow_failure?: boolean;
 }
@@ -381,6 +384,19 @@ function policyOf(v: unknown): Policy | null {
   return null;
 }
 
+/** `exists:`: a string or a list of them (undefined when absent, null when malformed). */
+function existsOf(v: unknown): string[] | undefined | null {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return [v];
+  return isStringArray(v) ? v : null;
+}
+
+/** Whether a rule holds: its `if` and its `exists` (`changes` holds for every pipeline fauxlab makes). */
+function ruleHolds(r: CiRule, vars: ReadonlyMap<string, string>, paths: () => readonly string[]): boolean {
+  if (r.if && !r.if(vars)) return false;
+  return !r.exists || existsMatches(r.exists, paths());
+}
+
 interface Problems {
   errors: string[];
   warnings: string[];
@@ -463,6 +479,10 @@ function validateJob(
           else rule.when = r.when;
         }
         if (typeof r.allow_failure === 'boolean') rule.allow_failure = r.allow_failure;
+        const exists = existsOf(r.exists);
+        if (exists === null)
+          p.errors.push(`${at}:rules:rule:exists config should be an array of strings`.toLowerCase());
+        else if (exists) rule.exists = exists;
         rules.push(rule);
       }
       const last = job.rules.at(-1);
@@ -563,6 +583,9 @@ function workflowRulesOf(workflow: unknown, p: Problems): CiRule[] | undefined {
         p.errors.push(`${at} if invalid expression syntax`);
       }
     else if (r.if !== undefined) p.errors.push(`${at} if should be a string`);
+    const exists = existsOf(r.exists);
+    if (exists === null) p.errors.push(`${at}:exists config should be an array of strings`);
+    else if (exists) rule.exists = exists;
     if (r.when !== undefined) {
       if (r.when !== 'always' && r.when !== 'never')
         p.errors.push(`${at} when unknown value: ${show(r.when)}`.toLowerCase());
@@ -581,6 +604,7 @@ export function workflowAllows(
   config: CiConfig,
   facts: Omit<PipelineFacts, 'variables'>,
   extra: Readonly<Record<string, string>>,
+  paths: () => readonly string[] = () => [],
 ): boolean {
   if (!config.workflowRules) return true;
   const vars = new Map<string, string>(Object.entries(config.variables));
@@ -588,7 +612,7 @@ export function workflowAllows(
   vars.set('CI_COMMIT_REF_NAME', facts.ref);
   vars.set('CI_PIPELINE_SOURCE', facts.source);
   vars.set(facts.tag ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', facts.ref);
-  const hit = config.workflowRules.find((r) => !r.if || r.if(vars));
+  const hit = config.workflowRules.find((r) => ruleHolds(r, vars, paths));
   return hit !== undefined && hit.when !== 'never';
 }
 
@@ -720,6 +744,7 @@ export function selectJobs(
   config: CiConfig,
   facts: Omit<PipelineFacts, 'variables'>,
   extra: Readonly<Record<string, string>>,
+  paths: () => readonly string[] = () => [],
 ): SelectedJob[] {
   const out: SelectedJob[] = [];
   for (const job of config.jobs) {
@@ -727,7 +752,7 @@ export function selectJobs(
     const f: PipelineFacts = { ...facts, variables: vars };
     const baseFailure = job.allow_failure ?? job.when === 'manual';
     if (job.rules) {
-      const hit = job.rules.find((r) => !r.if || r.if(vars));
+      const hit = job.rules.find((r) => ruleHolds(r, vars, paths));
       if (!hit || hit.when === 'never') continue;
       const when = (hit.when ?? job.when) as JobWhen;
       out.push({ job, when, allow_failure: hit.allow_failure ?? job.allow_failure ?? when === 'manual' });

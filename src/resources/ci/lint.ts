@@ -23,7 +23,7 @@ import {
   type CiJob,
 } from './config.js';
 import { findRef } from './refs.js';
-import { ciConfigPath, fileAt, includeSource } from './yaml-pipeline.js';
+import { ciConfigPath, fileAt, includeSource, pathsAt } from './yaml-pipeline.js';
 
 type Json = Record<string, unknown>;
 
@@ -83,7 +83,8 @@ function lintProject(c: Ctx, proj: ProjectRecord, content: string | undefined, d
   if (branch === null || sha === undefined)
     return { valid: false, errors: ['Reference not found'], warnings, merged_yaml: merged, jobs: [] };
   const facts = { ref: branch, tag: false, source: 'push' };
-  if (!workflowAllows(result.config, facts, {}))
+  const paths = pathsAt(st, sha);
+  if (!workflowAllows(result.config, facts, {}, paths))
     return {
       valid: false,
       errors: ['Pipeline filtered out by workflow rules.'],
@@ -91,7 +92,7 @@ function lintProject(c: Ctx, proj: ProjectRecord, content: string | undefined, d
       merged_yaml: merged,
       jobs: [],
     };
-  const selected = selectJobs(result.config, facts, {});
+  const selected = selectJobs(result.config, facts, {}, paths);
   if (selected.length === 0)
     return {
       valid: false,

@@ -180,6 +180,7 @@ export function startPipeline(
     const jobs = yamlJobs(
       st,
       proj,
+      sha,
       config,
       { ref: req.ref, tag: branchSha === undefined, source: req.source ?? 'api' },
       vars,

@@ -54,6 +54,31 @@ export const includeSource = (st: PlatformState, sha: string | null): IncludeSou
   template: ciTemplateFile,
 });
 
+/** Files a commit's tree lists at most, for `rules: exists:` (a larger tree is read this far). */
+const MAX_LISTED_PATHS = 50_000;
+
+/** The commit's file paths, read on first use (`ls_files`), for `rules: exists:`. */
+export function pathsAt(st: PlatformState, sha: string): () => readonly string[] {
+  let paths: string[] | undefined;
+  return () => {
+    if (paths) return paths;
+    paths = [];
+    const store = objectsOf(st);
+    const commit = store.commit(sha);
+    if (!commit) return paths;
+    const queue: [string, string][] = [[commit.tree, '']];
+    while (queue.length && paths.length < MAX_LISTED_PATHS) {
+      const [id, at] = queue.shift()!;
+      for (const e of store.tree(id) ?? []) {
+        const path = at ? `${at}/${e.name}` : e.name;
+        if (e.mode === '40000') queue.push([e.id, path]);
+        else paths.push(path);
+      }
+    }
+    return paths;
+  };
+}
+
 /** The configuration of the project at a commit, or undefined when it has no CI file there. */
 export function ciConfigAt(
   st: PlatformState,
@@ -87,14 +112,16 @@ export interface YamlJobs {
 export function yamlJobs(
   st: PlatformState,
   project: ProjectRecord,
+  sha: string,
   result: CiConfigResult,
   facts: { ref: string; tag: boolean; source: string },
   variables: Readonly<Record<string, string>>,
 ): YamlJobs | { error: string } {
   if (!result.config) return { error: result.errors[0] ?? 'Invalid configuration format' };
-  if (!workflowAllows(result.config, facts, variables))
+  const paths = pathsAt(st, sha);
+  if (!workflowAllows(result.config, facts, variables, paths))
     return { error: 'Pipeline filtered out by workflow rules.' };
-  const selected = selectJobs(result.config, facts, variables);
+  const selected = selectJobs(result.config, facts, variables, paths);
   if (selected.length === 0) return { error: 'No stages / jobs for this pipeline.' };
   const specs = selected.map(({ job, when, allow_failure }): BuildSpec => {
     const before = previousRun(st, project.id, job.name);

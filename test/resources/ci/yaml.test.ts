@@ -322,3 +322,34 @@ build:
     expect(bad.errors).toEqual(['workflow config contains unknown keys: when']);
   });
 });
+
+describe('.gitlab-ci.yml: rules exists', () => {
+  it('POST /projects/:id/ci/lint?dry_run=true: `exists` globs match the default branch files', async () => {
+    const fx = yamlFx();
+    const content = `a:
+  script: x
+  rules:
+    - exists: ['ci/*.yml']
+b:
+  script: x
+  rules:
+    - exists: ['**/*.{md,txt}']
+c:
+  script: x
+  rules:
+    - exists: '.gitlab-ci.yml'
+d:
+  script: x
+  rules:
+    - exists: ['ci/[a-e]xtra.yml']
+`;
+    const out = await body(
+      await call(fx, 'POST', `${YAML_PROJECT}/ci/lint`, 'dev', {
+        content,
+        dry_run: true,
+        include_jobs: true,
+      }),
+    );
+    expect(out.jobs.map((j: { name: string }) => j.name)).toEqual(['a', 'c', 'd']);
+  });
+});
