@@ -84,8 +84,8 @@ function genericProject(c: Ctx): { actor: Actor; project: ProjectRecord } {
 const attachment = (name: string) =>
   `attachment; filename="${name.replace(/"/g, '\\"')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
-/** What publishing found wrong with the bytes: 400 `File is too large`, or nothing. */
-function sizeProblem(c: Ctx, size: number): boolean {
+/** Whether a file of this size is too large (`400 File is too large`). */
+function tooLarge(c: Ctx, size: number): boolean {
   if (size > GENERIC_MAX_FILE_SIZE) return true;
   // In memory, all packages share the instance's upload bound; past it a file is too large as well.
   const total = c.get('fx').maxUploadsTotal ?? DEFAULT_PACKAGES_TOTAL;
@@ -214,9 +214,8 @@ interface ListFilter {
 }
 
 function filterPackages(st: PlatformState, list: PackageRecord[], f: ListFilter): PackageRecord[] {
-  let out = list.filter((x) => x.status !== 'processing' || f.status === 'processing');
-  // `displayable` unless a status is asked for.
-  out = out.filter((x) => (f.status === undefined ? x.status === 'default' : x.status === f.status));
+  // `displayable` (the default status) unless a status is asked for.
+  let out = list.filter((x) => x.status === (f.status ?? 'default'));
   if (f.package_type !== undefined) out = out.filter((x) => x.package_type === f.package_type);
   if (f.package_name !== undefined) {
     // `search_by_name`: a case-insensitive substring.
@@ -309,12 +308,12 @@ const packageShape = { package_id: p.int().required() };
 
 export function packagesRoutes(r: ApiRouter): void {
   // ---- Generic packages: every credential the registry takes; the route checks it itself.
-  r.put(GENERIC, { auth: 'optional', jobToken: true }, async (c) => {
+  r.put(GENERIC, { auth: 'optional', jobToken: true, rawBody: true }, async (c) => {
     const { actor, project } = genericProject(c);
     const prm = checkGenericParams(c, true);
     authorizePackage(c, actor, project, 'create_package');
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    if (sizeProblem(c, bytes.byteLength)) throw badRequest('File is too large');
+    if (tooLarge(c, bytes.byteLength)) throw badRequest('File is too large');
     const now = c.get('fx').clock.iso();
     const job = actor.kind === 'user' ? actor.job : null;
     write(c, (d) => {

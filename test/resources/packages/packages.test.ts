@@ -379,3 +379,28 @@ describe('packages: project deletion', () => {
     expect(names).not.toContain('lib');
   });
 });
+
+describe('generic packages: bodies of any content type', () => {
+  it('PUT /projects/:id/packages/generic/...: a form-encoded or JSON-typed body is the file, byte for byte', async () => {
+    const fx = packagesFx();
+    const amps = 'a=1&'.repeat(5000);
+    expect(
+      (
+        await put(fx, `${GENERIC}/raw/1.0.0/form.txt`, amps, {
+          ...pat('dev'),
+          'Content-Type': 'application/x-www-form-urlencoded',
+        })
+      ).status,
+    ).toBe(201);
+    expect(await (await get(fx, `${GENERIC}/raw/1.0.0/form.txt`, pat('dev'))).text()).toBe(amps);
+    expect(
+      (
+        await put(fx, `${GENERIC}/raw/1.0.0/x.json`, 'not json', {
+          ...pat('dev'),
+          'Content-Type': 'application/json',
+        })
+      ).status,
+    ).toBe(201);
+    expect(await (await get(fx, `${GENERIC}/raw/1.0.0/x.json`, pat('dev'))).text()).toBe('not json');
+  });
+});
