@@ -125,6 +125,15 @@ class PackageRenderer {
     return out;
   }
 
+  /**
+   * `pipeline` (the first build info's, still served beside its replacement in 13.12) and `pipelines`,
+   * when some job published to the package.
+   */
+  #builtBy(pkg: PackageRecord): Json {
+    const pipelines = this.#pipelinesOf(pkg.pipeline_ids);
+    return pipelines.length ? { pipeline: pipelines[0], pipelines } : {};
+  }
+
   package(pkg: PackageRecord, o: { group?: boolean; single?: boolean } = {}): Json {
     const project = tget(this.#st.projects, pkg.project_id)!;
     const links: Json = { web_path: `/${project.path_with_namespace}/-/packages/${pkg.id}` };
@@ -142,6 +151,7 @@ class PackageRenderer {
       name: pkg.name,
       version: pkg.version,
       package_type: pkg.package_type,
+      status: pkg.status,
       _links: links,
       created_at: pkg.created_at,
     };
@@ -150,8 +160,7 @@ class PackageRenderer {
       out.project_path = project.path_with_namespace;
     }
     out.tags = [];
-    const pipelines = this.#pipelinesOf(pkg.pipeline_ids);
-    if (pipelines.length) out.pipelines = pipelines;
+    Object.assign(out, this.#builtBy(pkg));
     if (o.single) out.versions = this.#versions(pkg);
     return out;
   }
@@ -161,10 +170,7 @@ class PackageRenderer {
     return projectPackages(this.#st, pkg.project_id)
       .filter((x) => x.name === pkg.name && x.package_type === pkg.package_type && x.version !== pkg.version)
       .map((x) => {
-        const v: Json = { id: x.id, version: x.version, created_at: x.created_at, tags: [] };
-        const pipelines = this.#pipelinesOf(x.pipeline_ids);
-        if (pipelines.length) v.pipelines = pipelines;
-        return v;
+        return { id: x.id, version: x.version, created_at: x.created_at, tags: [], ...this.#builtBy(x) };
       });
   }
 

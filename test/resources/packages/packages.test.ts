@@ -169,6 +169,7 @@ describe('generic packages: deploy tokens and job tokens', () => {
     );
     const [pkg] = await body(await call(fx, 'GET', `${PKGS}/packages?package_name=built`, 'dev'));
     expect(pkg.pipelines).toHaveLength(1);
+    expect(pkg.pipeline).toEqual(pkg.pipelines[0]);
     expect(pkg.pipelines[0]).toMatchObject({ id: 8, ref: 'master', user: { username: 'dev' } });
     const files = await body(await call(fx, 'GET', `${PKGS}/packages/${pkg.id}/package_files`, 'dev'));
     expect(files[0].pipelines[0]).toMatchObject({ id: 8 });
@@ -217,6 +218,7 @@ describe('project packages', () => {
         name: 'tool',
         version: '1.0.0',
         package_type: 'generic',
+        status: 'default',
         _links: {
           web_path: '/acme/pkgs/-/packages/1',
           delete_api_path: `http://localhost/api/v4/projects/${pkgsId}/packages/1`,
