@@ -8,7 +8,7 @@
  * lower-cased (`jobs:build config contains unknown keys: scriptt`); the jobs entry's own errors name the
  * job humanised (`jobs build config should implement a script: or a trigger: keyword`).
  */
-import { parseDocument, stringify, type Document } from 'yaml';
+import { parseDocument, stringify, type Document, type ScalarTag, type Tags } from 'yaml';
 import {
   ExpressionError,
   existsMatches,
@@ -168,6 +168,23 @@ const humanize = (name: string) => name.replace(/_id$/, '').replace(/_/g, ' ');
 
 class LoadError extends Error {}
 
+/**
+ * YAML 1.1 as Psych reads it: `yes`/`no`/`on`/`off`/`true`/`false` are booleans, but not the single
+ * letters `y` and `n` that the 1.1 spec (and the `yaml` package) also list: `script: y` is a string.
+ */
+function psychBooleans(tags: Tags): Tags {
+  const BOOL = 'tag:yaml.org,2002:bool';
+  return tags.map((t): Tags[number] => {
+    if (typeof t !== 'object' || t.tag !== BOOL || !('resolve' in t) || !(t.test instanceof RegExp)) return t;
+    const scalar = t as ScalarTag;
+    const truthy = scalar.test!.test('true');
+    return {
+      ...scalar,
+      test: truthy ? /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/ : /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+    };
+  });
+}
+
 /** `Gitlab::Config::Loader::Yaml`: a hash, or the platform's message. */
 function load(text: string): Json {
   if (Buffer.byteLength(text) > YAML_LIMITS.bytes) throw new LoadError('The parsed YAML is too big');
@@ -175,6 +192,7 @@ function load(text: string): Json {
   try {
     doc = parseDocument(text, {
       version: '1.1',
+      customTags: psychBooleans,
       merge: true,
       uniqueKeys: false,
       prettyErrors: false,
@@ -324,13 +342,24 @@ function resolveExtends(config: Json): Json {
       if (!isHash(base)) throw new LoadError(`${key}: invalid base hashes in \`extends\``);
       merged = deepMerge(merged, base);
     }
-    const own: Json = Object.assign(Object.create(null) as Json, job);
-    delete own.extends;
-    out[key] = deepMerge(merged, own);
+    // The job keeps its `extends` key, as the platform's merged configuration shows it.
+    out[key] = deepMerge(merged, job);
     done.add(key);
     return out[key] as Json;
   };
   for (const key of Object.keys(out)) if (!RESERVED.has(key)) resolve(key, []);
+  return out;
+}
+
+/** `Config::EdgeStagesInjector`: a list of `stages` (or `types`) gains `.pre` first and `.post` last. */
+function withEdgeStages(config: Json): Json {
+  const key = Object.hasOwn(config, 'stages') ? 'stages' : Object.hasOwn(config, 'types') ? 'types' : null;
+  if (!key || !Array.isArray(config[key])) return config;
+  const stages = [...(config[key] as unknown[])];
+  if (!stages.includes('.pre')) stages.unshift('.pre');
+  if (!stages.includes('.post')) stages.push('.post');
+  const out: Json = Object.assign(Object.create(null) as Json, config);
+  out[key] = stages;
   return out;
 }
 
@@ -632,6 +661,7 @@ export function processCiConfig(text: string | undefined, source: IncludeSource)
     throw e;
   }
   const p: Problems = { errors: [], warnings: [] };
+  merged = withEdgeStages(merged);
   const out = plain(merged) as Json;
 
   const rawStages = merged.stages ?? merged.types;

@@ -120,6 +120,16 @@ describe('POST /ci/lint', () => {
     });
   });
 
+  it('POST /ci/lint: the merged YAML resolves extends (keeping the key) and wraps stages in .pre and .post', async () => {
+    const fx = yamlFx();
+    const content = 'stages: [build]\n.b:\n  image: x\nj:\n  extends: .b\n  stage: build\n  script: y\n';
+    const out = await body(await lint(fx, content, { include_merged_yaml: true }));
+    expect(out.status).toBe('valid');
+    expect(out.merged_yaml).toBe(
+      '---\nstages:\n- .pre\n- build\n- .post\n.b:\n  image: x\nj:\n  image: x\n  extends: .b\n  stage: build\n  script: y\n',
+    );
+  });
+
   it('POST /ci/lint: the platform messages of common mistakes', async () => {
     const fx = yamlFx();
     const errors = async (content: string) => (await body(await lint(fx, content))).errors;
