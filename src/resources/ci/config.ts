@@ -128,6 +128,8 @@ export interface CiJob {
   except?: Policy;
   rules?: CiRule[];
   needs: string[];
+  /** The needs marked `optional: true`: a job left out of the pipeline does not refuse it. */
+  optionalNeeds: string[];
   environment: CiEnvironment | null;
   variables: Record<string, string>;
   script: string[];
@@ -527,13 +529,19 @@ function validateJob(
   }
 
   let needs: string[] = [];
+  let optionalNeeds: string[] = [];
   if (job.needs !== undefined && job.needs !== null) {
     const list = Array.isArray(job.needs) ? job.needs : [job.needs];
     const names = list.map((n) =>
       typeof n === 'string' ? n : isHash(n) && typeof n.job === 'string' ? n.job : null,
     );
     if (names.some((n) => n === null)) err('needs config can only be a string or a hash');
-    else needs = names as string[];
+    else {
+      needs = names as string[];
+      optionalNeeds = list.flatMap((n) => (isHash(n) && n.optional === true ? [n.job as string] : []));
+    }
+    // `REQUIRED_BY_NEEDS`: a job with needs names its stage.
+    if (!bridge && !Object.hasOwn(job, 'stage')) err('config missing required keys: stage');
   }
 
   let environment: CiEnvironment | null = null;
@@ -570,6 +578,7 @@ function validateJob(
     ...(except && { except }),
     ...(rules && { rules }),
     needs,
+    optionalNeeds,
     environment,
     variables: variables ?? {},
     script,
@@ -743,6 +752,19 @@ export interface SelectedJob {
   job: CiJob;
   when: JobWhen;
   allow_failure: boolean;
+}
+
+/**
+ * `'a' job needs 'b' job, but it was not added to the pipeline` for the first selected job whose
+ * (non-optional) need was left out, or null.
+ */
+export function missingNeed(selected: readonly SelectedJob[]): string | null {
+  const names = new Set(selected.map((x) => x.job.name));
+  for (const { job } of selected)
+    for (const n of job.needs)
+      if (!names.has(n) && !job.optionalNeeds.includes(n))
+        return `'${job.name}' job needs '${n}' job, but it was not added to the pipeline`;
+  return null;
 }
 
 /** The variables `rules: if:` and `only: variables:` see (predefined, file, job, pipeline's own). */

@@ -16,6 +16,7 @@ import { setting } from '../settings/model.js';
 import { authorizeCi } from './access.js';
 import {
   mergedYaml,
+  missingNeed,
   processCiConfig,
   selectJobs,
   workflowAllows,
@@ -101,6 +102,8 @@ function lintProject(c: Ctx, proj: ProjectRecord, content: string | undefined, d
       merged_yaml: merged,
       jobs: [],
     };
+  const missing = missingNeed(selected);
+  if (missing) return { valid: false, errors: [missing], warnings, merged_yaml: merged, jobs: [] };
   const order = result.config.stages;
   const jobs = [...selected]
     .sort((a, b) => order.indexOf(a.job.stage) - order.indexOf(b.job.stage))

@@ -14,6 +14,7 @@ import type { Project } from '../projects/record.js';
 import type { BuildSpec, BuildWhen } from './builds.js';
 import {
   processCiConfig,
+  missingNeed,
   selectJobs,
   workflowAllows,
   type CiEnvironment,
@@ -123,6 +124,8 @@ export function yamlJobs(
     return { error: 'Pipeline filtered out by workflow rules.' };
   const selected = selectJobs(result.config, facts, variables, paths);
   if (selected.length === 0) return { error: 'No stages / jobs for this pipeline.' };
+  const missing = missingNeed(selected);
+  if (missing) return { error: missing };
   const specs = selected.map(({ job, when, allow_failure }): BuildSpec => {
     const before = previousRun(st, project.id, job.name);
     const script = [...job.before_script, ...job.script, ...job.after_script];

@@ -333,6 +333,33 @@ build:
   });
 });
 
+describe('.gitlab-ci.yml: needs', () => {
+  it('POST /projects/:id/ci/lint?dry_run=true: a need left out of the pipeline refuses it, unless optional', async () => {
+    const fx = yamlFx();
+    const lint = async (content: string) =>
+      body(await call(fx, 'POST', `${YAML_PROJECT}/ci/lint`, 'dev', { content, dry_run: true }));
+    const base = `build:
+  stage: build
+  script: x
+  rules:
+    - if: '$CI_COMMIT_TAG'
+test:
+  stage: test
+  script: x
+`;
+    expect((await lint(`${base}  needs: [build]\n`)).errors).toEqual([
+      "'test' job needs 'build' job, but it was not added to the pipeline",
+    ]);
+    expect(await lint(`${base}  needs: [{job: build, optional: true}]\n`)).toMatchObject({ valid: true });
+    const noStage = await body(
+      await call(fx, 'POST', '/api/v4/ci/lint', 'dev', {
+        content: 'a:\n  script: x\nb:\n  script: x\n  needs: [a]\n',
+      }),
+    );
+    expect(noStage.errors).toEqual(['jobs:b config missing required keys: stage']);
+  });
+});
+
 describe('.gitlab-ci.yml: rules exists', () => {
   it('POST /projects/:id/ci/lint?dry_run=true: `exists` globs match the default branch files', async () => {
     const fx = yamlFx();
