@@ -188,7 +188,15 @@ export function parseExpression(text: string): (vars: ReadonlyMap<string, string
 
   const root = or();
   if (pos !== tokens.length) throw new ExpressionError('trailing tokens');
-  return (vars) => truthy(root(vars));
+  // A pattern on the wrong side shows only once values are known: such a comparison is false.
+  return (vars) => {
+    try {
+      return truthy(root(vars));
+    } catch (e) {
+      if (e instanceof ExpressionError) return false;
+      throw e;
+    }
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -390,3 +390,27 @@ d:
     expect(out.jobs.map((j: { name: string }) => j.name)).toEqual(['a', 'c', 'd']);
   });
 });
+
+describe('.gitlab-ci.yml: expressions', () => {
+  it('POST /projects/:id/ci/lint?dry_run=true: operators, parentheses, patterns and a pattern on the wrong side', async () => {
+    const fx = yamlFx();
+    const job = (name: string, expr: string) => `${name}:\n  script: x\n  rules:\n    - if: '${expr}'\n`;
+    const content = [
+      job('eq', '$CI_COMMIT_BRANCH == "master"'),
+      job('ne', '$CI_COMMIT_BRANCH != "master"'),
+      job('re', '$CI_COMMIT_REF_NAME =~ /^MAS/i'),
+      job('nre', '$CI_COMMIT_REF_NAME !~ /^mas/'),
+      job('and_or', '($CI_COMMIT_TAG || $CI_PIPELINE_SOURCE == "push") && $CI_COMMIT_BRANCH'),
+      job('nul', '$CI_COMMIT_TAG == null'),
+      job('wrong_side', '/master/ =~ $CI_COMMIT_BRANCH'),
+    ].join('');
+    const out = await body(
+      await call(fx, 'POST', `${YAML_PROJECT}/ci/lint`, 'dev', {
+        content,
+        dry_run: true,
+        include_jobs: true,
+      }),
+    );
+    expect(out.jobs.map((j: { name: string }) => j.name)).toEqual(['eq', 're', 'and_or', 'nul']);
+  });
+});
