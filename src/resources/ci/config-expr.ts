@@ -5,12 +5,18 @@
  *
  * The platform matches patterns with RE2, which never backtracks. JavaScript's engine does, so a pattern
  * is only used when it cannot blow up: no back-references or look-arounds (RE2 has neither), no
- * quantified group that itself holds a quantifier or an alternation, and a bounded length. Any other
- * pattern matches nothing, and the subject is bounded too.
+ * quantified group that itself holds a quantifier or an alternation, at most three unbounded quantifiers,
+ * and a bounded length. Any other pattern matches nothing, and the subject is bounded too (256 characters,
+ * which holds any ref name).
  */
 
 const MAX_PATTERN = 512;
-const MAX_SUBJECT = 4096;
+/**
+ * A subject is matched on its first 256 characters and a pattern takes at most 3 unbounded quantifiers:
+ * without backtracking blow-ups, the work left is polynomial in the subject, of that degree.
+ */
+const MAX_SUBJECT = 256;
+const MAX_UNBOUNDED = 3;
 const MAX_EXPRESSION = 4096;
 
 /** A `/pattern/flags` literal as a safe RegExp, or null when it is not one (or not safe). */
@@ -19,13 +25,27 @@ export function safeRegex(literal: string): RegExp | null {
   if (!m || m[1]!.length > MAX_PATTERN) return null;
   const src = m[1]!;
   if (/\\[1-9]|\\k<|\(\?[=!<]/.test(src)) return null;
-  if (nestedQuantifier(src)) return null;
+  if (nestedQuantifier(src) || unboundedQuantifiers(src) > MAX_UNBOUNDED) return null;
   const flags = [...new Set(m[2]!.split('').filter((f) => f === 'i' || f === 'm' || f === 's'))].join('');
   try {
     return new RegExp(src, flags);
   } catch {
     return null;
   }
+}
+
+/** How many `*`, `+` and `{n,}` the pattern has outside character classes. */
+function unboundedQuantifiers(src: string): number {
+  let n = 0;
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i]!;
+    if (ch === '\\') i++;
+    else if (inClass) inClass = ch !== ']';
+    else if (ch === '[') inClass = true;
+    else if (ch === '*' || ch === '+' || (ch === '{' && /^\{\d+,\}/.test(src.slice(i)))) n++;
+  }
+  return n;
 }
 
 /** Whether some quantified group holds a quantifier or an alternation (the shapes that backtrack). */

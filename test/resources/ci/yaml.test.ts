@@ -403,6 +403,7 @@ describe('.gitlab-ci.yml: expressions', () => {
       job('and_or', '($CI_COMMIT_TAG || $CI_PIPELINE_SOURCE == "push") && $CI_COMMIT_BRANCH'),
       job('nul', '$CI_COMMIT_TAG == null'),
       job('wrong_side', '/master/ =~ $CI_COMMIT_BRANCH'),
+      job('four_stars', '$CI_COMMIT_BRANCH =~ /.*.*.*.*r/'),
     ].join('');
     const out = await body(
       await call(fx, 'POST', `${YAML_PROJECT}/ci/lint`, 'dev', {
