@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { body, call } from './world.js';
-import { MAIN_CI, YAML_PROJECT, yamlFx } from './yaml-world.js';
+import { createFauxlab } from '../../../src/index.js';
+import { MAIN_CI, YAML_PROJECT, yamlFx, yamlWorld } from './yaml-world.js';
 
 type Fx = ReturnType<typeof yamlFx>;
 type Job = { name: string; stage: string; status: string; allow_failure: boolean };
@@ -204,6 +205,16 @@ describe('POST /ci/lint', () => {
     const fx = yamlFx();
     const res = await lint(fx, `a:\n  script: x\n  rules:\n    - if: '$CI_COMMIT_REF_NAME =~ /(a+)+$/'\n`);
     expect((await body(res)).status).toBe('valid');
+  });
+
+  it('POST /ci/lint: anonymous callers lint while sign-up is open, and get a 401 when it is closed', async () => {
+    expect((await lint(yamlFx(), 'a:\n  script: x\n')).status).toBe(200);
+    const closed = createFauxlab({ scenario: { ...yamlWorld, settings: { signup_enabled: false } } });
+    const res = await call(closed, 'POST', '/api/v4/ci/lint', undefined, { content: 'a:\n  script: x\n' });
+    expect(res.status).toBe(401);
+    expect(
+      (await call(closed, 'POST', '/api/v4/ci/lint', 'dev', { content: 'a:\n  script: x\n' })).status,
+    ).toBe(200);
   });
 
   it('POST /ci/lint: 400 without content', async () => {
