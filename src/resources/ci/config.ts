@@ -19,7 +19,15 @@ import {
 } from './config-expr.js';
 
 /** `Gitlab::Config::Loader::Yaml::MAX_YAML_SIZE` and `MAX_YAML_DEPTH`. */
-export const YAML_LIMITS = { bytes: 1024 * 1024, depth: 100, aliases: 100, includes: 100, jobs: 500 };
+export const YAML_LIMITS = {
+  bytes: 1024 * 1024,
+  depth: 100,
+  aliases: 100,
+  includes: 100,
+  jobs: 500,
+  /** The file and its includes together: a hundred megabyte includes would hold the instance for long. */
+  totalBytes: 4 * 1024 * 1024,
+};
 
 const RESERVED = new Set([
   'image',
@@ -187,9 +195,41 @@ function psychBooleans(tags: Tags): Tags {
   });
 }
 
+/**
+ * Whether the text nests deeper than the platform takes, seen before parsing: the parser recurses per
+ * level, so a megabyte of `[` (or of `- `) would hold the instance for seconds before any depth check
+ * on the result. Flow brackets outside quoted scalars and compact block indicators (`- - - x`) count.
+ */
+function nestsTooDeep(text: string): boolean {
+  const max = YAML_LIMITS.depth;
+  let flow = 0;
+  let quote: string | null = null;
+  let prev = '\n';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === quote) quote = null;
+      else if (ch === '\\' && quote === '"') i++;
+    } else if (ch === '#' && /\s/.test(prev)) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl - 1;
+    } else if ((ch === '"' || ch === "'") && /[\s[{,:]/.test(prev)) quote = ch;
+    else if (ch === '[' || ch === '{') {
+      if (++flow > max) return true;
+    } else if ((ch === ']' || ch === '}') && flow > 0) flow--;
+    else if (prev === '\n' && flow === 0) {
+      const m = /^[ \t]*((?:[-?:][ \t]+)+)/.exec(text.slice(i, i + 4 * max + 8));
+      if (m && m[1]!.replace(/[ \t]/g, '').length > max) return true;
+    }
+    prev = ch;
+  }
+  return false;
+}
+
 /** `Gitlab::Config::Loader::Yaml`: a hash, or the platform's message. */
 function load(text: string): Json {
   if (Buffer.byteLength(text) > YAML_LIMITS.bytes) throw new LoadError('The parsed YAML is too big');
+  if (nestsTooDeep(text)) throw new LoadError('The parsed YAML is too deep');
   let doc: Document;
   try {
     doc = parseDocument(text, {
@@ -250,6 +290,8 @@ const plain = (v: unknown): unknown =>
 
 interface IncludeState {
   count: number;
+  /** Bytes of YAML read so far, the file's own included. */
+  bytes: number;
   source: IncludeSource;
 }
 
@@ -297,6 +339,8 @@ function includeOne(entry: unknown, st: IncludeState): Json {
     if (text.trim() === '') throw new LoadError(`Local file \`${location}\` is empty!`);
   } else throw new LoadError(`Include \`${show(plain(entry))}\` needs to match exactly one accessor!`);
 
+  st.bytes += Buffer.byteLength(text);
+  if (st.bytes > YAML_LIMITS.totalBytes) throw new LoadError('The parsed YAML is too big');
   let loaded: Json;
   try {
     loaded = load(text);
@@ -663,7 +707,7 @@ export function processCiConfig(text: string | undefined, source: IncludeSource)
     return { errors: ['Please provide content of .gitlab-ci.yml'], warnings: [] };
   let merged: Json;
   try {
-    merged = withIncludes(load(text), { count: 0, source });
+    merged = withIncludes(load(text), { count: 0, bytes: Buffer.byteLength(text), source });
     merged = resolveExtends(merged);
   } catch (e) {
     if (e instanceof LoadError) return { errors: [e.message], warnings: [] };

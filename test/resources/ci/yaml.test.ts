@@ -194,6 +194,13 @@ describe('POST /ci/lint', () => {
           .join(',')}]`,
       );
     expect((await body(await lint(fx, bomb.join('\n')))).status).toBe('invalid');
+    // A megabyte of brackets or of compact sequences is refused before parsing, at once.
+    expect((await body(await lint(fx, `x: ${'['.repeat(1_000_000)}`))).errors).toEqual([
+      'The parsed YAML is too deep',
+    ]);
+    expect((await body(await lint(fx, `${'- '.repeat(300_000)}x`))).errors).toEqual([
+      'The parsed YAML is too deep',
+    ]);
     const deep = `${'['.repeat(150)}${']'.repeat(150)}`;
     expect((await body(await lint(fx, `x: ${deep}`))).errors).toEqual(['The parsed YAML is too deep']);
     expect((await body(await lint(fx, `x: "${'a'.repeat(1024 * 1024)}"`))).errors).toEqual([
