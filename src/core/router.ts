@@ -48,6 +48,11 @@ export interface RouteOptions<S extends Shape = Shape> {
    * the EE endpoint): the catch-all 404, explained as a tier problem in the request journal.
    */
   tier?: 'premium' | 'ultimate';
+  /**
+   * The body is the route's own bytes (a file Workhorse hands over as it came): it is not read as params,
+   * whatever its content type; the handler reads it.
+   */
+  rawBody?: boolean;
 }
 
 export interface RouteInfo {
@@ -185,7 +190,7 @@ export class ApiRouter {
       if (!tierHas(fx.tier(), tier))
         throw noRoute(`no such route on the ${fx.tier()} tier (it needs ${tier})`);
       for (const [n, re] of requirements) if (!re.test(c.req.param(n) ?? '')) throw noRoute();
-      if (read) return run(c, readQueryParams(c), probe);
+      if (read || opts.rawBody) return run(c, readQueryParams(c), probe);
       return readParams(c).then((raw) => run(c, raw, probe));
     });
     return this;

@@ -55,6 +55,7 @@ import { eventsArea } from './events/area.js';
 import { jobsArea } from './jobs/area.js';
 import { repositoryArea } from './repository/area.js';
 import { gitHttpArea } from './git_http/area.js';
+import { packagesArea } from './packages/area.js';
 
 const LIST = [
   usersArea,
@@ -104,6 +105,7 @@ const LIST = [
   avatarsArea,
   groupExportArea,
   gitHttpArea,
+  packagesArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

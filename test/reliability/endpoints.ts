@@ -195,6 +195,13 @@ const releaseCode = (c: Cell): Expect => (!c.visible ? PNF : readsMr(c) ? [200] 
 /** A set-up that gives the project's or group's wiki a `Home` page. */
 const wikiPage = (kind: 'project' | 'group') => (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${kind === 'project' ? P(v) : G(v)}/wikis`, 'root-api', { title: 'Home', content: 'x' });
+/** A set-up that publishes generic package 1 (`pkg 1.0.0`, file `a.txt`) to the project as root. */
+const publishPackage = async (fx: Fauxlab, v: Visibility) =>
+  await fx.app.request(`${P(v)}/packages/generic/pkg/1.0.0/a.txt`, {
+    method: 'PUT',
+    headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/octet-stream' },
+    body: 'a',
+  });
 /** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
 const pushTo =
   (ok: number) =>
@@ -1925,6 +1932,64 @@ export const ENDPOINTS: Endpoint[] = [
         return form;
       },
     },
+  ),
+  // ---- CI lint: anyone lints content while sign-up is open; a project's file needs `download_code`,
+  // linting content for a project `create_pipeline` (developers)
+  instance('POST /ci/lint', () => '/ci/lint', anyone(200), {
+    body: json({ content: 'build:\n  script: make\n' }),
+    readOnly: true,
+  }),
+  project('GET /projects/:id/ci/lint', () => '/ci/lint', mrUser(200)),
+  project('POST /projects/:id/ci/lint', () => '/ci/lint', pLevel(30, 200), {
+    body: json({ content: 'build:\n  script: make\n' }),
+    readOnly: true,
+  }),
+  // ---- package registry: generic packages take `authenticate!` first, then `create_package`
+  // (developers) or `read_package` (reporters, or whoever public and internal access lets in); the
+  // packages API reads with `read_package` and deletes with `destroy_package` (maintainers). Each
+  // cell's set-up publishes package 1 (`pkg 1.0.0`, file `a.txt`) as root.
+  project(
+    'PUT /projects/:id/packages/generic/:package_name/:version_and_file{.+}',
+    () => '/packages/generic/pkg/1.0.0/a.txt',
+    pLevel(30, 201),
+    { body: json({ any: 'bytes' }) },
+  ),
+  project(
+    'GET /projects/:id/packages/generic/:package_name/:version_and_file{.+}',
+    () => '/packages/generic/pkg/1.0.0/a.txt',
+    mrUser(200),
+    { setup: (fx, v) => publishPackage(fx, v) },
+  ),
+  project('GET /projects/:id/packages', () => '/packages', mrRead(), {
+    setup: (fx, v) => publishPackage(fx, v),
+  }),
+  project('GET /projects/:id/packages/:package_id', () => '/packages/1', mrRead(), {
+    setup: (fx, v) => publishPackage(fx, v),
+  }),
+  project(
+    'GET /projects/:id/packages/:package_id/package_files',
+    () => '/packages/1/package_files',
+    mrRead(),
+    {
+      setup: (fx, v) => publishPackage(fx, v),
+    },
+  ),
+  project(
+    'DELETE /projects/:id/packages/:package_id',
+    () => '/packages/1',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [204] : F),
+    { setup: (fx, v) => publishPackage(fx, v) },
+  ),
+  project(
+    'DELETE /projects/:id/packages/:package_id/package_files/:package_file_id',
+    () => '/packages/1/package_files/1',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [204] : F),
+    { setup: (fx, v) => publishPackage(fx, v) },
+  ),
+  group(
+    'GET /groups/:id/packages',
+    () => '/packages',
+    (c) => (!c.visible ? GNF : c.vis === 'public' || c.level >= 20 ? [200] : F),
   ),
 ];
 

@@ -152,6 +152,17 @@ const world: ScenarioFile = {
           created_at: '2021-01-01T00:00:00Z',
         },
       ],
+      packages: [
+        {
+          name: 'app',
+          version: '1.0.0',
+          status: 'hidden',
+          files: [
+            { file_name: 'app.txt', content: 'hello' },
+            { file_name: 'app.bin', content_base64: 'AP8B', created_at: '2021-03-01T10:00:00Z' },
+          ],
+        },
+      ],
       releases: [
         {
           tag_name: 'v1.0',

@@ -25,11 +25,13 @@ import {
   deletePipeline,
   pipelineVariableProblems,
   projectPipelineIds,
+  projectVariables,
   retryPipeline,
   type LivePipeline,
 } from './model.js';
 import { defaultBuildSpecs, newBuilds, queueFirstStage } from './builds.js';
 import { findRef, refNames } from './refs.js';
+import { ciConfigAt, yamlJobs } from './yaml-pipeline.js';
 import { emitEvent } from '../integrations/events.js';
 import { sendJson } from '../../core/respond.js';
 
@@ -147,6 +149,8 @@ export interface PipelineRequest {
   ref: string;
   variables: PipelineVariable[];
   userId: number | null;
+  /** `CI_PIPELINE_SOURCE` for the configuration's rules: `api` unless given. */
+  source?: string;
 }
 
 /**
@@ -166,6 +170,25 @@ export function startPipeline(
   const tagSha = branchSha === undefined ? findRef(st, proj, 'tag', req.ref) : undefined;
   const sha = branchSha ?? tagSha;
   if (sha === undefined) throw validationError({ base: ['Reference not found'] });
+  // `.gitlab-ci.yml` at the commit, when there is one: its errors refuse the pipeline before anything else.
+  let specs = defaultBuildSpecs(DEFAULT_RUN_SECONDS, 'success');
+  let stages: string[] | undefined;
+  const config = ciConfigAt(st, proj, sha);
+  if (config) {
+    const vars: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const v of projectVariables(st, proj.id)) vars[v.key] = v.value;
+    for (const v of req.variables) vars[v.key] = v.value;
+    const jobs = yamlJobs(
+      st,
+      proj,
+      sha,
+      config,
+      { ref: req.ref, tag: branchSha === undefined, source: req.source ?? 'api' },
+      vars,
+    );
+    if ('error' in jobs) throw validationError({ base: [jobs.error] });
+    ({ specs, stages } = jobs);
+  }
   const problems = pipelineVariableProblems(req.variables);
   if (problems.length)
     throw validationError({
@@ -174,7 +197,7 @@ export function startPipeline(
   const now = c.get('fx').clock.iso();
   // The first stage waits for a runner for the instance's queue time; the run starts after it.
   const queueMs = st.ciJobs.queue_ms;
-  const builds = newBuilds(defaultBuildSpecs(DEFAULT_RUN_SECONDS, 'success'), undefined, {
+  const builds = newBuilds(specs, stages, {
     created_at: now,
     user_id: req.userId,
   });

@@ -11,10 +11,11 @@ import type { Draft } from 'immer';
 import { ACCESS } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import type { PlatformState, UserRecord } from '../../core/state.js';
+import type { PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
-import { defaultBuildSpecs, newBuilds, queueFirstStage } from '../ci/builds.js';
-import { createPipeline, DEFAULT_RUN_SECONDS } from '../ci/model.js';
+import { newBuilds, queueFirstStage } from '../ci/builds.js';
+import { createPipeline, DEFAULT_RUN_SECONDS, projectVariables } from '../ci/model.js';
+import { ciConfigAt, yamlJobs } from '../ci/yaml-pipeline.js';
 import { recordPush } from '../events/store.js';
 import { dispatch } from '../integrations/events.js';
 import type { PushedCommits } from '../integrations/kinds.js';
@@ -297,8 +298,10 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
         });
     }
     for (const cmd of accepted)
-      if (!skipCi && cmd.next !== BLANK_SHA && hasCiConfig(d as PlatformState, cmd.next))
-        pipelines.push(pushPipeline(d, project.id, cmd, userId, now));
+      if (!skipCi && cmd.next !== BLANK_SHA) {
+        const id = pushPipeline(d, proj, cmd, userId, now);
+        if (id !== undefined) pipelines.push(id);
+      }
   });
 
   const after: string[] = [];
@@ -335,24 +338,41 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
  * The pipeline of a push (`Ci::CreatePipelineService` with source `push`): the default jobs, as the
  * pipelines API makes them, for the pushed head, in the push's own write.
  */
+/**
+ * The pipeline a pushed head gets from the project's CI file at that commit (source `push`), or none: no
+ * CI file, or a file whose rules select no job. A file with errors makes no pipeline here either (the
+ * platform records a failed one with its `yaml_errors`).
+ */
 function pushPipeline(
   d: Draft<PlatformState>,
-  projectId: number,
+  project: ProjectRecord,
   cmd: Command,
   userId: number | null,
   now: string,
-): number {
+): number | undefined {
+  const st = d as PlatformState;
+  const sha = peel(objectsOf(st), cmd.next);
+  const config = ciConfigAt(st, project, sha);
+  if (config === undefined) return undefined;
+  const vars: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const v of projectVariables(st, project.id)) vars[v.key] = v.value;
+  const jobs = yamlJobs(
+    st,
+    project,
+    sha,
+    config,
+    { ref: cmd.name!, tag: cmd.kind === 'tag', source: 'push' },
+    vars,
+  );
+  if ('error' in jobs) return undefined;
   const queueMs = d.ciJobs.queue_ms;
-  const builds = newBuilds(defaultBuildSpecs(DEFAULT_RUN_SECONDS, 'success'), undefined, {
-    created_at: now,
-    user_id: userId,
-  });
+  const builds = newBuilds(jobs.specs, jobs.stages, { created_at: now, user_id: userId });
   if (queueMs > 0) queueFirstStage(builds, now);
   return createPipeline(d, {
-    project_id: projectId,
+    project_id: project.id,
     ref: cmd.name!,
     tag: cmd.kind === 'tag',
-    sha: peel(objectsOf(d as PlatformState), cmd.next),
+    sha,
     before_sha: cmd.old,
     user_id: userId,
     yaml_errors: null,
@@ -421,12 +441,4 @@ function connected(store: ObjectStore, id: string): boolean {
   const commit = store.type(head) === 'commit' ? store.commit(head) : undefined;
   if (!commit) return store.type(head) !== 'tag';
   return store.type(commit.tree) === 'tree' && commit.parents.every((p) => store.type(p) === 'commit');
-}
-
-/** Whether the commit's tree has a CI configuration at its root. */
-function hasCiConfig(st: PlatformState, id: string): boolean {
-  const store = objectsOf(st);
-  const commit = store.commit(peel(store, id));
-  const tree = commit && store.tree(commit.tree);
-  return !!tree?.some((e) => e.name === '.gitlab-ci.yml' && e.mode !== '40000');
 }

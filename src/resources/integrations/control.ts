@@ -79,7 +79,7 @@ export function integrationControl(app: Hono<Env>, fxOf: (c: Context<Env>) => Fx
     const after =
       sha ?? (tag ? tagTarget(st, proj, signature) : pushCommit(st, proj, ref, before, signature));
     fx.store.write((d) => {
-      if (kind === 'branch') moveBranch(d, proj, ref, after);
+      if (kind === 'branch') moveBranch(d, proj, ref, after, { userId: uid, now });
       else setRef(d, proj, 'tag', ref, after);
       recordPush(d, {
         project_id: project.id,

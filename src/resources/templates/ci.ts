@@ -45,7 +45,7 @@ const categoriesOf = (tier: Tier) => (paid(tier) ? EE_CATEGORIES : CE_CATEGORIES
 const excludedOn = (tier: Tier) => (paid(tier) ? BASE_EXCLUDED : CE_EXCLUDED);
 
 /** The file's path under the templates folder, which the exclusion patterns see when listing. */
-function pathOf(t: CiTemplate): string {
+export function pathOf(t: CiTemplate): string {
   const folder = FOLDER_OF.get(t.category) ?? '';
   return `${folder ? `${folder}/` : ''}${t.key}${EXTENSION}`;
 }

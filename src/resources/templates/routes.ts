@@ -14,7 +14,7 @@ import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import { loadProject } from '../projects/helpers.js';
-import { findCiTemplate, listCiTemplates, type CiTemplate } from './ci.js';
+import { findCiTemplate, listCiTemplates, pathOf, type CiTemplate } from './ci.js';
 
 export interface LicenseTemplate {
   key: string;
@@ -60,6 +60,14 @@ function templates(type: TemplateType): readonly (FileTemplate | LicenseTemplate
     loaded.set(type, list);
   }
   return list;
+}
+
+/**
+ * The text of a vendored CI template by its path under the templates folder (`Pages/Jekyll.gitlab-ci.yml`),
+ * as `include: template:` names it; undefined when fauxlab has no such file.
+ */
+export function ciTemplateFile(path: string): string | undefined {
+  return (templates('gitlab_ci_ymls') as CiTemplate[]).find((t) => pathOf(t) === path)?.content;
 }
 
 const PROJECT_PLACEHOLDER = /[<{[](project|description|one\sline\s.+\swhat\sit\sdoes\.)[>}\]]/gi;

@@ -115,7 +115,7 @@ function triggerPipeline(c: Ctx, ref: string, token: string, given: Record<strin
   const { id, now } = startPipeline(
     c,
     proj,
-    { ref, variables: pipelineVariables, userId: owner?.id ?? null },
+    { ref, variables: pipelineVariables, userId: owner?.id ?? null, source: 'trigger' },
     (d, at) => {
       tget(d.triggers.records, trigger.id)!.last_used = at;
     },

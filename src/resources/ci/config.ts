@@ -1,0 +1,863 @@
+/**
+ * `.gitlab-ci.yml`, as far as fauxlab reads it (docs/behaviour.md lists the subset): loading with the
+ * platform's bounds, `include:` (local files, vendored templates; remote and project includes refused),
+ * `extends:`, the checks of `Gitlab::Ci::Config::Entry` with their messages for the keys it knows,
+ * `YamlProcessor`'s stage and needs checks, and the jobs a pipeline gets from it.
+ *
+ * Messages are the platform's: an entry's error is its location and the humanised attribute, all
+ * lower-cased (`jobs:build config contains unknown keys: scriptt`); the jobs entry's own errors name the
+ * job humanised (`jobs build config should implement a script: or a trigger: keyword`).
+ */
+import { parseDocument, stringify, type Document, type ScalarTag, type Tags } from 'yaml';
+import {
+  ExpressionError,
+  existsMatches,
+  parseExpression,
+  policyMatches,
+  type PipelineFacts,
+  type Policy,
+} from './config-expr.js';
+
+/** `Gitlab::Config::Loader::Yaml::MAX_YAML_SIZE` and `MAX_YAML_DEPTH`. */
+export const YAML_LIMITS = {
+  bytes: 1024 * 1024,
+  depth: 100,
+  aliases: 100,
+  includes: 100,
+  jobs: 500,
+  /** The file and its includes together: a hundred megabyte includes would hold the instance for long. */
+  totalBytes: 4 * 1024 * 1024,
+};
+
+const RESERVED = new Set([
+  'image',
+  'services',
+  'stages',
+  'types',
+  'before_script',
+  'after_script',
+  'variables',
+  'cache',
+  'include',
+  'default',
+  'workflow',
+]);
+
+/** `Entry::Job::ALLOWED_KEYS` with `PROCESSABLE_ALLOWED_KEYS`, as of 13.12. */
+const JOB_KEYS = new Set([
+  'tags',
+  'script',
+  'type',
+  'image',
+  'services',
+  'start_in',
+  'artifacts',
+  'cache',
+  'dependencies',
+  'before_script',
+  'after_script',
+  'environment',
+  'coverage',
+  'retry',
+  'parallel',
+  'interruptible',
+  'timeout',
+  'resource_group',
+  'release',
+  'secrets',
+  'extends',
+  'stage',
+  'only',
+  'except',
+  'rules',
+  'variables',
+  'inherit',
+  'allow_failure',
+  'when',
+  'needs',
+]);
+const BRIDGE_KEYS = new Set([
+  'trigger',
+  'extends',
+  'stage',
+  'only',
+  'except',
+  'rules',
+  'variables',
+  'inherit',
+  'allow_failure',
+  'when',
+  'needs',
+  'resource_group',
+]);
+const ALLOWED_WHEN = ['on_success', 'on_failure', 'always', 'manual', 'delayed'];
+const RULE_KEYS = new Set(['if', 'changes', 'exists', 'when', 'start_in', 'allow_failure']);
+const RULE_WHEN = ['on_success', 'on_failure', 'always', 'never', 'manual', 'delayed'];
+const ENVIRONMENT_KEYS = new Set([
+  'name',
+  'url',
+  'action',
+  'on_stop',
+  'auto_stop_in',
+  'kubernetes',
+  'deployment_tier',
+]);
+const ENVIRONMENT_ACTIONS = ['start', 'stop', 'prepare'];
+const DEFAULT_STAGES = ['build', 'test', 'deploy'];
+const MULTIPLE_PIPELINES_WARNING =
+  'may allow multiple pipelines to run for a single action due to `rules:when` clause with no `workflow:rules` - read more: https://docs.gitlab.com/ee/ci/troubleshooting.html#pipeline-warnings';
+
+type Json = Record<string, unknown>;
+
+export type JobWhen = 'on_success' | 'on_failure' | 'always' | 'manual' | 'delayed';
+
+export interface CiRule {
+  if?: (vars: ReadonlyMap<string, string>) => boolean;
+  /** `exists:` globs, matched against the commit's files. */
+  exists?: string[];
+  when?: string;
+  allow_failure?: boolean;
+}
+
+export interface CiEnvironment {
+  name: string;
+  url: string | null;
+  action: string;
+}
+
+/** One visible job of a valid configuration. */
+export interface CiJob {
+  name: string;
+  stage: string;
+  when: JobWhen;
+  /** `allow_failure` as written (a hash of exit codes counts as not allowed), or undefined. */
+  allow_failure?: boolean;
+  only?: Policy;
+  except?: Policy;
+  rules?: CiRule[];
+  needs: string[];
+  /** The needs marked `optional: true`: a job left out of the pipeline does not refuse it. */
+  optionalNeeds: string[];
+  environment: CiEnvironment | null;
+  variables: Record<string, string>;
+  script: string[];
+  before_script: string[];
+  after_script: string[];
+  tags: string[];
+}
+
+export interface CiConfig {
+  /** Every stage, `.pre` first and `.post` last. */
+  stages: string[];
+  variables: Record<string, string>;
+  jobs: CiJob[];
+  hasWorkflowRules: boolean;
+  /** `workflow: rules:`: the first that holds lets the pipeline be made (`when: never` refuses it). */
+  workflowRules?: CiRule[];
+}
+
+export interface CiConfigResult {
+  errors: string[];
+  warnings: string[];
+  config?: CiConfig;
+  /** The configuration after includes, as the lint API shows it. */
+  merged?: Json;
+}
+
+/** Where includes come from: the project's files at the pipeline's commit, and the vendored templates. */
+export interface IncludeSource {
+  /** A repository file's text, or undefined; absent when there is no project (instance lint). */
+  local?: (path: string) => string | undefined;
+  template: (path: string) => string | undefined;
+}
+
+const isHash = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** ActiveSupport's `humanize` as the validator's full messages use it on a job name. */
+const humanize = (name: string) => name.replace(/_id$/, '').replace(/_/g, ' ');
+
+class LoadError extends Error {}
+
+/**
+ * YAML 1.1 as Psych reads it: `yes`/`no`/`on`/`off`/`true`/`false` are booleans, but not the single
+ * letters `y` and `n` that the 1.1 spec (and the `yaml` package) also list: `script: y` is a string.
+ */
+function psychBooleans(tags: Tags): Tags {
+  const BOOL = 'tag:yaml.org,2002:bool';
+  return tags.map((t): Tags[number] => {
+    if (typeof t !== 'object' || t.tag !== BOOL || !('resolve' in t) || !(t.test instanceof RegExp)) return t;
+    const scalar = t as ScalarTag;
+    const truthy = scalar.test!.test('true');
+    return {
+      ...scalar,
+      test: truthy ? /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/ : /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+    };
+  });
+}
+
+/**
+ * Whether the text nests deeper than the platform takes, seen before parsing: the parser recurses per
+ * level, so a megabyte of `[` (or of `- `) would hold the instance for seconds before any depth check
+ * on the result. Flow brackets outside quoted scalars and compact block indicators (`- - - x`) count.
+ */
+function nestsTooDeep(text: string): boolean {
+  const max = YAML_LIMITS.depth;
+  let flow = 0;
+  let quote: string | null = null;
+  let prev = '\n';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === quote) quote = null;
+      else if (ch === '\\' && quote === '"') i++;
+    } else if (ch === '#' && /\s/.test(prev)) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl - 1;
+    } else if ((ch === '"' || ch === "'") && /[\s[{,:]/.test(prev)) quote = ch;
+    else if (ch === '[' || ch === '{') {
+      if (++flow > max) return true;
+    } else if ((ch === ']' || ch === '}') && flow > 0) flow--;
+    else if (prev === '\n' && flow === 0) {
+      const m = /^[ \t]*((?:[-?:][ \t]+)+)/.exec(text.slice(i, i + 4 * max + 8));
+      if (m && m[1]!.replace(/[ \t]/g, '').length > max) return true;
+    }
+    prev = ch;
+  }
+  return false;
+}
+
+/** `Gitlab::Config::Loader::Yaml`: a hash, or the platform's message. */
+function load(text: string): Json {
+  if (Buffer.byteLength(text) > YAML_LIMITS.bytes) throw new LoadError('The parsed YAML is too big');
+  if (nestsTooDeep(text)) throw new LoadError('The parsed YAML is too deep');
+  let doc: Document;
+  try {
+    doc = parseDocument(text, {
+      version: '1.1',
+      customTags: psychBooleans,
+      merge: true,
+      uniqueKeys: false,
+      prettyErrors: false,
+    });
+  } catch (e) {
+    throw new LoadError(`(<unknown>): ${(e as Error).message}`);
+  }
+  const err = doc.errors[0];
+  if (err) {
+    const pos = err.linePos?.[0];
+    throw new LoadError(
+      `(<unknown>): ${err.message.split('\n')[0]}${pos ? ` at line ${pos.line} column ${pos.col}` : ''}`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: YAML_LIMITS.aliases });
+  } catch (e) {
+    throw new LoadError(`(<unknown>): ${(e as Error).message}`);
+  }
+  if (depthOf(value, 0) > YAML_LIMITS.depth) throw new LoadError('The parsed YAML is too deep');
+  if (!isHash(value)) throw new LoadError('Invalid configuration format');
+  return value;
+}
+
+function depthOf(v: unknown, d: number): number {
+  if (d > YAML_LIMITS.depth) return d;
+  if (Array.isArray(v)) return v.reduce((m: number, x) => Math.max(m, depthOf(x, d + 1)), d + 1);
+  if (isHash(v)) return Object.values(v).reduce((m: number, x) => Math.max(m, depthOf(x, d + 1)), d + 1);
+  return d;
+}
+
+/** `Hash#deep_merge`: nested hashes merge, anything else from `b` wins. */
+function deepMerge(a: Json, b: Json): Json {
+  const out: Json = Object.assign(Object.create(null) as Json, a);
+  for (const [k, v] of Object.entries(b)) {
+    const prev = Object.hasOwn(out, k) ? out[k] : undefined;
+    out[k] = isHash(prev) && isHash(v) ? deepMerge(prev, v) : v;
+  }
+  return out;
+}
+
+/** A plain object again (prototype-free maps above), keys in order, for rendering. */
+const plain = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(plain)
+    : isHash(v)
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
+      : v;
+
+// ---------------------------------------------------------------------------------------------------
+// include
+
+interface IncludeState {
+  count: number;
+  /** Bytes of YAML read so far, the file's own included. */
+  bytes: number;
+  source: IncludeSource;
+}
+
+const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/** One `include:` entry's configuration (with its own includes resolved). */
+function includeOne(entry: unknown, st: IncludeState): Json {
+  if (++st.count > YAML_LIMITS.includes)
+    throw new LoadError(`Maximum of ${YAML_LIMITS.includes} nested includes are allowed!`);
+  let kind: string;
+  let location: string;
+  if (typeof entry === 'string') {
+    kind = /^https?:\/\//.test(entry) ? 'remote' : 'local';
+    location = entry;
+  } else if (isHash(entry)) {
+    const keys = Object.keys(entry).filter((k) => k !== 'rules');
+    const known = keys.filter((k) =>
+      ['local', 'template', 'remote', 'project', 'file', 'artifact', 'job', 'ref'].includes(k),
+    );
+    if (entry.project !== undefined) {
+      throw new LoadError(`Project \`${show(entry.project)}\` not found or access denied!`);
+    }
+    if (known.length !== 1 || keys.length !== 1 || typeof entry[known[0]!] !== 'string')
+      throw new LoadError(`Include \`${show(plain(entry))}\` needs to match exactly one accessor!`);
+    kind = known[0]!;
+    location = entry[kind] as string;
+  } else throw new LoadError(`Include \`${show(entry)}\` needs to match exactly one accessor!`);
+
+  let text: string | undefined;
+  // `External::File::Base#validate_location!`, for every kind.
+  if (!/.+\.(yml|yaml)$/i.test(location))
+    throw new LoadError(`Included file \`${location}\` does not have YAML extension!`);
+  if (kind === 'remote')
+    // No network: a remote include fails as the platform's fetch does when it cannot connect.
+    throw new LoadError(`Remote file \`${location}\` could not be fetched because of a socket error!`);
+  else if (kind === 'template') {
+    if (!location.endsWith('.gitlab-ci.yml'))
+      throw new LoadError(`Template file \`${location}\` is not a valid location!`);
+    text = st.source.template(location);
+    if (text === undefined) throw new LoadError(`Included file \`${location}\` is empty or does not exist!`);
+  } else if (kind === 'local') {
+    if (!st.source.local) throw new LoadError(`Local file \`${location}\` does not have project!`);
+    text = st.source.local(location.replace(/^\/+/, ''));
+    if (text === undefined) throw new LoadError(`Local file \`${location}\` does not exist!`);
+    if (text.trim() === '') throw new LoadError(`Local file \`${location}\` is empty!`);
+  } else throw new LoadError(`Include \`${show(plain(entry))}\` needs to match exactly one accessor!`);
+
+  st.bytes += Buffer.byteLength(text);
+  if (st.bytes > YAML_LIMITS.totalBytes) throw new LoadError('The parsed YAML is too big');
+  let loaded: Json;
+  try {
+    loaded = load(text);
+  } catch {
+    throw new LoadError(`Included file \`${location}\` does not have valid YAML syntax!`);
+  }
+  return withIncludes(loaded, st);
+}
+
+/** The configuration with its `include:` merged under it: includes in order, the file itself last. */
+function withIncludes(config: Json, st: IncludeState): Json {
+  if (!Object.hasOwn(config, 'include')) return config;
+  const inc = config.include;
+  const list = Array.isArray(inc) ? inc : [inc];
+  let merged: Json = Object.create(null) as Json;
+  for (const e of list) merged = deepMerge(merged, includeOne(e, st));
+  const own: Json = Object.assign(Object.create(null) as Json, config);
+  delete own.include;
+  return deepMerge(merged, own);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// extends
+
+const MAX_EXTENDS_NESTING = 10;
+
+/** `Gitlab::Ci::Config::Extendable`: each job's `extends` merged under it, bases first. */
+function resolveExtends(config: Json): Json {
+  const out: Json = Object.assign(Object.create(null) as Json, config);
+  const done = new Set<string>();
+  const resolve = (key: string, path: string[]): Json => {
+    const job = out[key];
+    if (!isHash(job) || !Object.hasOwn(job, 'extends') || done.has(key)) return job as Json;
+    if (path.includes(key)) throw new LoadError(`${key}: circular dependency detected in \`extends\``);
+    if (path.length > MAX_EXTENDS_NESTING) throw new LoadError(`${key}: nesting too deep in \`extends\``);
+    const ext = job.extends;
+    const bases = typeof ext === 'string' ? [ext] : Array.isArray(ext) ? ext : null;
+    if (!bases || bases.some((b) => typeof b !== 'string')) return job;
+    const unknown = bases.filter((b) => !Object.hasOwn(out, b as string));
+    if (unknown.length)
+      throw new LoadError(`${key}: unknown keys in \`extends\` (${(bases as string[]).join(', ')})`);
+    let merged: Json = Object.create(null) as Json;
+    for (const b of bases as string[]) {
+      const base = resolve(b, [...path, key]);
+      if (!isHash(base)) throw new LoadError(`${key}: invalid base hashes in \`extends\``);
+      merged = deepMerge(merged, base);
+    }
+    // The job keeps its `extends` key, as the platform's merged configuration shows it.
+    out[key] = deepMerge(merged, job);
+    done.add(key);
+    return out[key] as Json;
+  };
+  for (const key of Object.keys(out)) if (!RESERVED.has(key)) resolve(key, []);
+  return out;
+}
+
+/** `Config::EdgeStagesInjector`: a list of `stages` (or `types`) gains `.pre` first and `.post` last. */
+function withEdgeStages(config: Json): Json {
+  const key = Object.hasOwn(config, 'stages') ? 'stages' : Object.hasOwn(config, 'types') ? 'types' : null;
+  if (!key || !Array.isArray(config[key])) return config;
+  const stages = [...(config[key] as unknown[])];
+  if (!stages.includes('.pre')) stages.unshift('.pre');
+  if (!stages.includes('.post')) stages.push('.post');
+  const out: Json = Object.assign(Object.create(null) as Json, config);
+  out[key] = stages;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Validation
+
+const isStringArray = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** A script: a string or a nested array of strings up to 10 levels, flattened. */
+function commands(v: unknown, depth = 0): string[] | null {
+  if (typeof v === 'string') return [v];
+  if (!Array.isArray(v) || depth > 10) return null;
+  const out: string[] = [];
+  for (const x of v) {
+    const c = commands(x, depth + 1);
+    if (!c) return null;
+    out.push(...c);
+  }
+  return out;
+}
+
+function variablesOf(v: unknown): Record<string, string> | null {
+  if (v === undefined || v === null) return {};
+  if (!isHash(v)) return null;
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x === 'string' || typeof x === 'number') out[k] = String(x);
+    else if (isHash(x) && (typeof x.value === 'string' || typeof x.value === 'number'))
+      out[k] = String(x.value);
+    else return null;
+  }
+  return out;
+}
+
+function policyOf(v: unknown): Policy | null {
+  if (typeof v === 'string') return { refs: [v] };
+  if (isStringArray(v)) return { refs: v };
+  if (isHash(v)) {
+    const p: Policy = {};
+    if (v.refs !== undefined) {
+      if (!isStringArray(v.refs)) return null;
+      p.refs = v.refs;
+    }
+    if (v.variables !== undefined) {
+      if (!isStringArray(v.variables)) return null;
+      p.variables = v.variables;
+    }
+    return p;
+  }
+  return null;
+}
+
+/** `exists:`: a string or a list of them (undefined when absent, null when malformed). */
+function existsOf(v: unknown): string[] | undefined | null {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return [v];
+  return isStringArray(v) ? v : null;
+}
+
+/** Whether a rule holds: its `if` and its `exists` (`changes` holds for every pipeline fauxlab makes). */
+function ruleHolds(r: CiRule, vars: ReadonlyMap<string, string>, paths: () => readonly string[]): boolean {
+  if (r.if && !r.if(vars)) return false;
+  return !r.exists || existsMatches(r.exists, paths());
+}
+
+interface Problems {
+  errors: string[];
+  warnings: string[];
+}
+
+function validateJob(
+  name: string,
+  job: Json,
+  bridge: boolean,
+  p: Problems,
+  workflowRules: boolean,
+): CiJob | null {
+  const at = `jobs:${name}`;
+  const err = (msg: string) => p.errors.push(`${at} ${msg}`.toLowerCase());
+  const before = p.errors.length;
+  const unknown = Object.keys(job).filter((k) => !(bridge ? BRIDGE_KEYS : JOB_KEYS).has(k));
+  if (unknown.length) err(`config contains unknown keys: ${unknown.join(', ')}`);
+  const hasRules = job.rules !== undefined && job.rules !== null;
+  if (hasRules) {
+    const clash = ['only', 'except', 'start_in'].filter((k) => job[k] !== undefined && job[k] !== null);
+    if (clash.length) err(`config key may not be used with \`rules\`: ${clash.join(', ')}`);
+  }
+  if (name.length > 255) err('name is too long (maximum is 255 characters)');
+
+  let script: string[] = [];
+  if (!bridge) {
+    const s = commands(job.script);
+    if (s === null) err('script config should be a string or a nested array of strings up to 10 levels deep');
+    else if (s.length === 0 || (s.length === 1 && s[0] === '')) err("script can't be blank");
+    else script = s;
+  }
+  const stage = job.stage ?? job.type ?? 'test';
+  if (typeof stage !== 'string') err('stage config should be a string');
+  const when = job.when ?? 'on_success';
+  if (typeof when !== 'string' || !ALLOWED_WHEN.includes(when))
+    err(`when should be one of: ${ALLOWED_WHEN.join(', ')}`);
+  const af = job.allow_failure;
+  if (af !== undefined && af !== null && typeof af !== 'boolean' && !isHash(af))
+    err('allow_failure should be a hash or a boolean value');
+  const variables = variablesOf(job.variables);
+  if (variables === null) err('variables config should be a hash of key value pairs');
+
+  let only: Policy | undefined;
+  let except: Policy | undefined;
+  for (const key of ['only', 'except'] as const) {
+    if (job[key] === undefined || job[key] === null) continue;
+    const pol = policyOf(job[key]);
+    if (!pol) err(`${key} config should be an array of strings or regular expressions`);
+    else if (key === 'only') only = pol;
+    else except = pol;
+  }
+
+  let rules: CiRule[] | undefined;
+  if (hasRules) {
+    if (!Array.isArray(job.rules)) err('rules config should be an array of hashes');
+    else {
+      rules = [];
+      for (const r of job.rules) {
+        if (!isHash(r)) {
+          p.errors.push(`${at}:rules:rule config should be a hash`.toLowerCase());
+          continue;
+        }
+        const bad = Object.keys(r).filter((k) => !RULE_KEYS.has(k));
+        if (bad.length)
+          p.errors.push(`${at}:rules:rule config contains unknown keys: ${bad.join(', ')}`.toLowerCase());
+        const rule: CiRule = {};
+        if (r.if !== undefined) {
+          if (typeof r.if !== 'string') p.errors.push(`${at}:rules:rule if should be a string`.toLowerCase());
+          else
+            try {
+              rule.if = parseExpression(r.if);
+            } catch (e) {
+              if (!(e instanceof ExpressionError)) throw e;
+              p.errors.push(`${at}:rules:rule if invalid expression syntax`.toLowerCase());
+            }
+        }
+        if (r.when !== undefined) {
+          if (typeof r.when !== 'string' || !RULE_WHEN.includes(r.when))
+            p.errors.push(`${at}:rules:rule when unknown value: ${show(r.when)}`.toLowerCase());
+          else rule.when = r.when;
+        }
+        if (typeof r.allow_failure === 'boolean') rule.allow_failure = r.allow_failure;
+        const exists = existsOf(r.exists);
+        if (exists === null)
+          p.errors.push(`${at}:rules:rule:exists config should be an array of strings`.toLowerCase());
+        else if (exists) rule.exists = exists;
+        rules.push(rule);
+      }
+      const last = job.rules.at(-1);
+      if (
+        !workflowRules &&
+        isHash(last) &&
+        Object.keys(last).length === 1 &&
+        'when' in last &&
+        last.when !== 'never'
+      )
+        p.warnings.push(`${at} ${MULTIPLE_PIPELINES_WARNING}`);
+    }
+  }
+
+  let needs: string[] = [];
+  let optionalNeeds: string[] = [];
+  if (job.needs !== undefined && job.needs !== null) {
+    const list = Array.isArray(job.needs) ? job.needs : [job.needs];
+    const names = list.map((n) =>
+      typeof n === 'string' ? n : isHash(n) && typeof n.job === 'string' ? n.job : null,
+    );
+    if (names.some((n) => n === null)) err('needs config can only be a string or a hash');
+    else {
+      needs = names as string[];
+      optionalNeeds = list.flatMap((n) => (isHash(n) && n.optional === true ? [n.job as string] : []));
+    }
+    // `REQUIRED_BY_NEEDS`: a job with needs names its stage.
+    if (!bridge && !Object.hasOwn(job, 'stage')) err('config missing required keys: stage');
+  }
+
+  let environment: CiEnvironment | null = null;
+  const env = job.environment;
+  if (env !== undefined && env !== null) {
+    const eat = `${at}:environment`;
+    if (typeof env === 'string') environment = { name: env, url: null, action: 'start' };
+    else if (isHash(env)) {
+      const bad = Object.keys(env).filter((k) => !ENVIRONMENT_KEYS.has(k));
+      if (bad.length) p.errors.push(`${eat} config contains unknown keys: ${bad.join(', ')}`.toLowerCase());
+      if (typeof env.name !== 'string' || env.name === '')
+        p.errors.push(`${eat} name can't be blank`.toLowerCase());
+      const action = env.action ?? 'start';
+      if (typeof action !== 'string' || !ENVIRONMENT_ACTIONS.includes(action))
+        p.errors.push(`${eat} action should be start, stop or prepare`.toLowerCase());
+      if (env.url !== undefined && env.url !== null && typeof env.url !== 'string')
+        p.errors.push(`${eat} url should be a string`.toLowerCase());
+      environment = {
+        name: typeof env.name === 'string' ? env.name : '',
+        url: typeof env.url === 'string' ? env.url : null,
+        action: typeof action === 'string' ? action : 'start',
+      };
+    } else p.errors.push(`${eat} config should be a hash or a string`.toLowerCase());
+  }
+
+  if (p.errors.length > before) return null;
+  const list = (v: unknown) => commands(v) ?? [];
+  return {
+    name,
+    stage: stage as string,
+    when: when as JobWhen,
+    ...(typeof af === 'boolean' ? { allow_failure: af } : isHash(af) ? { allow_failure: false } : {}),
+    ...(only && { only }),
+    ...(except && { except }),
+    ...(rules && { rules }),
+    needs,
+    optionalNeeds,
+    environment,
+    variables: variables ?? {},
+    script,
+    before_script: list(job.before_script),
+    after_script: list(job.after_script),
+    tags: isStringArray(job.tags) ? job.tags : [],
+  };
+}
+
+/** `workflow:` (only `rules:`), its rules parsed; problems go to `p` with the entry's locations. */
+function workflowRulesOf(workflow: unknown, p: Problems): CiRule[] | undefined {
+  if (workflow === undefined || workflow === null) return undefined;
+  if (!isHash(workflow)) {
+    p.errors.push('workflow config should be a hash');
+    return undefined;
+  }
+  const bad = Object.keys(workflow).filter((k) => k !== 'rules');
+  if (bad.length) p.errors.push(`workflow config contains unknown keys: ${bad.join(', ')}`.toLowerCase());
+  if (workflow.rules === undefined || workflow.rules === null) return undefined;
+  if (!Array.isArray(workflow.rules)) {
+    p.errors.push('workflow:rules config should be an array of hashes');
+    return undefined;
+  }
+  const rules: CiRule[] = [];
+  for (const r of workflow.rules) {
+    const at = 'workflow:rules:rule';
+    if (!isHash(r)) {
+      p.errors.push(`${at} config should be a hash`);
+      continue;
+    }
+    const unknown = Object.keys(r).filter((k) => !['if', 'changes', 'exists', 'when'].includes(k));
+    if (unknown.length)
+      p.errors.push(`${at} config contains unknown keys: ${unknown.join(', ')}`.toLowerCase());
+    const rule: CiRule = {};
+    if (typeof r.if === 'string')
+      try {
+        rule.if = parseExpression(r.if);
+      } catch (e) {
+        if (!(e instanceof ExpressionError)) throw e;
+        p.errors.push(`${at} if invalid expression syntax`);
+      }
+    else if (r.if !== undefined) p.errors.push(`${at} if should be a string`);
+    const exists = existsOf(r.exists);
+    if (exists === null) p.errors.push(`${at}:exists config should be an array of strings`);
+    else if (exists) rule.exists = exists;
+    if (r.when !== undefined) {
+      if (r.when !== 'always' && r.when !== 'never')
+        p.errors.push(`${at} when unknown value: ${show(r.when)}`.toLowerCase());
+      else rule.when = r.when;
+    }
+    rules.push(rule);
+  }
+  return rules;
+}
+
+/**
+ * Whether `workflow: rules:` let a pipeline be made (`Chain::EvaluateWorkflowRules`): no rules, or a
+ * first rule that holds and is not `when: never`.
+ */
+export function workflowAllows(
+  config: CiConfig,
+  facts: Omit<PipelineFacts, 'variables'>,
+  extra: Readonly<Record<string, string>>,
+  paths: () => readonly string[] = () => [],
+): boolean {
+  if (!config.workflowRules) return true;
+  const vars = new Map<string, string>(Object.entries(config.variables));
+  for (const [k, v] of Object.entries(extra)) vars.set(k, v);
+  vars.set('CI_COMMIT_REF_NAME', facts.ref);
+  vars.set('CI_PIPELINE_SOURCE', facts.source);
+  vars.set(facts.tag ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', facts.ref);
+  const hit = config.workflowRules.find((r) => ruleHolds(r, vars, paths));
+  return hit !== undefined && hit.when !== 'never';
+}
+
+/**
+ * Loads, merges and checks a configuration (`Gitlab::Ci::YamlProcessor#execute`): entry errors all
+ * together, then the processor's first stage or needs problem.
+ */
+export function processCiConfig(text: string | undefined, source: IncludeSource): CiConfigResult {
+  if (text === undefined || text.trim() === '')
+    return { errors: ['Please provide content of .gitlab-ci.yml'], warnings: [] };
+  let merged: Json;
+  try {
+    merged = withIncludes(load(text), { count: 0, bytes: Buffer.byteLength(text), source });
+    merged = resolveExtends(merged);
+  } catch (e) {
+    if (e instanceof LoadError) return { errors: [e.message], warnings: [] };
+    throw e;
+  }
+  const p: Problems = { errors: [], warnings: [] };
+  merged = withEdgeStages(merged);
+  const out = plain(merged) as Json;
+
+  const rawStages = merged.stages ?? merged.types;
+  let stages = DEFAULT_STAGES;
+  if (rawStages !== undefined && rawStages !== null) {
+    if (!isStringArray(rawStages)) p.errors.push('stages config should be an array of strings');
+    else stages = rawStages;
+  }
+  const variables = variablesOf(merged.variables);
+  if (variables === null) p.errors.push('variables config should be a hash of key value pairs');
+  const workflow = merged.workflow;
+  const hasWorkflowRules = isHash(workflow) && Array.isArray(workflow.rules);
+  const workflowRules = workflowRulesOf(workflow, p);
+
+  const jobKeys = Object.keys(merged).filter((k) => !RESERVED.has(k));
+  if (jobKeys.length > YAML_LIMITS.jobs) return { errors: ['The parsed YAML is too big'], warnings: [] };
+  const jobs: CiJob[] = [];
+  const unmatched: string[] = [];
+  let visible = 0;
+  for (const name of jobKeys) {
+    const v = merged[name];
+    if (name.startsWith('.')) continue;
+    const bridge = isHash(v) && !Object.hasOwn(v, 'script') && Object.hasOwn(v, 'trigger');
+    if (!isHash(v) || (!Object.hasOwn(v, 'script') && !bridge)) {
+      unmatched.push(name);
+      continue;
+    }
+    visible++;
+    const job = validateJob(name, v, bridge, p, hasWorkflowRules);
+    if (job) jobs.push(job);
+  }
+  const jobErrors = unmatched.map((n) =>
+    `jobs ${humanize(n)} config should implement a script: or a trigger: keyword`.toLowerCase(),
+  );
+  if (visible === 0) jobErrors.push('jobs config should contain at least one visible job');
+  p.errors.unshift(...jobErrors);
+  if (p.errors.length) return { errors: p.errors, warnings: p.warnings, merged: out };
+
+  const allStages = ['.pre', ...stages.filter((s) => s !== '.pre' && s !== '.post'), '.post'];
+  // `YamlProcessor#validate_job!`: the first problem only.
+  const index = new Map(jobs.map((j) => [j.name, allStages.indexOf(j.stage)]));
+  for (const j of jobs) {
+    if (!allStages.includes(j.stage))
+      return fail(`${j.name} job: chosen stage does not exist; available stages are ${allStages.join(', ')}`);
+    for (const n of j.needs) {
+      if (!index.has(n)) return fail(`${j.name} job: undefined need: ${n}`);
+      if (index.get(n)! >= index.get(j.name)!)
+        return fail(`${j.name} job: need ${n} is not defined in prior stages`);
+    }
+  }
+  return {
+    errors: [],
+    warnings: p.warnings,
+    merged: out,
+    config: {
+      stages: allStages,
+      variables: variables ?? {},
+      jobs,
+      hasWorkflowRules,
+      ...(workflowRules && { workflowRules }),
+    },
+  };
+
+  function fail(message: string): CiConfigResult {
+    return { errors: [message], warnings: p.warnings, merged: out };
+  }
+}
+
+/** The configuration as the lint API shows `merged_yaml` (Psych's `to_yaml`: a document marker, block style). */
+export function mergedYaml(merged: Json): string {
+  return `---\n${stringify(merged, { indentSeq: false, lineWidth: 0 })}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Jobs of a pipeline
+
+/** A job as it joins a pipeline: its `when` and `allow_failure` after the rules. */
+export interface SelectedJob {
+  job: CiJob;
+  when: JobWhen;
+  allow_failure: boolean;
+}
+
+/**
+ * `'a' job needs 'b' job, but it was not added to the pipeline` for the first selected job whose
+ * (non-optional) need was left out, or null.
+ */
+export function missingNeed(selected: readonly SelectedJob[]): string | null {
+  const names = new Set(selected.map((x) => x.job.name));
+  for (const { job } of selected)
+    for (const n of job.needs)
+      if (!names.has(n) && !job.optionalNeeds.includes(n))
+        return `'${job.name}' job needs '${n}' job, but it was not added to the pipeline`;
+  return null;
+}
+
+/** The variables `rules: if:` and `only: variables:` see (predefined, file, job, pipeline's own). */
+export function expressionVariables(
+  config: CiConfig,
+  job: CiJob,
+  facts: Omit<PipelineFacts, 'variables'>,
+  extra: Readonly<Record<string, string>>,
+): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (const [k, v] of Object.entries(config.variables)) vars.set(k, v);
+  for (const [k, v] of Object.entries(job.variables)) vars.set(k, v);
+  for (const [k, v] of Object.entries(extra)) vars.set(k, v);
+  vars.set('CI_COMMIT_REF_NAME', facts.ref);
+  vars.set('CI_PIPELINE_SOURCE', facts.source);
+  vars.set('CI_JOB_NAME', job.name);
+  vars.set('CI_JOB_STAGE', job.stage);
+  if (facts.tag) vars.set('CI_COMMIT_TAG', facts.ref);
+  else vars.set('CI_COMMIT_BRANCH', facts.ref);
+  return vars;
+}
+
+/**
+ * The jobs a pipeline for this ref and source gets (`Gitlab::Ci::Build::Rules`, `Build::Policy`): with
+ * `rules`, the first rule that holds decides (`when: never`, or none holding, leaves the job out);
+ * without, `only` (default branches and tags) and `except`.
+ */
+export function selectJobs(
+  config: CiConfig,
+  facts: Omit<PipelineFacts, 'variables'>,
+  extra: Readonly<Record<string, string>>,
+  paths: () => readonly string[] = () => [],
+): SelectedJob[] {
+  const out: SelectedJob[] = [];
+  for (const job of config.jobs) {
+    const vars = expressionVariables(config, job, facts, extra);
+    const f: PipelineFacts = { ...facts, variables: vars };
+    const baseFailure = job.allow_failure ?? job.when === 'manual';
+    if (job.rules) {
+      const hit = job.rules.find((r) => ruleHolds(r, vars, paths));
+      if (!hit || hit.when === 'never') continue;
+      const when = (hit.when ?? job.when) as JobWhen;
+      out.push({ job, when, allow_failure: hit.allow_failure ?? job.allow_failure ?? when === 'manual' });
+      continue;
+    }
+    const only = job.only ?? (config.hasWorkflowRules ? undefined : { refs: ['branches', 'tags'] });
+    if (only && !policyMatches(only, f)) continue;
+    if (job.except && policyMatches(job.except, f)) continue;
+    out.push({ job, when: job.when, allow_failure: baseFailure });
+  }
+  return out;
+}

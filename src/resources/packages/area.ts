@@ -1,0 +1,24 @@
+import { defineArea } from '../../core/area.js';
+import { deleteProjectPackages } from './model.js';
+import { packagesRoutes } from './routes.js';
+import {
+  buildPackages,
+  exportPackages,
+  packageProblems,
+  packageProjectFields,
+  type PackagesProject,
+} from './scenario.js';
+import { emptyPackages } from './store.js';
+
+export const packagesArea = defineArea({
+  name: 'packages',
+  state: { key: 'packages', empty: emptyPackages },
+  routes: packagesRoutes,
+  scenario: {
+    projectFields: packageProjectFields,
+    projectProblems: (p: PackagesProject, at) => packageProblems(p, at),
+    buildProject: (st, id, p: PackagesProject, b) => buildPackages(st, id, p, b),
+    export: exportPackages,
+  },
+  cascade: { project: deleteProjectPackages },
+});
