@@ -378,7 +378,7 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     expect(hook.status).toBe(201);
     const dir = join(root, 'push-work');
     await git(['checkout', '-q', '-b', 'ci', 'origin/master'], dir);
-    writeFileSync(join(dir, '.gitlab-ci.yml'), 'test:\n  script: [true]\n');
+    writeFileSync(join(dir, '.gitlab-ci.yml'), 'test:\n  script: [make test]\n');
     await git(['add', '.gitlab-ci.yml'], dir);
     await git(['commit', '-q', '-m', 'Add CI'], dir);
     const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
@@ -495,7 +495,8 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     const created = await api('/projects/acme%2Fvault/pipeline?ref=master', { method: 'POST' });
     expect(created.status).toBe(201);
     const pipeline = await json(created);
-    fx.clock.advance(1000);
+    // Past the pipeline's queue time (3 s by default), one second into the first job.
+    fx.clock.advance(4000);
     const jobs = await json(await api(`/projects/acme%2Fvault/pipelines/${pipeline.id}/jobs`));
     const running = jobs.find((j: any) => j.status === 'running');
     expect(running).toBeDefined();
