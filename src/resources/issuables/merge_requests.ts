@@ -24,7 +24,6 @@ import { atLeastOneOf, p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
-import type { PlatformState } from '../../core/state.js';
 import { readableRepo } from '../repository/access.js';
 import { findCommit } from '../repository/commits.js';
 import { isAncestor } from '../repository/history.js';
@@ -35,7 +34,7 @@ import { canMerge, issuableRenderer, type From } from './entities.js';
 import type { FindRequest } from './finder.js';
 import { issuableAttributes } from './issues.js';
 import { listFilters, parseMrList, type MrListParams } from './listparams.js';
-import { branchHead, headsOf } from './model/git.js';
+import { headsOf } from './model/git.js';
 import {
   createMergeRequest,
   defaultMergeCommitMessage,
