@@ -29,7 +29,7 @@ import {
   retryPipeline,
   type LivePipeline,
 } from './model.js';
-import { defaultBuildSpecs, newBuilds, queueFirstStage } from './builds.js';
+import { defaultBuildSpecs, newBuilds, queueFirstStage, type BuildSpec } from './builds.js';
 import { findRef, refNames } from './refs.js';
 import { ciConfigAt, yamlJobs } from './yaml-pipeline.js';
 import { emitEvent } from '../integrations/events.js';
@@ -195,40 +195,69 @@ export function startPipeline(
       base: [`Failed to persist the pipeline: Validation failed: ${problems.join(', ')}`],
     });
   const now = c.get('fx').clock.iso();
-  // The first stage waits for a runner for the instance's queue time; the run starts after it.
-  const queueMs = st.ciJobs.queue_ms;
-  const builds = newBuilds(specs, stages, {
-    created_at: now,
-    user_id: req.userId,
-  });
-  if (queueMs > 0) queueFirstStage(builds, now);
   const id = write(c, (d) => {
     alongside?.(d, now);
-    return createPipeline(d, {
+    return queuePipeline(d, {
       project_id: proj.id,
       ref: req.ref,
       tag: branchSha === undefined,
       sha,
       before_sha: BLANK_SHA,
       user_id: req.userId,
-      yaml_errors: null,
-      coverage: null,
-      created_at: now,
-      status: 'pending',
-      run_at: new Date(Date.parse(now) + queueMs).toISOString(),
-      run_seconds: DEFAULT_RUN_SECONDS,
-      outcome: 'success',
-      started_at: null,
-      finished_at: null,
-      updated_at: now,
-      duration: null,
       variables: req.variables,
-      test_suites: null,
-      builds,
+      specs,
+      stages,
+      now,
     });
   });
   emitEvent(c, { kind: 'pipeline', id });
   return { id, now };
+}
+
+/** What a new pipeline is made of: its ref and commit, who made it, and its jobs. */
+export interface NewPipeline {
+  project_id: number;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  before_sha: string;
+  user_id: number | null;
+  variables: PipelineVariable[];
+  specs: BuildSpec[];
+  stages: string[] | undefined;
+  now: string;
+}
+
+/**
+ * Writes a new pipeline whose first stage waits for a runner for the instance's queue time, then runs
+ * its jobs on the instance clock. Returns its id.
+ */
+export function queuePipeline(d: Draft<PlatformState>, p: NewPipeline): number {
+  const queueMs = d.ciJobs.queue_ms;
+  const builds = newBuilds(p.specs, p.stages, { created_at: p.now, user_id: p.user_id });
+  if (queueMs > 0) queueFirstStage(builds, p.now);
+  return createPipeline(d, {
+    project_id: p.project_id,
+    ref: p.ref,
+    tag: p.tag,
+    sha: p.sha,
+    before_sha: p.before_sha,
+    user_id: p.user_id,
+    yaml_errors: null,
+    coverage: null,
+    created_at: p.now,
+    status: 'pending',
+    run_at: new Date(Date.parse(p.now) + queueMs).toISOString(),
+    run_seconds: DEFAULT_RUN_SECONDS,
+    outcome: 'success',
+    started_at: null,
+    finished_at: null,
+    updated_at: p.now,
+    duration: null,
+    variables: p.variables,
+    test_suites: null,
+    builds,
+  });
 }
 
 /** `POST /projects/:id/pipeline`: the ref must be a branch or tag of the project. */

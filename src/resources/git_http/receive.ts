@@ -13,8 +13,8 @@ import { state, write, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
 import type { PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
-import { newBuilds, queueFirstStage } from '../ci/builds.js';
-import { createPipeline, DEFAULT_RUN_SECONDS, projectVariables } from '../ci/model.js';
+import { projectVariables } from '../ci/model.js';
+import { queuePipeline } from '../ci/pipelines.js';
 import { ciConfigAt, yamlJobs } from '../ci/yaml-pipeline.js';
 import { recordPush } from '../events/store.js';
 import { dispatch } from '../integrations/events.js';
@@ -365,30 +365,17 @@ function pushPipeline(
     vars,
   );
   if ('error' in jobs) return undefined;
-  const queueMs = d.ciJobs.queue_ms;
-  const builds = newBuilds(jobs.specs, jobs.stages, { created_at: now, user_id: userId });
-  if (queueMs > 0) queueFirstStage(builds, now);
-  return createPipeline(d, {
+  return queuePipeline(d, {
     project_id: project.id,
     ref: cmd.name!,
     tag: cmd.kind === 'tag',
     sha,
     before_sha: cmd.old,
     user_id: userId,
-    yaml_errors: null,
-    coverage: null,
-    created_at: now,
-    status: 'pending',
-    run_at: new Date(Date.parse(now) + queueMs).toISOString(),
-    run_seconds: DEFAULT_RUN_SECONDS,
-    outcome: 'success',
-    started_at: null,
-    finished_at: null,
-    updated_at: now,
-    duration: null,
     variables: [],
-    test_suites: null,
-    builds,
+    specs: jobs.specs,
+    stages: jobs.stages,
+    now,
   });
 }
 
