@@ -5,15 +5,15 @@ import type { PlatformState } from '../../core/state.js';
 import { idelete, iset } from '../../core/table.js';
 
 /** `AvatarUploader::SAFE_IMAGE_EXT` of 13.x, with the content types they are served as. */
-export const AVATAR_TYPES: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  tiff: 'image/tiff',
-  ico: 'image/vnd.microsoft.icon',
-};
+export const AVATAR_TYPES: ReadonlyMap<string, string> = new Map([
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+  ['jpeg', 'image/jpeg'],
+  ['gif', 'image/gif'],
+  ['bmp', 'image/bmp'],
+  ['tiff', 'image/tiff'],
+  ['ico', 'image/vnd.microsoft.icon'],
+]);
 
 /** `validates :avatar, file_size: { maximum: 200.kilobytes }`. */
 export const MAX_AVATAR_BYTES = 200 * 1024;
@@ -27,9 +27,9 @@ const extOf = (name: string) => {
 export function avatarErrors(file: File | undefined): string[] {
   if (!file) return [];
   const out: string[] = [];
-  if (!(extOf(file.name) in AVATAR_TYPES))
+  if (!AVATAR_TYPES.has(extOf(file.name)))
     out.push(
-      `file format is not supported. Please try one of the following supported formats: ${Object.keys(AVATAR_TYPES).join(', ')}`,
+      `file format is not supported. Please try one of the following supported formats: ${[...AVATAR_TYPES.keys()].join(', ')}`,
     );
   if (file.size > MAX_AVATAR_BYTES) out.push('is too big (should be at most 200 KB)');
   return out;
@@ -55,7 +55,7 @@ export function storeAvatar(
   if (previous && previous !== path && previous.startsWith('/uploads/')) idelete(st.avatars.files, previous);
   const bytes = fileBytes(file) ?? new Uint8Array();
   iset(st.avatars.files, path, {
-    content_type: AVATAR_TYPES[extOf(path)] ?? 'application/octet-stream',
+    content_type: AVATAR_TYPES.get(extOf(path)) ?? 'application/octet-stream',
     size: bytes.length,
     data: Buffer.from(bytes).toString('base64'),
   });

@@ -127,6 +127,16 @@ describe('avatar uploads', () => {
     });
     expect(fx.state).toBe(before);
   });
+  it('PUT /users/:id: 400 for an avatar whose extension names an object property (constructor, __proto__)', async () => {
+    const fx = fx0();
+    const before = fx.state;
+    for (const name of ['face.constructor', 'face.__proto__', 'face.toString']) {
+      const r = await upload(fx, 'PUT', '/users/2', 'root-api', png(name));
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.body.message)).toEqual(['avatar']);
+    }
+    expect(fx.state).toBe(before);
+  });
 });
 
 describe('GET /avatar', () => {
