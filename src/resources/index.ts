@@ -49,6 +49,7 @@ import { hooksArea } from './hooks/area.js';
 import { eventsArea } from './events/area.js';
 import { jobsArea } from './jobs/area.js';
 import { repositoryArea } from './repository/area.js';
+import { deploymentsArea } from './deployments/area.js';
 
 const LIST = [
   usersArea,
@@ -93,6 +94,7 @@ const LIST = [
   keysArea,
   forksArea,
   housekeepingArea,
+  deploymentsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

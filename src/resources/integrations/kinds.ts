@@ -8,6 +8,8 @@ export type ProjectEvent =
   | { kind: 'note'; id: number }
   /** A pipeline was created or retried: it notifies when it finishes on the instance clock. */
   | { kind: 'pipeline'; id: number }
+  /** A deployment the API created or moved: its hooks hear the status it has now. */
+  | { kind: 'deployment'; id: number }
   | {
       kind: 'push';
       projectId: number;
