@@ -182,6 +182,14 @@ const instance = (
   more: Partial<Endpoint> = {},
 ) => ep(route, 'instance', (_v, ids, role) => `${API}${path(ids, role)}`, expect, more);
 const json = (b: unknown) => () => b;
+/** A deployment made through the API (the deployment rows). */
+const DEPLOYMENT = {
+  environment: 'production',
+  sha: 'a'.repeat(40),
+  ref: 'master',
+  tag: false,
+  status: 'success',
+};
 /** A set-up that makes release `v9` (a new tag on master) with one link. */
 const newRelease = (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${P(v)}/releases`, 'root-api', {
@@ -696,6 +704,25 @@ export const ENDPOINTS: Endpoint[] = [
       await send(fx, 'POST', `${P(v)}/environments/1/stop`, 'root-api');
     },
   }),
+  // ---- deployments (`authenticate!` first; reporters read, developers create and update)
+  project('GET /projects/:id/deployments', () => '/deployments', pAuthLevel(20)),
+  project('GET /projects/:id/deployments/:deployment_id', () => '/deployments/1', pAuthLevel(20), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/deployments`, 'root-api', DEPLOYMENT),
+  }),
+  project('POST /projects/:id/deployments', () => '/deployments', pLevel(30, 201), {
+    body: json(DEPLOYMENT),
+  }),
+  project('PUT /projects/:id/deployments/:deployment_id', () => '/deployments/1', pLevel(30, 200), {
+    setup: (fx, v) =>
+      send(fx, 'POST', `${P(v)}/deployments`, 'root-api', { ...DEPLOYMENT, status: 'running' }),
+    body: json({ status: 'success' }),
+  }),
+  project(
+    'GET /projects/:id/deployments/:deployment_id/merge_requests',
+    () => '/deployments/1/merge_requests',
+    pAuthLevel(20),
+    { setup: (fx, v) => send(fx, 'POST', `${P(v)}/deployments`, 'root-api', DEPLOYMENT) },
+  ),
   // ---- releases: whoever sees the project reads them (one release: `download_code`, else 403);
   // developers write; links as their release
   project('GET /projects/:id/releases', () => '/releases', pRead()),

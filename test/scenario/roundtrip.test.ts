@@ -104,7 +104,13 @@ const world: ScenarioFile = {
               allow_failure: true,
               log: 'bad\n',
             },
-            { name: 'ship', stage: 'ship', when: 'manual', artifacts_expire_at: '2021-03-01T00:00:00Z' },
+            {
+              name: 'ship',
+              stage: 'ship',
+              when: 'manual',
+              artifacts_expire_at: '2021-03-01T00:00:00Z',
+              environment: 'production',
+            },
           ],
         },
         { status: 'canceled' },
@@ -133,6 +139,10 @@ const world: ScenarioFile = {
       environments: [
         { name: 'production', external_url: 'https://app.example.com' },
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
+      ],
+      deployments: [
+        { environment: 'production', user: 'alice', created_at: '2021-02-20T00:00:00Z' },
+        { environment: 'review/fix', status: 'running', sha: 'b'.repeat(40), ref: 'v1.0', tag: true },
       ],
       releases: [
         {
