@@ -82,20 +82,28 @@ function sorted(
   });
 }
 
-/** `MergeRequestsFinder` with `deployment_id`: the merged merge requests the deployment shipped. */
+/**
+ * `MergeRequestsFinder` with `deployment_id`: what `Deployments::LinkMergeRequestsService` linked when the
+ * deployment succeeded. None for an environment in a folder (`review/...`, a review app). With a previous
+ * success in the environment (the newest other one, as it stood then), the merge requests merged into
+ * the ref between the two; without one, every merge request merged into the ref by then.
+ */
 function shippedMergeRequests(c: Ctx, proj: ProjectRecord, d: DeploymentRecord, live: LiveDeployments) {
   const st = state(c);
   const l = live.of(d);
-  if (l.status !== 'success' || l.finished_at === null) return [];
+  const env = tget(st.environments.records, d.environment_id);
+  if (l.status !== 'success' || l.finished_at === null || !env || env.name.includes('/')) return [];
   if (!abilities(st, c.get('viewer').user, proj as Project).mergeRequests) return [];
-  // `previous_environment_deployment`: the environment's newest earlier successful deployment.
-  let since = -Infinity;
-  for (const o of projectDeployments(st, proj.id)) {
-    if (o.id >= d.id || o.environment_id !== d.environment_id) continue;
-    const ol = live.of(o);
-    if (ol.status === 'success' && ol.finished_at !== null) since = Date.parse(ol.finished_at);
-  }
   const until = Date.parse(l.finished_at);
+  let since = -Infinity;
+  let prevId = -1;
+  for (const o of projectDeployments(st, proj.id)) {
+    if (o.id === d.id || o.environment_id !== d.environment_id) continue;
+    const ol = live.of(o);
+    if (ol.status !== 'success' || ol.finished_at === null) continue;
+    const at = Date.parse(ol.finished_at);
+    if (at <= until && o.id > prevId) [prevId, since] = [o.id, at];
+  }
   return tvalues(st.issuables.mergeRequests)
     .filter((mr) => {
       if (mr.project_id !== proj.id || mr.state !== 'merged' || mr.target_branch !== d.ref) return false;

@@ -51,12 +51,12 @@ export function deploymentProblems(p: DeploymentProject, at: string, users: Read
   const problems: string[] = [];
   const check = (name: string, where: string) => {
     for (const [field, msgs] of Object.entries(fieldErrors({ name, external_url: null }, false)))
-      if (field === 'name') for (const m of msgs) problems.push(`${where}: environment name ${m}`);
+      if (field === 'name') for (const m of msgs) problems.push(`${where}: ${m}`);
   };
   (p.deployments ?? []).forEach((d, j) => {
     check(d.environment, `${at}.deployments[${j}].environment`);
     if (d.user !== undefined && !users.has(d.user.toLowerCase()))
-      problems.push(`${at}.deployments[${j}].user: unknown user ${d.user}`);
+      problems.push(`${at}.deployments[${j}].user: no user "${d.user}"`);
   });
   (p.pipelines ?? []).forEach((pl, i) =>
     (pl.jobs ?? []).forEach((j, k) => {
