@@ -20,6 +20,7 @@ import {
   notePayload,
   deploymentPayload,
   jobPayload,
+  releasePayload,
   pipelinePayload,
   pushPayload,
   type PipelineState,
@@ -128,6 +129,8 @@ export function dispatchHooks(
       return pipelineHooks(s, ev.id);
     case 'deployment':
       return deploymentHooks(s, ev.id);
+    case 'release':
+      return releaseHooks(s, ev.id, ev.action);
     case 'push':
       return pushHooks(s, ev);
     case 'system':
@@ -474,4 +477,15 @@ export function jobStepHooks(
     );
     for (const h of deployHooks) send(s, h, 'deployment_hooks', 'deployment', dep.status, project, body);
   }
+}
+
+/** `Release#execute_hooks`: the Release Hook of a release made or edited. */
+function releaseHooks(s: Scope, id: number, action: 'create' | 'update'): void {
+  const r = tget(s.st.releases.records, id);
+  const project = r && tget(s.st.projects, r.project_id);
+  if (!r || !project) return;
+  const hooks = projectHooks(s.st, project, 'releases_events');
+  if (!hooks.length) return;
+  const body = releasePayload(s.st, s.u, project, r, action);
+  for (const h of hooks) send(s, h, 'release_hooks', 'release', action, project, body);
 }

@@ -497,3 +497,61 @@ export function deploymentPayload(
     commit_title: '',
   };
 }
+
+/** `Gitlab::DataBuilder::Release` of 13.12 (the Release Hook), for `create` and `update`. */
+export function releasePayload(
+  st: PlatformState,
+  u: Urls,
+  p: ProjectRecord,
+  r: {
+    id: number;
+    created_at: string;
+    description: string;
+    name: string | null;
+    released_at: string;
+    tag: string;
+    sha: string;
+    author_id: number | null;
+    links: readonly { id: number; name: string; url: string; link_type: string }[];
+  },
+  action: 'create' | 'update',
+): Json {
+  const web = `${u.base}/${p.path_with_namespace}`;
+  const tag = encodeURIComponent(r.tag);
+  const sources = ['zip', 'tar.gz', 'tar.bz2', 'tar'].map((format) => ({
+    format,
+    url: `${web}/-/archive/${tag}/${p.path}-${r.tag}.${format}`,
+  }));
+  const author = userName(st, r.author_id);
+  return {
+    id: r.id,
+    created_at: rubyTime(r.created_at),
+    description: r.description,
+    name: r.name ?? r.tag,
+    released_at: rubyTime(r.released_at),
+    tag: r.tag,
+    object_kind: 'release',
+    project: projectAttrs(st, u, p),
+    url: `${web}/-/releases/${tag}`,
+    action,
+    assets: {
+      count: r.links.length + sources.length,
+      links: r.links.map((l) => ({
+        id: l.id,
+        external: !l.url.startsWith(web),
+        link_type: l.link_type,
+        name: l.name,
+        url: l.url,
+      })),
+      sources,
+    },
+    commit: {
+      id: r.sha,
+      message: '',
+      title: '',
+      timestamp: new Date(r.created_at).toISOString().replace('.000Z', '+00:00'),
+      url: `${web}/-/commit/${r.sha}`,
+      author,
+    },
+  };
+}

@@ -10,6 +10,8 @@ export type ProjectEvent =
   | { kind: 'pipeline'; id: number }
   /** A deployment the API created or moved: its hooks hear the status it has now. */
   | { kind: 'deployment'; id: number }
+  /** A release was made or edited through the API. */
+  | { kind: 'release'; id: number; action: 'create' | 'update' }
   | {
       kind: 'push';
       projectId: number;
