@@ -30,7 +30,7 @@ import {
 } from './model.js';
 import { defaultBuildSpecs, newBuilds, queueFirstStage } from './builds.js';
 import { findRef, refNames } from './refs.js';
-import { emitEvent } from '../integrations/events.js';
+import { catchUpPipelines, emitEvent } from '../integrations/events.js';
 
 /** The flag behind the test report endpoint, off unless an admin turns it on. */
 export const TEST_REPORT_FLAG = 'junit_pipeline_view';
@@ -296,6 +296,7 @@ export function pipelineRoutes(r: ApiRouter): void {
       authorizeCi(c, proj, 'update_pipeline');
       const now = c.get('fx').clock.ms();
       const userId = c.get('viewer').user?.id ?? null;
+      catchUpPipelines(c);
       write(c, (d) =>
         change === retryPipeline ? retryPipeline(d, pl.id, now, userId) : change(d, pl.id, now),
       );

@@ -63,6 +63,15 @@ export function jobSteps(
 ): JobStep[] {
   const builds = pl.builds ?? [];
   const live = liveBuilds(builds, pl.run_at, now);
+  // When each stage could start: its jobs that wait (manual) or are skipped took that status then.
+  const ready = new Map<number, number>();
+  builds.forEach((b, i) => {
+    const end = live[i]!.finished_at;
+    if (b.retried || end === null) return;
+    for (const x of builds)
+      if (x.stage_idx > b.stage_idx)
+        ready.set(x.stage_idx, Math.max(ready.get(x.stage_idx) ?? 0, Date.parse(end)));
+  });
   const steps: (JobStep & { ms: number; n: number })[] = [];
   builds.forEach((b, i) => {
     const l = live[i]!;
@@ -77,6 +86,7 @@ export function jobSteps(
       // When the job took the status, so that jobs' changes interleave as they happened.
       const at = status === 'pending' ? l.queued_at : status === 'running' ? l.started_at : job.finished_at;
       if (at !== null) ms = Math.max(ms, Date.parse(at));
+      if (status === 'manual' || status === 'skipped') ms = Math.max(ms, ready.get(b.stage_idx) ?? 0);
       const step: JobStep & { ms: number; n: number } = { build: b, job, ms, n: steps.length };
       if (dep && DEPLOYMENT_HOOKED.has(status)) {
         const d = deploymentFromJob(dep, { ...job, queued_at: null, status: status as LiveBuild['status'] });

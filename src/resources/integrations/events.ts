@@ -44,6 +44,20 @@ interface Scope {
   base: string;
 }
 
+/**
+ * Reports what the watched pipelines did on the clock until now; call it before a write that moves a
+ * pipeline's clock (a play, retry or cancel), which would otherwise hide what happened before it.
+ */
+export function catchUpPipelines(c: Ctx): void {
+  const log = deliveries(c.get('fx').clock);
+  if (!log.watches().length) return;
+  try {
+    log.checkPipelines();
+  } catch (e) {
+    console.error('fauxlab: could not check the watched pipelines', e);
+  }
+}
+
 /** The same as `emitEvent`, for callers without a request (the control plane, the pipeline watcher). */
 export function dispatch(fx: Fx, base: string, actorId: number | null, ev: ProjectEvent): void {
   const st = fx.store.state;
@@ -51,6 +65,8 @@ export function dispatch(fx: Fx, base: string, actorId: number | null, ev: Proje
   const log = deliveries(fx.clock);
   log.fx = fx;
   log.onPipelineCheck ??= checkPipelines;
+  // What the clock did before this event is heard before it.
+  log.checkPipelines();
   const s: Scope = { fx, st, log, base };
   if (st.hooks.count > 0) dispatchHooks(fx, log, base, actorId, ev);
   if (ev.kind === 'pipeline') return watchPipeline(s, ev.id);
