@@ -50,6 +50,7 @@ import { eventsArea } from './events/area.js';
 import { jobsArea } from './jobs/area.js';
 import { repositoryArea } from './repository/area.js';
 import { deploymentsArea } from './deployments/area.js';
+import { pipelineSchedulesArea } from './pipeline_schedules/area.js';
 
 const LIST = [
   usersArea,
@@ -95,6 +96,7 @@ const LIST = [
   forksArea,
   housekeepingArea,
   deploymentsArea,
+  pipelineSchedulesArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

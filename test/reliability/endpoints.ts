@@ -190,6 +190,16 @@ const DEPLOYMENT = {
   tag: false,
   status: 'success',
 };
+/** A pipeline schedule (the schedule rows); the admin's set-up makes it, with a variable when asked. */
+const SCHEDULE = { description: 'nightly', ref: 'master', cron: '0 4 * * *' };
+async function newSchedule(fx: Fauxlab, v: Visibility, withVariable = false) {
+  await send(fx, 'POST', `${P(v)}/pipeline_schedules`, 'root-api', SCHEDULE);
+  if (withVariable)
+    await send(fx, 'POST', `${P(v)}/pipeline_schedules/1/variables`, 'root-api', {
+      key: 'TARGET',
+      value: 'eu',
+    });
+}
 /** A set-up that makes release `v9` (a new tag on master) with one link. */
 const newRelease = (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${P(v)}/releases`, 'root-api', {
@@ -722,6 +732,67 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/deployments/1/merge_requests',
     pAuthLevel(20),
     { setup: (fx, v) => send(fx, 'POST', `${P(v)}/deployments`, 'root-api', DEPLOYMENT) },
+  ),
+  // ---- pipeline schedules (`authenticate!` first; read as pipelines; developers create and play; the
+  // owner or maintainers change them: the set-up's schedule is the admin's)
+  project('GET /projects/:id/pipeline_schedules', () => '/pipeline_schedules', pAuthRead()),
+  project(
+    'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    () => '/pipeline_schedules/1',
+    pAuthRead(),
+    {
+      setup: (fx, v) => newSchedule(fx, v),
+    },
+  ),
+  project('POST /projects/:id/pipeline_schedules', () => '/pipeline_schedules', pLevel(30, 201), {
+    body: json(SCHEDULE),
+  }),
+  project(
+    'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    () => '/pipeline_schedules/1',
+    pLevel(40, 200),
+    {
+      setup: (fx, v) => newSchedule(fx, v),
+      body: json({ description: 'changed' }),
+    },
+  ),
+  project(
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/take_ownership',
+    () => '/pipeline_schedules/1/take_ownership',
+    pLevel(40, 201),
+    { setup: (fx, v) => newSchedule(fx, v) },
+  ),
+  project(
+    'DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    () => '/pipeline_schedules/1',
+    pLevel(40, 204),
+    {
+      setup: (fx, v) => newSchedule(fx, v),
+    },
+  ),
+  project(
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/play',
+    () => '/pipeline_schedules/1/play',
+    pLevel(30, 201),
+    { setup: (fx, v) => newSchedule(fx, v) },
+  ),
+  project(
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables',
+    () => '/pipeline_schedules/1/variables',
+    pLevel(40, 201),
+    { setup: (fx, v) => newSchedule(fx, v), body: json({ key: 'MODE', value: 'fast' }) },
+  ),
+  project(
+    'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    () => '/pipeline_schedules/1/variables/TARGET',
+    pLevel(40, 200),
+    { setup: (fx, v) => newSchedule(fx, v, true), body: json({ value: 'us' }) },
+  ),
+  project(
+    'DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    () => '/pipeline_schedules/1/variables/TARGET',
+    pLevel(40, 202),
+    { setup: (fx, v) => newSchedule(fx, v, true) },
   ),
   // ---- releases: whoever sees the project reads them (one release: `download_code`, else 403);
   // developers write; links as their release

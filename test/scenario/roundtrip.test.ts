@@ -140,6 +140,16 @@ const world: ScenarioFile = {
         { name: 'production', external_url: 'https://app.example.com' },
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
       ],
+      pipeline_schedules: [
+        {
+          description: 'nightly',
+          cron: '0 4 * * *',
+          cron_timezone: 'Europe/Berlin',
+          owner: 'alice',
+          variables: [{ key: 'MODE', value: 'full', variable_type: 'file' }],
+        },
+        { description: 'paused', cron: '*/5 * * * 1-5', active: false },
+      ],
       deployments: [
         { environment: 'production', user: 'alice', created_at: '2021-02-20T00:00:00Z' },
         { environment: 'review/fix', status: 'running', sha: 'b'.repeat(40), ref: 'v1.0', tag: true },
