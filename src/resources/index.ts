@@ -51,6 +51,7 @@ import { jobsArea } from './jobs/area.js';
 import { repositoryArea } from './repository/area.js';
 import { deploymentsArea } from './deployments/area.js';
 import { pipelineSchedulesArea } from './pipeline_schedules/area.js';
+import { deployKeysArea } from './deploy_keys/area.js';
 
 const LIST = [
   usersArea,
@@ -97,6 +98,7 @@ const LIST = [
   housekeepingArea,
   deploymentsArea,
   pipelineSchedulesArea,
+  deployKeysArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -200,6 +200,12 @@ async function newSchedule(fx: Fauxlab, v: Visibility, withVariable = false) {
       value: 'eu',
     });
 }
+/** The deploy key a cell's set-up made (its id follows the users' SSH keys). */
+let deployKeyId = 0;
+async function newDeployKey(fx: Fauxlab, v: Visibility) {
+  const made = await send(fx, 'POST', `${P(v)}/deploy_keys`, 'root-api', { title: 'ci', key: sshKey(40) });
+  deployKeyId = (made.body as { id: number }).id;
+}
 /** A set-up that makes release `v9` (a new tag on master) with one link. */
 const newRelease = (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${P(v)}/releases`, 'root-api', {
@@ -794,6 +800,29 @@ export const ENDPOINTS: Endpoint[] = [
     pLevel(40, 202),
     { setup: (fx, v) => newSchedule(fx, v, true) },
   ),
+  // ---- deploy keys (the instance's for admins; a project's for its maintainers)
+  instance('GET /deploy_keys', () => '/deploy_keys', adminOnly(200)),
+  project('GET /projects/:id/deploy_keys', () => '/deploy_keys', pLevel(40, 200)),
+  project('GET /projects/:id/deploy_keys/:key_id', () => `/deploy_keys/${deployKeyId}`, pLevel(40, 200), {
+    setup: (fx, v) => newDeployKey(fx, v),
+  }),
+  project('POST /projects/:id/deploy_keys', () => '/deploy_keys', pLevel(40, 201), {
+    body: json({ title: 'ci', key: sshKey(41) }),
+  }),
+  project('PUT /projects/:id/deploy_keys/:key_id', () => `/deploy_keys/${deployKeyId}`, pLevel(40, 200), {
+    setup: (fx, v) => newDeployKey(fx, v),
+    body: json({ can_push: true }),
+  }),
+  project(
+    'POST /projects/:id/deploy_keys/:key_id/enable',
+    () => `/deploy_keys/${deployKeyId}/enable`,
+    pLevel(40, 201),
+    // Enabled in the project already (by the set-up): the key again, nothing written.
+    { setup: (fx, v) => newDeployKey(fx, v), readOnly: true },
+  ),
+  project('DELETE /projects/:id/deploy_keys/:key_id', () => `/deploy_keys/${deployKeyId}`, pLevel(40, 204), {
+    setup: (fx, v) => newDeployKey(fx, v),
+  }),
   // ---- releases: whoever sees the project reads them (one release: `download_code`, else 403);
   // developers write; links as their release
   project('GET /projects/:id/releases', () => '/releases', pRead()),

@@ -140,6 +140,7 @@ const world: ScenarioFile = {
         { name: 'production', external_url: 'https://app.example.com' },
         { name: 'review/fix', state: 'stopped', created_at: '2021-02-01T00:00:00Z' },
       ],
+      deploy_keys: [{ title: 'deployer', key: sshKey(9), can_push: true }],
       pipeline_schedules: [
         {
           description: 'nightly',
