@@ -31,6 +31,7 @@ import {
 import { defaultBuildSpecs, newBuilds, queueFirstStage } from './builds.js';
 import { findRef, refNames } from './refs.js';
 import { catchUpPipelines, emitEvent } from '../integrations/events.js';
+import { keepJobDeployments } from '../deployments/model.js';
 
 /** The flag behind the test report endpoint, off unless an admin turns it on. */
 export const TEST_REPORT_FLAG = 'junit_pipeline_view';
@@ -281,7 +282,11 @@ export function pipelineRoutes(r: ApiRouter): void {
     const pl = findPipeline(c, proj.id, prm.pipeline_id);
     authorizeCi(c, proj, 'destroy_pipeline');
     checkUnmodifiedSince(c, new PipelineRenderer(c).live(pl).updated_at);
-    write(c, (d) => deletePipeline(d, pl.id));
+    const now = c.get('fx').clock.ms();
+    write(c, (d) => {
+      keepJobDeployments(d, pl, now);
+      deletePipeline(d, pl.id);
+    });
     return c.body(null, 204);
   });
 

@@ -216,3 +216,18 @@ export function setDeploymentStatus(st: S, id: number, to: DeploymentStatus, now
   d.updated_at = now;
   if (to === 'success' || to === 'failed' || to === 'canceled') d.finished_at = now;
 }
+
+/**
+ * A pipeline is deleted: its jobs' deployments stay, with the status they had then (`deployable` is
+ * null from now on, as the platform's dangling `deployable_id` reads).
+ */
+export function keepJobDeployments(st: S, pipeline: PipelineRecord, now: number): void {
+  const live = new LiveDeployments(st as PlatformState, now);
+  for (const b of pipeline.builds ?? []) {
+    const id = iget(st.deployments.idx.byJob, String(b.id));
+    const d = id === undefined ? undefined : tget(st.deployments.records, id);
+    if (!d) continue;
+    const l = live.of(d);
+    Object.assign(d, { status: l.status, updated_at: l.updated_at, finished_at: l.finished_at });
+  }
+}

@@ -104,6 +104,21 @@ describe('webhooks: job and deployment events', () => {
     expect(r.received.every((x) => x.headers['x-gitlab-event'] === 'Job Hook')).toBe(true);
   });
 
+  it('POST /projects/:id/pipeline: each job’s Job Hook as created, then the first stage’s as pending', async () => {
+    const r = await listen();
+    const fx = hookedWorld([]);
+    await call(fx, 'POST', `${SHOP}/hooks`, 'maint', { url: r.url, push_events: false, job_events: true });
+    const made = await call(fx, 'POST', `${SHOP}/pipeline`, 'dev', { ref: 'master' });
+    expect(made.status).toBe(201);
+    await deliveries(fx.clock).settled();
+    const mine = deliveries(fx.clock)
+      .list()
+      .map((d) => d.request.body as Record<string, any>)
+      .filter((b) => b.pipeline_id === 9)
+      .map((b) => `${b.build_name} ${b.build_status}`);
+    expect(mine).toEqual(['build created', 'build pending', 'test created', 'deploy created']);
+  });
+
   it('a deploying job’s Deployment Hooks: running and success, with the job', async () => {
     const r = await listen();
     const fx = hookedWorld([]);

@@ -135,6 +135,19 @@ describe('deployments: with their jobs on the clock', () => {
     ]);
   });
 
+  it('DELETE /projects/:id/pipelines/:pipeline_id: its jobs’ deployments stay as they were, without a job', async () => {
+    const fx = deployFx();
+    fx.clock.advance(40_000);
+    expect((await call(fx, 'DELETE', `${SHOP}/pipelines/8`, 'owner')).status).toBe(204);
+    fx.clock.advance(60_000);
+    const all = await list(fx);
+    expect(all.map((d) => [d.id, d.status, d.updated_at, d.deployable])).toEqual([
+      [1, 'success', '2021-03-01T12:00:35.000Z', null],
+      [2, 'created', '2021-03-01T12:00:00.000Z', null],
+      [3, 'success', '2021-03-01T09:05:00.000Z', null],
+    ]);
+  });
+
   it('filters and sorts: status, environment, updated_after (which orders by updated_at), order_by ref', async () => {
     const fx = deployFx();
     fx.clock.advance(40_000);
@@ -260,6 +273,9 @@ describe('deployments: merge requests', () => {
     fx.clock.advance(40_000);
     expect(await titles(1)).toEqual(['New']);
     expect(await titles(99)).toEqual([]);
+    // A review app (an environment in a folder) ships nothing.
+    const review = await call(fx, 'POST', `${SHOP}/deployments`, 'dev', { ...DEPLOY, status: 'success' });
+    expect(await titles(((await body(review)) as { id: number }).id)).toEqual([]);
   });
 });
 
