@@ -56,6 +56,9 @@ import { jobsArea } from './jobs/area.js';
 import { repositoryArea } from './repository/area.js';
 import { gitHttpArea } from './git_http/area.js';
 import { packagesArea } from './packages/area.js';
+import { deploymentsArea } from './deployments/area.js';
+import { pipelineSchedulesArea } from './pipeline_schedules/area.js';
+import { deployKeysArea } from './deploy_keys/area.js';
 
 const LIST = [
   usersArea,
@@ -106,6 +109,9 @@ const LIST = [
   groupExportArea,
   gitHttpArea,
   packagesArea,
+  deploymentsArea,
+  pipelineSchedulesArea,
+  deployKeysArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

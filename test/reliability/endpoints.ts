@@ -182,6 +182,30 @@ const instance = (
   more: Partial<Endpoint> = {},
 ) => ep(route, 'instance', (_v, ids, role) => `${API}${path(ids, role)}`, expect, more);
 const json = (b: unknown) => () => b;
+/** A deployment made through the API (the deployment rows). */
+const DEPLOYMENT = {
+  environment: 'production',
+  sha: 'a'.repeat(40),
+  ref: 'master',
+  tag: false,
+  status: 'success',
+};
+/** A pipeline schedule (the schedule rows); the admin's set-up makes it, with a variable when asked. */
+const SCHEDULE = { description: 'nightly', ref: 'master', cron: '0 4 * * *' };
+async function newSchedule(fx: Fauxlab, v: Visibility, withVariable = false) {
+  await send(fx, 'POST', `${P(v)}/pipeline_schedules`, 'root-api', SCHEDULE);
+  if (withVariable)
+    await send(fx, 'POST', `${P(v)}/pipeline_schedules/1/variables`, 'root-api', {
+      key: 'TARGET',
+      value: 'eu',
+    });
+}
+/** The deploy key a cell's set-up made (its id follows the users' SSH keys). */
+let deployKeyId = 0;
+async function newDeployKey(fx: Fauxlab, v: Visibility) {
+  const made = await send(fx, 'POST', `${P(v)}/deploy_keys`, 'root-api', { title: 'ci', key: sshKey(40) });
+  deployKeyId = (made.body as { id: number }).id;
+}
 /** A set-up that makes release `v9` (a new tag on master) with one link. */
 const newRelease = (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${P(v)}/releases`, 'root-api', {
@@ -702,6 +726,109 @@ export const ENDPOINTS: Endpoint[] = [
       await send(fx, 'POST', `${P(v)}/environments`, 'root-api', { name: 'staging' });
       await send(fx, 'POST', `${P(v)}/environments/1/stop`, 'root-api');
     },
+  }),
+  // ---- deployments (`authenticate!` first; reporters read, developers create and update)
+  project('GET /projects/:id/deployments', () => '/deployments', pAuthLevel(20)),
+  project('GET /projects/:id/deployments/:deployment_id', () => '/deployments/1', pAuthLevel(20), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/deployments`, 'root-api', DEPLOYMENT),
+  }),
+  project('POST /projects/:id/deployments', () => '/deployments', pLevel(30, 201), {
+    body: json(DEPLOYMENT),
+  }),
+  project('PUT /projects/:id/deployments/:deployment_id', () => '/deployments/1', pLevel(30, 200), {
+    setup: (fx, v) =>
+      send(fx, 'POST', `${P(v)}/deployments`, 'root-api', { ...DEPLOYMENT, status: 'running' }),
+    body: json({ status: 'success' }),
+  }),
+  project(
+    'GET /projects/:id/deployments/:deployment_id/merge_requests',
+    () => '/deployments/1/merge_requests',
+    pAuthLevel(20),
+    { setup: (fx, v) => send(fx, 'POST', `${P(v)}/deployments`, 'root-api', DEPLOYMENT) },
+  ),
+  // ---- pipeline schedules (`authenticate!` first; read as pipelines; developers create and play; the
+  // owner or maintainers change them: the set-up's schedule is the admin's)
+  project('GET /projects/:id/pipeline_schedules', () => '/pipeline_schedules', pAuthRead()),
+  project(
+    'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    () => '/pipeline_schedules/1',
+    pAuthRead(),
+    {
+      setup: (fx, v) => newSchedule(fx, v),
+    },
+  ),
+  project('POST /projects/:id/pipeline_schedules', () => '/pipeline_schedules', pLevel(30, 201), {
+    body: json(SCHEDULE),
+  }),
+  project(
+    'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    () => '/pipeline_schedules/1',
+    pLevel(40, 200),
+    {
+      setup: (fx, v) => newSchedule(fx, v),
+      body: json({ description: 'changed' }),
+    },
+  ),
+  project(
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/take_ownership',
+    () => '/pipeline_schedules/1/take_ownership',
+    pLevel(40, 201),
+    { setup: (fx, v) => newSchedule(fx, v) },
+  ),
+  project(
+    'DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    () => '/pipeline_schedules/1',
+    pLevel(40, 204),
+    {
+      setup: (fx, v) => newSchedule(fx, v),
+    },
+  ),
+  project(
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/play',
+    () => '/pipeline_schedules/1/play',
+    pLevel(30, 201),
+    { setup: (fx, v) => newSchedule(fx, v) },
+  ),
+  project(
+    'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables',
+    () => '/pipeline_schedules/1/variables',
+    pLevel(40, 201),
+    { setup: (fx, v) => newSchedule(fx, v), body: json({ key: 'MODE', value: 'fast' }) },
+  ),
+  project(
+    'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    () => '/pipeline_schedules/1/variables/TARGET',
+    pLevel(40, 200),
+    { setup: (fx, v) => newSchedule(fx, v, true), body: json({ value: 'us' }) },
+  ),
+  project(
+    'DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    () => '/pipeline_schedules/1/variables/TARGET',
+    pLevel(40, 202),
+    { setup: (fx, v) => newSchedule(fx, v, true) },
+  ),
+  // ---- deploy keys (the instance's for admins; a project's for its maintainers)
+  instance('GET /deploy_keys', () => '/deploy_keys', adminOnly(200)),
+  project('GET /projects/:id/deploy_keys', () => '/deploy_keys', pLevel(40, 200)),
+  project('GET /projects/:id/deploy_keys/:key_id', () => `/deploy_keys/${deployKeyId}`, pLevel(40, 200), {
+    setup: (fx, v) => newDeployKey(fx, v),
+  }),
+  project('POST /projects/:id/deploy_keys', () => '/deploy_keys', pLevel(40, 201), {
+    body: json({ title: 'ci', key: sshKey(41) }),
+  }),
+  project('PUT /projects/:id/deploy_keys/:key_id', () => `/deploy_keys/${deployKeyId}`, pLevel(40, 200), {
+    setup: (fx, v) => newDeployKey(fx, v),
+    body: json({ can_push: true }),
+  }),
+  project(
+    'POST /projects/:id/deploy_keys/:key_id/enable',
+    () => `/deploy_keys/${deployKeyId}/enable`,
+    pLevel(40, 201),
+    // Enabled in the project already (by the set-up): the key again, nothing written.
+    { setup: (fx, v) => newDeployKey(fx, v), readOnly: true },
+  ),
+  project('DELETE /projects/:id/deploy_keys/:key_id', () => `/deploy_keys/${deployKeyId}`, pLevel(40, 204), {
+    setup: (fx, v) => newDeployKey(fx, v),
   }),
   // ---- releases: whoever sees the project reads them (one release: `download_code`, else 403);
   // developers write; links as their release

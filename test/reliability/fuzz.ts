@@ -30,6 +30,14 @@ export const DOCUMENTED_500S: {
       "a percentage outside 0..100: Flipper's ArgumentError, which features.rb (13.x) does not rescue " +
       '(src/resources/features/routes.ts reproduces it)',
   },
+  {
+    method: 'POST',
+    path: /^\/api\/v4\/projects\/[^/]+\/deployments$/,
+    when: () => true,
+    why:
+      'an environment name the model refuses: deployments.rb (13.12) then renders a variable it has not ' +
+      'set (src/resources/deployments/routes.ts reproduces it)',
+  },
 ];
 
 const documented500 = (r: FuzzRequest) => {

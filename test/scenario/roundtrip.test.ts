@@ -112,7 +112,13 @@ const world: ScenarioFile = {
               allow_failure: true,
               log: 'bad\n',
             },
-            { name: 'ship', stage: 'ship', when: 'manual', artifacts_expire_at: '2021-03-01T00:00:00Z' },
+            {
+              name: 'ship',
+              stage: 'ship',
+              when: 'manual',
+              artifacts_expire_at: '2021-03-01T00:00:00Z',
+              environment: 'production',
+            },
           ],
         },
         { status: 'canceled' },
@@ -162,6 +168,21 @@ const world: ScenarioFile = {
             { file_name: 'app.bin', content_base64: 'AP8B', created_at: '2021-03-01T10:00:00Z' },
           ],
         },
+      ],
+      deploy_keys: [{ title: 'deployer', key: sshKey(9), can_push: true }],
+      pipeline_schedules: [
+        {
+          description: 'nightly',
+          cron: '0 4 * * *',
+          cron_timezone: 'Europe/Berlin',
+          owner: 'alice',
+          variables: [{ key: 'MODE', value: 'full', variable_type: 'file' }],
+        },
+        { description: 'paused', cron: '*/5 * * * 1-5', active: false },
+      ],
+      deployments: [
+        { environment: 'production', user: 'alice', created_at: '2021-02-20T00:00:00Z' },
+        { environment: 'review/fix', status: 'running', sha: 'b'.repeat(40), ref: 'v1.0', tag: true },
       ],
       releases: [
         {

@@ -31,6 +31,8 @@ export interface BuildSpec {
   /** The files of the job's artifacts archive; empty when it has none. */
   artifacts: ArtifactFile[];
   artifacts_expire_at: string | null;
+  /** The environment the job deploys to: it gets a deployment there (src/resources/deployments/). */
+  environment?: string;
 }
 
 export interface BuildRecord extends BuildSpec {

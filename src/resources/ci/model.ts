@@ -14,6 +14,7 @@ import { idelete, iset, madd, mget, mremove, tdelete, tget, tset } from '../../c
 import { CANCELABLE, liveRun, settleBuilds, type BuildRecord } from './builds.js';
 import { addJobToken, removeJobToken } from './job-tokens.js';
 import { removeRefs } from './refs.js';
+import { deployBuild } from '../deployments/model.js';
 
 type S = Draft<PlatformState>;
 
@@ -116,9 +117,11 @@ export function createPipeline(st: S, p: NewPipeline): number {
   const builds = p.builds?.map((b) => ({ ...b, id: nextId(st, 'builds') }));
   tset(st.pipelines, id, { id, ...p, ...(builds && { builds }) });
   madd(st.idx.pipelinesBy, String(p.project_id), id);
-  for (const b of builds ?? []) {
+  const saved = tget(st.pipelines, id)!;
+  for (const b of saved.builds ?? []) {
     iset(st.ciJobs.byId, String(b.id), id);
     addJobToken(st, b);
+    deployBuild(st, saved, b);
   }
   return id;
 }
@@ -131,6 +134,7 @@ export function addBuild(st: S, pipelineId: number, b: Omit<BuildRecord, 'id'>):
   iset(st.ciJobs.byId, String(id), pipelineId);
   const added = p.builds[p.builds.length - 1]!;
   addJobToken(st, added);
+  deployBuild(st, p, added);
   return added;
 }
 

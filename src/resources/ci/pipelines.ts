@@ -32,7 +32,8 @@ import {
 import { defaultBuildSpecs, newBuilds, queueFirstStage, type BuildSpec } from './builds.js';
 import { findRef, refNames } from './refs.js';
 import { ciConfigAt, yamlJobs } from './yaml-pipeline.js';
-import { emitEvent } from '../integrations/events.js';
+import { catchUpPipelines, emitEvent } from '../integrations/events.js';
+import { keepJobDeployments } from '../deployments/model.js';
 import { sendJson } from '../../core/respond.js';
 
 /** The flag behind the test report endpoint, off unless an admin turns it on. */
@@ -334,7 +335,11 @@ export function pipelineRoutes(r: ApiRouter): void {
     const pl = findPipeline(c, proj.id, prm.pipeline_id);
     authorizeCi(c, proj, 'destroy_pipeline');
     checkUnmodifiedSince(c, new PipelineRenderer(c).live(pl).updated_at);
-    write(c, (d) => deletePipeline(d, pl.id));
+    const now = c.get('fx').clock.ms();
+    write(c, (d) => {
+      keepJobDeployments(d, pl, now);
+      deletePipeline(d, pl.id);
+    });
     return c.body(null, 204);
   });
 
@@ -349,6 +354,7 @@ export function pipelineRoutes(r: ApiRouter): void {
       authorizeCi(c, proj, 'update_pipeline');
       const now = c.get('fx').clock.ms();
       const userId = c.get('viewer').user?.id ?? null;
+      catchUpPipelines(c);
       write(c, (d) =>
         change === retryPipeline ? retryPipeline(d, pl.id, now, userId) : change(d, pl.id, now),
       );

@@ -67,6 +67,12 @@ const jobSchema = z.strictObject({
     .default([])
     .describe('the files of the job’s artifacts archive'),
   artifacts_expire_at: isoTime.optional(),
+  environment: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('the environment the job deploys to: a deployment there, made and finished by the job'),
 });
 
 /** The fields a scenario pipeline gains for its jobs. */
@@ -96,6 +102,7 @@ const specOf = (j: ScenarioJob): BuildSpec => ({
   log: j.log,
   artifacts: j.artifacts,
   artifacts_expire_at: isoOf(j.artifacts_expire_at) ?? null,
+  ...(j.environment !== undefined && { environment: j.environment }),
 });
 
 /** Statuses in which a scenario pipeline's jobs run on the clock; in the others they stay as they are. */
@@ -151,6 +158,7 @@ const specFrom = (b: BuildRecord): BuildSpec => ({
   log: b.log,
   artifacts: b.artifacts,
   artifacts_expire_at: b.artifacts_expire_at,
+  ...(b.environment !== undefined && { environment: b.environment }),
 });
 
 /**
@@ -174,6 +182,7 @@ export function exportBuilds(p: PipelineRecord, entry: Record<string, unknown>):
     if (s.log !== '') j.log = s.log;
     if (s.artifacts.length) j.artifacts = s.artifacts;
     if (s.artifacts_expire_at !== null) j.artifacts_expire_at = s.artifacts_expire_at;
+    if (s.environment !== undefined) j.environment = s.environment;
     return j;
   });
 }

@@ -17,18 +17,10 @@ import {
   missingNeed,
   selectJobs,
   workflowAllows,
-  type CiEnvironment,
   type CiConfigResult,
   type IncludeSource,
 } from './config.js';
 import { projectPipelineIds } from './model.js';
-
-declare module './builds.js' {
-  interface BuildSpec {
-    /** The job's `environment:` from `.gitlab-ci.yml` (name, url, action), when it has one. */
-    environment?: CiEnvironment | null;
-  }
-}
 
 /** How long a job the project never ran before takes, in seconds. */
 export const NEW_JOB_SECONDS = 20;
@@ -140,7 +132,8 @@ export function yamlJobs(
       log: before?.log ?? script.map((line) => `$ ${line}\n`).join(''),
       artifacts: before?.artifacts.map((f) => ({ ...f })) ?? [],
       artifacts_expire_at: before?.artifacts_expire_at ?? null,
-      environment: job.environment,
+      // A job that starts an environment deploys there (stop, prepare and the like deploy nothing).
+      ...(job.environment && job.environment.action === 'start' && { environment: job.environment.name }),
     };
   });
   const used = new Set(specs.map((s) => s.stage));

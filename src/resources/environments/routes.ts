@@ -3,7 +3,8 @@
  * create, edit, stop and delete (stopped) environments. Environments close with the project's builds,
  * repository or operations feature, and an archived project's are read-only.
  */
-import { ACCESS, findProject, projectAccess } from '../../core/access.js';
+import { findProject } from '../../core/access.js';
+import { authorize, can } from './access.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { forbidden, grapeError, recordNotFound, validationError } from '../../core/errors.js';
@@ -13,9 +14,7 @@ import { parse, type ApiRouter } from '../../core/router.js';
 import { requireUser } from '../../core/auth.js';
 import type { ProjectRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
-import { featureAvailable } from '../projects/access.js';
 import { projectEntity } from '../projects/entities.js';
-import type { Project } from '../projects/model.js';
 import {
   createEnvironment,
   deleteEnvironment,
@@ -26,32 +25,8 @@ import {
   type EnvironmentFields,
 } from './model.js';
 import type { EnvironmentRecord } from './store.js';
-
-type Ability = 'read' | 'write';
-
-/**
- * `read_environment` (reporters) and `create`/`update`/`destroy_environment` (developers), with the
- * project policy's prevents: builds, repository or operations disabled, and an archived project.
- */
-function can(c: Ctx, project: ProjectRecord, ability: Ability): boolean {
-  const proj = project as Project;
-  const user = c.get('viewer').user;
-  const admin = user?.admin === true;
-  const level = user ? projectAccess(state(c), user, project) : 0;
-  for (const [access, feature] of [
-    [proj.builds_access_level, 'builds'],
-    [proj.repository_access_level, 'repository'],
-    [proj.operations_access_level, 'operations'],
-  ] as const)
-    if (!featureAvailable(access, feature, level, admin)) return false;
-  if (ability === 'read') return admin || level >= ACCESS.REPORTER;
-  if (proj.archived) return false;
-  return admin || level >= ACCESS.DEVELOPER;
-}
-
-function authorize(c: Ctx, project: ProjectRecord, ability: Ability): void {
-  if (!can(c, project, ability)) throw forbidden();
-}
+import { DeploymentRenderer } from '../deployments/entities.js';
+import { deleteEnvironmentDeployments } from '../deployments/model.js';
 
 const project = (c: Ctx) => findProject(c, c.req.param('id') ?? '');
 
@@ -64,7 +39,7 @@ function findEnvironment(c: Ctx, proj: ProjectRecord, id: number): EnvironmentRe
 
 /**
  * `Entities::Environment`: lists carry the project (`BasicProjectDetails`); a single environment leaves
- * it out and carries its last deployment instead (none: fauxlab records no deployments).
+ * it out and carries its last successful deployment instead, without that deployment's environment.
  */
 function environmentEntity(c: Ctx, e: EnvironmentRecord, single = false) {
   const out: Record<string, unknown> = {
@@ -74,8 +49,11 @@ function environmentEntity(c: Ctx, e: EnvironmentRecord, single = false) {
     external_url: e.external_url,
     tier: e.tier,
   };
-  if (single) out.last_deployment = null;
-  else out.project = projectEntity(c, tget(state(c).projects, e.project_id)!, { shape: 'basic' });
+  if (single) {
+    const r = new DeploymentRenderer(c);
+    const last = r.live.lastOf(e.id);
+    out.last_deployment = last ? r.deployment(last, { environment: false }) : null;
+  } else out.project = projectEntity(c, tget(state(c).projects, e.project_id)!, { shape: 'basic' });
   out.state = e.state;
   return out;
 }
@@ -181,7 +159,10 @@ export function environmentsRoutes(r: ApiRouter): void {
     // `destroy_environment`: developers, and only once the environment is stopped.
     if (!can(c, proj, 'write') || e.state !== 'stopped') throw forbidden();
     checkUnmodifiedSince(c, e.updated_at);
-    write(c, (d) => deleteEnvironment(d, e.id));
+    write(c, (d) => {
+      deleteEnvironmentDeployments(d, e.id);
+      deleteEnvironment(d, e.id);
+    });
     return c.body(null, 204);
   });
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ScenarioBuild, ScenarioOut } from '../../core/area.js';
 import { isoOf, isoTime } from '../../core/fields.js';
 import type { PlatformState } from '../../core/state.js';
-import { tget, tvalues } from '../../core/table.js';
+import { iget, tget, tvalues } from '../../core/table.js';
 import { createEnvironment, fieldErrors } from './model.js';
 
 const environmentSchema = z.strictObject({
@@ -43,8 +43,12 @@ export function buildEnvironments(
   for (const e of p.environments ?? []) {
     const fields = { name: e.name, external_url: e.external_url ?? null };
     const created = isoOf(e.created_at) ?? b.now;
-    const id = createEnvironment(st, projectId, fields, created);
+    // A pipeline's deploy job may have made it already (the ci area builds first): the entry describes it.
+    const made = iget(st.environments.idx.names, `${projectId}:${e.name}`);
+    const id = made ?? createEnvironment(st, projectId, fields, created);
     const rec = tget(st.environments.records, id)!;
+    rec.external_url = fields.external_url;
+    rec.created_at = created;
     rec.state = e.state;
     rec.updated_at = isoOf(e.updated_at) ?? created;
   }

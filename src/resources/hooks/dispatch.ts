@@ -18,8 +18,12 @@ import {
   labelsAttrs,
   mergeRequestAttrs,
   notePayload,
+  deploymentPayload,
+  jobPayload,
+  releasePayload,
   pipelinePayload,
   pushPayload,
+  type PipelineState,
   rubyTime,
   urlsOf,
   userAttrs,
@@ -28,6 +32,8 @@ import {
   type Urls,
 } from './payloads.js';
 import type { HookFlag, HookRecord } from './store.js';
+import type { JobStep } from './transitions.js';
+import { LiveDeployments } from '../deployments/model.js';
 
 interface Scope {
   fx: Fx;
@@ -67,7 +73,10 @@ function projectHooks(st: PlatformState, p: ProjectRecord, flag: HookFlag): Hook
 
 export function hooksWantPipeline(st: PlatformState, projectId: number): boolean {
   const p = tget(st.projects, projectId);
-  return !!p && st.hooks.count > 0 && projectHooks(st, p, 'pipeline_events').length > 0;
+  if (!p || st.hooks.count === 0) return false;
+  return (['pipeline_events', 'job_events', 'deployment_events'] as const).some(
+    (flag) => projectHooks(st, p, flag).length > 0,
+  );
 }
 
 function send(
@@ -119,6 +128,10 @@ export function dispatchHooks(
       return noteHooks(s, ev.id);
     case 'pipeline':
       return pipelineHooks(s, ev.id);
+    case 'deployment':
+      return deploymentHooks(s, ev.id);
+    case 'release':
+      return releaseHooks(s, ev.id, ev.action);
     case 'push':
       return pushHooks(s, ev);
     case 'wiki_page':
@@ -439,4 +452,75 @@ export function finishedPipelineHooks(
   const body = pipelinePayload(s.st, s.u, project, pl, live);
   for (const h of projectHooks(s.st, project, 'pipeline_events'))
     send(s, h, 'pipeline_hooks', 'pipeline', live.status, project, body);
+}
+
+/** A deployment the API made or moved: the Deployment Hook of its status, unless it is only `created`. */
+function deploymentHooks(s: Scope, id: number): void {
+  const d = tget(s.st.deployments.records, id);
+  const project = d && tget(s.st.projects, d.project_id);
+  const env = d && tget(s.st.environments.records, d.environment_id);
+  if (!d || !project || !env) return;
+  const live = new LiveDeployments(s.st, s.fx.clock.ms()).of(d);
+  if (live.status === 'created' || live.status === 'skipped') return;
+  const hooks = projectHooks(s.st, project, 'deployment_events');
+  if (!hooks.length) return;
+  const body = deploymentPayload(
+    s.st,
+    s.u,
+    project,
+    { ...d, environment: env.name },
+    live.status,
+    live.updated_at,
+  );
+  for (const h of hooks) send(s, h, 'deployment_hooks', 'deployment', live.status, project, body);
+}
+
+/**
+ * The watcher saw the pipeline's jobs move on the instance clock: a Job Hook for each change, and with
+ * a deploying job's change its deployment's hook.
+ */
+export function jobStepHooks(
+  fx: Fx,
+  log: DeliveryLog,
+  base: string,
+  pl: PipelineRecord,
+  pipeline: PipelineState,
+  steps: readonly JobStep[],
+): void {
+  const s: Scope = { fx, st: fx.store.state, log, u: urlsOf(base) };
+  const project = tget(s.st.projects, pl.project_id);
+  if (!project || !steps.length) return;
+  const jobHooks = projectHooks(s.st, project, 'job_events');
+  const deployHooks = projectHooks(s.st, project, 'deployment_events');
+  for (const step of steps) {
+    if (jobHooks.length) {
+      const body = jobPayload(s.st, s.u, project, pl, step.build, step.job, pipeline);
+      for (const h of jobHooks) send(s, h, 'job_hooks', 'build', step.job.status, project, body);
+    }
+    const dep = step.deployment;
+    const env = dep && tget(s.st.environments.records, dep.record.environment_id);
+    if (!dep || !env || !deployHooks.length) continue;
+    // `deployed_by`: the job's user (who played it), else the deployment's.
+    const userId = step.build.user_id ?? dep.record.user_id;
+    const body = deploymentPayload(
+      s.st,
+      s.u,
+      project,
+      { ...dep.record, user_id: userId, environment: env.name },
+      dep.status,
+      dep.at,
+    );
+    for (const h of deployHooks) send(s, h, 'deployment_hooks', 'deployment', dep.status, project, body);
+  }
+}
+
+/** `Release#execute_hooks`: the Release Hook of a release made or edited. */
+function releaseHooks(s: Scope, id: number, action: 'create' | 'update'): void {
+  const r = tget(s.st.releases.records, id);
+  const project = r && tget(s.st.projects, r.project_id);
+  if (!r || !project) return;
+  const hooks = projectHooks(s.st, project, 'releases_events');
+  if (!hooks.length) return;
+  const body = releasePayload(s.st, s.u, project, r, action);
+  for (const h of hooks) send(s, h, 'release_hooks', 'release', action, project, body);
 }

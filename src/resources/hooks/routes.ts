@@ -24,7 +24,7 @@ import { tget } from '../../core/table.js';
 import { rubyInspect } from '../groups/model.js';
 import { canAdminGroup, findGroupRecord } from '../groups/access.js';
 import { canAdminProject, loadProject } from '../projects/helpers.js';
-import { emitEvent } from '../integrations/events.js';
+import { emitEvent, followRunningPipelines } from '../integrations/events.js';
 import {
   createHook,
   deleteHook,
@@ -191,6 +191,7 @@ function ownedRoutes(r: ApiRouter, base: string, ownerOf: (c: Ctx) => Owner, tie
     if (Object.keys(errors).length) throw o.invalid(errors);
     const now = c.get('fx').clock.iso();
     const id = write(c, (d) => createHook(d, o.kind, o.owner, input, now));
+    if (o.owner.project_id !== undefined) followRunningPipelines(c, o.owner.project_id);
     return c.json(o.entity(tget(state(c).hooks.records, id)!), 201);
   });
   r.put(`${base}/:hook_id`, tier ? { tier } : {}, (c) => {
@@ -203,6 +204,7 @@ function ownedRoutes(r: ApiRouter, base: string, ownerOf: (c: Ctx) => Owner, tie
     if (Object.keys(errors).length) throw o.invalid(errors);
     const now = c.get('fx').clock.iso();
     write(c, (d) => updateHook(d, hook.id, input, now));
+    if (o.owner.project_id !== undefined) followRunningPipelines(c, o.owner.project_id);
     return c.json(o.entity(tget(state(c).hooks.records, hook.id)!));
   });
   r.delete(`${base}/:hook_id`, tier ? { tier } : {}, (c) => {

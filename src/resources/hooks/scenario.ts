@@ -25,6 +25,7 @@ const projectHook = z.strictObject({
   ...common,
   ...flagFields(PROJECT_FLAGS),
   push_events_branch_filter: z.string().optional(),
+  releases_events: z.boolean().optional().describe('Release Hooks (13.12 sets it in the UI only)'),
 });
 const groupHook = z.strictObject({ ...common, ...flagFields([...GROUP_FLAGS, 'member_events'] as const) });
 const systemHook = z.strictObject({
@@ -45,7 +46,7 @@ export interface HooksEntry {
 }
 
 const FLAGS_OF: Record<HookKind, readonly HookFlag[]> = {
-  project: PROJECT_FLAGS,
+  project: [...PROJECT_FLAGS, 'releases_events'],
   group: [...GROUP_FLAGS, 'member_events'],
   system: [...SYSTEM_FLAGS, 'repository_update_events'],
 };

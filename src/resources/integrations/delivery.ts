@@ -59,6 +59,8 @@ const LOG_SIZE = 1000;
 /** Deliveries under way at once; past it a new one is logged as dropped, so memory stays bounded. */
 const MAX_IN_FLIGHT = 500;
 const WATCH_INTERVAL_MS = 25;
+/** Pipelines whose job statuses the watcher remembers. */
+const MAX_JOB_STATES = 10_000;
 
 /** The deliveries of one instance. */
 export class DeliveryLog {
@@ -71,6 +73,22 @@ export class DeliveryLog {
   fx: Fx | undefined;
   /** Called by the watcher with finished pipelines; set by the events module. */
   onPipelineCheck: ((log: DeliveryLog) => void) | undefined;
+  readonly #jobStates = new Map<number, Map<number, string>>();
+
+  /**
+   * The job statuses last reported for a pipeline (job id -> status), kept across watches so that a
+   * pipeline watched again (a job played or retried) reports only what changed since. The oldest
+   * pipelines' are forgotten past a bound.
+   */
+  jobStates(pipelineId: number): Map<number, string> {
+    let m = this.#jobStates.get(pipelineId);
+    if (!m) {
+      if (this.#jobStates.size >= MAX_JOB_STATES)
+        this.#jobStates.delete(this.#jobStates.keys().next().value!);
+      this.#jobStates.set(pipelineId, (m = new Map()));
+    }
+    return m;
+  }
 
   /** Every delivery, oldest first. */
   list(): Delivery[] {

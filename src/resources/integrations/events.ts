@@ -10,14 +10,16 @@ import type { Ctx, Fx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
 import type { PipelineStatus, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
-import { livePipeline } from '../ci/model.js';
+import { livePipeline, projectPipelineIds } from '../ci/model.js';
+import { liveBuilds } from '../ci/builds.js';
 import { setting } from '../settings/model.js';
 import { EVENT_FLAG, INTEGRATIONS, type IntegrationSpec } from './catalog.js';
 import { deliveries, isLocalHost, type DeliveryLog } from './delivery.js';
 import { chatPayloads, type Actor, type ChatEvent } from './messages.js';
 import { projectIntegrations, type EventFlag, type IntegrationRecord } from './store.js';
 import type { ProjectEvent } from './kinds.js';
-import { dispatchHooks, finishedPipelineHooks, hooksWantPipeline } from '../hooks/dispatch.js';
+import { dispatchHooks, finishedPipelineHooks, hooksWantPipeline, jobStepHooks } from '../hooks/dispatch.js';
+import { jobSteps } from '../hooks/transitions.js';
 
 export type { ProjectEvent };
 
@@ -42,6 +44,20 @@ interface Scope {
   base: string;
 }
 
+/**
+ * Reports what the watched pipelines did on the clock until now; call it before a write that moves a
+ * pipeline's clock (a play, retry or cancel), which would otherwise hide what happened before it.
+ */
+export function catchUpPipelines(c: Ctx): void {
+  const log = deliveries(c.get('fx').clock);
+  if (!log.watches().length) return;
+  try {
+    log.checkPipelines();
+  } catch (e) {
+    console.error('fauxlab: could not check the watched pipelines', e);
+  }
+}
+
 /** The same as `emitEvent`, for callers without a request (the control plane, the pipeline watcher). */
 export function dispatch(fx: Fx, base: string, actorId: number | null, ev: ProjectEvent): void {
   const st = fx.store.state;
@@ -49,6 +65,8 @@ export function dispatch(fx: Fx, base: string, actorId: number | null, ev: Proje
   const log = deliveries(fx.clock);
   log.fx = fx;
   log.onPipelineCheck ??= checkPipelines;
+  // What the clock did before this event is heard before it.
+  log.checkPipelines();
   const s: Scope = { fx, st, log, base };
   if (st.hooks.count > 0) dispatchHooks(fx, log, base, actorId, ev);
   if (ev.kind === 'pipeline') return watchPipeline(s, ev.id);
@@ -224,6 +242,37 @@ function watchPipeline(s: Scope, id: number): void {
 
 const FINISHED: ReadonlySet<PipelineStatus> = new Set(['success', 'failed', 'canceled', 'skipped']);
 
+/** Pipelines a new hook starts to follow at most: the project's newest unfinished ones. */
+const MAX_FOLLOWED = 100;
+
+/**
+ * A hook was added to a project: its unfinished pipelines are watched from now on, so that the hook
+ * hears the rest of their run (and only that: what their jobs did before is taken as reported).
+ */
+export function followRunningPipelines(c: Ctx, projectId: number): void {
+  const fx = c.get('fx');
+  const st = fx.store.state;
+  if (!hooksWantPipeline(st, projectId)) return;
+  const log = deliveries(fx.clock);
+  log.fx = fx;
+  log.onPipelineCheck ??= checkPipelines;
+  const now = fx.clock.ms();
+  const base = requestBase(c);
+  let n = 0;
+  for (const id of projectPipelineIds(st, projectId).reverse()) {
+    const pl = tget(st.pipelines, id)!;
+    if (pl.run_at === null || FINISHED.has(livePipeline(pl, now).status)) continue;
+    if (++n > MAX_FOLLOWED) break;
+    if (log.watches().some((w) => w.pipelineId === id)) continue;
+    const seen = log.jobStates(id);
+    const builds = pl.builds ?? [];
+    liveBuilds(builds, pl.run_at, now).forEach((l, i) => {
+      if (!seen.has(builds[i]!.id)) seen.set(builds[i]!.id, l.status);
+    });
+    log.watch({ pipelineId: id, runAt: pl.run_at, base, userId: pl.user_id });
+  }
+}
+
 /** The watcher's tick: pipelines that finished since the last one notify (a rerun or cancel drops the watch). */
 function checkPipelines(log: DeliveryLog): void {
   const fx = log.fx;
@@ -237,6 +286,10 @@ function checkPipelines(log: DeliveryLog): void {
       continue;
     }
     const live = livePipeline(pl, now);
+    if (st.hooks.count > 0 && pl.builds) {
+      const steps = jobSteps(st, pl, now, log.jobStates(pl.id));
+      jobStepHooks(fx, log, w.base, pl, live, steps);
+    }
     if (!FINISHED.has(live.status)) continue;
     log.unwatch(w.pipelineId);
     const status = live.status;

@@ -13,6 +13,10 @@ export type ProjectEvent =
   | { kind: 'note'; id: number }
   /** A pipeline was created or retried: it notifies when it finishes on the instance clock. */
   | { kind: 'pipeline'; id: number }
+  /** A deployment the API created or moved: its hooks hear the status it has now. */
+  | { kind: 'deployment'; id: number }
+  /** A release was made or edited through the API. */
+  | { kind: 'release'; id: number; action: 'create' | 'update' }
   | {
       kind: 'push';
       projectId: number;

@@ -22,7 +22,7 @@ import { iget, tget } from '../../core/table.js';
 import { authorizeCi, canCi } from '../ci/access.js';
 import { jobIdOfToken } from '../ci/job-tokens.js';
 import { PIPELINE_STATUSES, livePipeline } from '../ci/model.js';
-import { emitEvent } from '../integrations/events.js';
+import { catchUpPipelines, emitEvent } from '../integrations/events.js';
 import { artifactsZip, JobRenderer } from './entities.js';
 import {
   cancelJob,
@@ -267,6 +267,7 @@ export function jobsRoutes(r: ApiRouter): void {
     authorizeCi(c, proj, 'update_pipeline');
     const ref = job(c, proj, prm.job_id);
     const now = c.get('fx').clock.ms();
+    catchUpPipelines(c);
     write(c, (d) => cancelJob(d, ref, now));
     emitEvent(c, { kind: 'pipeline', id: ref.pipeline.id });
     return sendJob(c, proj, ref.build.id, 201, now);
@@ -278,6 +279,7 @@ export function jobsRoutes(r: ApiRouter): void {
     const ref = job(c, proj, prm.job_id);
     const now = c.get('fx').clock.ms();
     if (!retryable(ref.build, new JobRenderer(c, now).live.of(ref))) throw forbidden('Job is not retryable');
+    catchUpPipelines(c);
     const id = write(c, (d) => retryJob(d, ref, now, c.get('viewer').user!.id));
     emitEvent(c, { kind: 'pipeline', id: ref.pipeline.id });
     return sendJob(c, proj, id, 201, now);
@@ -304,6 +306,7 @@ export function jobsRoutes(r: ApiRouter): void {
     const now = c.get('fx').clock.ms();
     const live = new JobRenderer(c, now).live.of(ref);
     if (!playable(ref.build, live)) throw badRequest('Unplayable Job');
+    catchUpPipelines(c);
     write(c, (d) => playJob(d, ref, live, now, c.get('viewer').user!.id));
     emitEvent(c, { kind: 'pipeline', id: ref.pipeline.id });
     return sendJob(c, proj, ref.build.id, 200, now);

@@ -4,6 +4,7 @@
  * developers create, edit and delete them. Missing releases are refused before they are looked up, as
  * the platform authorizes on a nil release: `403`.
  */
+import { emitEvent } from '../integrations/events.js';
 import { ACCESS, findProject, projectAccess } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, grapeError, recordNotFound, validationError } from '../../core/errors.js';
@@ -208,6 +209,7 @@ export function releasesRoutes(r: ApiRouter): void {
           now,
         );
       });
+      emitEvent(c, { kind: 'release', id, action: 'create' });
       return c.json(await present(c, a, tget(state(c).releases.records, id)!, false), 201);
     },
   );
@@ -246,6 +248,7 @@ export function releasesRoutes(r: ApiRouter): void {
         if (milestones !== undefined) rec.milestone_ids = milestones;
         rec.updated_at = now;
       });
+      emitEvent(c, { kind: 'release', id: rel.id, action: 'update' });
       return c.json(await present(c, a, tget(state(c).releases.records, rel.id)!, false));
     },
   );

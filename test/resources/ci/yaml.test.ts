@@ -59,15 +59,16 @@ describe('.gitlab-ci.yml: the jobs of a new pipeline', () => {
     expect(compile.status).toBe('success');
   });
 
-  it('POST /projects/:id/pipeline: the job records its environment', async () => {
+  it('POST /projects/:id/pipeline: a job that starts an environment deploys there', async () => {
     const fx = yamlFx();
     const pl = await body(await create(fx, 'master'));
-    const builds = fx.state.pipelines.buckets;
-    const record = Object.values(Object.values(builds).flatMap((mid) => Object.values(mid)))
-      .flatMap((leaf) => Object.values(leaf))
-      .find((x) => x.id === pl.id)!;
-    const deploy = record.builds!.find((b) => b.name === 'deploy')!;
-    expect(deploy.environment).toEqual({ name: 'production', url: 'https://example.com', action: 'start' });
+    fx.clock.advance(3_600_000);
+    const deployments = await body(await call(fx, 'GET', `${YAML_PROJECT}/deployments`, 'dev'));
+    const mine = deployments.filter(
+      (d: { deployable: { pipeline: { id: number } } }) => d.deployable.pipeline.id === pl.id,
+    );
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ environment: { name: 'production' }, deployable: { name: 'deploy' } });
   });
 
   it('POST /projects/:id/pipeline: 400 with the first configuration error, and nothing is created', async () => {
