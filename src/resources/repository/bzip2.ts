@@ -5,8 +5,8 @@
  * Synchronous: callers bound the input (see MAX_BZIP2_INPUT).
  */
 
-/** The most bytes one call compresses (about 0.6 s a megabyte of text): this bounds one request's time. */
-export const MAX_BZIP2_INPUT = 16 * 1024 * 1024;
+/** The most bytes one call compresses (0.5-2 s a megabyte, by how repetitive): this bounds a request. */
+export const MAX_BZIP2_INPUT = 8 * 1024 * 1024;
 
 /** Bytes of one block after the first run-length pass, as `bzip2 -9` cuts them (900k less its slack). */
 const BLOCK_MAX = 900_000 - 19;

@@ -185,3 +185,17 @@ describe('repository archive as tar.bz2', () => {
     },
   );
 });
+
+describe('repository archive as tar.bz2, bounded', () => {
+  it('GET /projects/:id/repository/archive.tar.bz2: 400 when the tar would pass the compressor bound', async () => {
+    const fx = world();
+    await commitFiles(fx, { 'big.txt': 'y'.repeat(MAX_BZIP2_INPUT) });
+    const res = await call(fx, 'GET', `${APP}/repository/archive.tar.bz2`, 'rep');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'the archive would be too large' });
+    // The other formats keep their own bound.
+    const tarred = await download(fx, 'archive.tar');
+    expect(tarred.res.status).toBe(200);
+    expect(tarred.bytes.length).toBeGreaterThan(MAX_BZIP2_INPUT);
+  });
+});
