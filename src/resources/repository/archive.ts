@@ -159,16 +159,9 @@ export function archiveRoutes(r: ApiRouter): void {
         if (plain.length > MAX_BZIP2_INPUT) throw grapeError(400, 'the archive would be too large');
         body = bzip2(plain);
       } else body = gzipSync(await tar(items, mtime));
-      c.header(
-        'Content-Type',
-        format === 'zip'
-          ? 'application/zip'
-          : format === 'tar'
-            ? 'application/x-tar'
-            : bz2
-              ? 'application/x-bzip2'
-              : 'application/x-gzip',
-      );
+      // Workhorse types a zip as such and every tar, compressed or not, as a byte stream.
+      c.header('Content-Type', format === 'zip' ? 'application/zip' : 'application/octet-stream');
+      c.header('Content-Transfer-Encoding', 'binary');
       c.header('Content-Disposition', `attachment; filename="${prefix}.${ext}"`);
       return c.body(new Uint8Array(body));
     },

@@ -148,14 +148,17 @@ describe('repository archive as tar.bz2', () => {
       expect(res.status).toBe(200);
       const prefix = `app-master-${c.id}`;
       expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${prefix}.tar.bz2"`);
-      expect(res.headers.get('content-type')).toBe('application/x-bzip2');
+      expect(res.headers.get('content-type')).toBe('application/octet-stream');
+      expect(res.headers.get('content-transfer-encoding')).toBe('binary');
       expect(bytes.subarray(0, 4).toString()).toBe('BZh9');
       const files = extract(bytes, '-xjf');
       expect([...files.keys()].sort()).toEqual(
         [`${prefix}/README.md`, `${prefix}/b.txt`, `${prefix}/docs/c.md`, `${prefix}/src/a.txt`].sort(),
       );
       expect(files.get(`${prefix}/src/a.txt`)).toBe('a\n'.repeat(500));
-      expect(files).toEqual(extract((await download(fx, 'archive.tar.gz')).bytes, '-xzf'));
+      const gz = await download(fx, 'archive.tar.gz');
+      expect(gz.res.headers.get('content-type')).toBe('application/octet-stream');
+      expect(files).toEqual(extract(gz.bytes, '-xzf'));
       // The same commit gives the same bytes.
       expect((await download(fx, 'archive.tar.bz2')).bytes.equals(bytes)).toBe(true);
     },
