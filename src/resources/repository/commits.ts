@@ -249,7 +249,7 @@ export function commitRoutes(r: ApiRouter): void {
         },
         signatureOf(user, time),
       );
-      refuseByPushRule(state(c), proj, prm.branch, id);
+      refuseByPushRule(state(c), proj, 'branch', prm.branch, { id });
       write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
       return c.json(commitDetail(c, proj, id, prm.stats), 201);
     },

@@ -118,7 +118,7 @@ function commitOne(c: Ctx, proj: Project, prm: WriteParams, action: Action, stal
     },
     signatureOf(user, Math.floor(c.get('fx').clock.ms() / 1000)),
   );
-  refuseByPushRule(st, proj, prm.branch, id);
+  refuseByPushRule(st, proj, 'branch', prm.branch, { id });
   write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
 }
 

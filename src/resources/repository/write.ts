@@ -234,16 +234,23 @@ export const pusherOf = (c: Ctx): Pusher => ({
 });
 
 /**
- * The project's push rule on a commit the API made (Gitaly runs the pre-receive hook for it): the
- * refusal is the request's 400, without the hook's `GitLab: ` prefix.
+ * The project's push rule on a change the API makes (Gitaly runs the pre-receive hook for it): the
+ * refusal is the request's 400, without the hook's `GitLab: ` prefix. `id` is the new commit when the
+ * change brings one.
  */
-export function refuseByPushRule(st: PlatformState, p: Project, branch: string, id: string): void {
+export function refuseByPushRule(
+  st: PlatformState,
+  p: Project,
+  kind: 'branch' | 'tag',
+  name: string,
+  change: { id?: string; deleting?: boolean } = {},
+): void {
   const refusal = pushRuleRefusal(st, objectsOf(st), p.id, {
-    kind: 'branch',
-    name: branch,
-    creating: refTarget(st, p, 'branch', branch) === undefined,
-    deleting: false,
-    commits: [id],
+    kind,
+    name,
+    creating: refTarget(st, p, kind, name) === undefined,
+    deleting: change.deleting ?? false,
+    commits: change.id === undefined ? [] : [change.id],
     fromWeb: true,
     user: null,
   });

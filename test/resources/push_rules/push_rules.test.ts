@@ -175,11 +175,46 @@ describe('push rules', () => {
       author_name: 'Some One',
       actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }],
     });
-    const msg = (await body(res)).message as string;
-    expect(res.status).toBe(400);
-    expect(msg).toMatch(
-      /^(Committer's|Author's) email '.*' does not follow the pattern '@example\\\.com\$'$/,
-    );
+    expect([res.status, await body(res)]).toEqual([
+      400,
+      { message: "Author's email 'someone@elsewhere.org' does not follow the pattern '@example\\.com$'" },
+    ]);
+    await call(fx, 'PUT', R, 'maint', { author_email_regex: '', member_check: true });
+    const stranger = await call(fx, 'POST', `${APP}/repository/commits`, 'dev', {
+      branch: 'master',
+      commit_message: 'x',
+      author_email: 'someone@elsewhere.org',
+      author_name: 'Some One',
+      actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }],
+    });
+    expect(await body(stranger)).toEqual({
+      message: "Author 'someone@elsewhere.org' is not a member of team",
+    });
+  });
+
+  it('POST /projects/:id/repository/branches: 400 for a name off branch_name_regex; nothing created', async () => {
+    const fx = premium();
+    await call(fx, 'POST', R, 'maint', { branch_name_regex: '^feat/' });
+    const res = await call(fx, 'POST', `${APP}/repository/branches`, 'dev', { branch: 'wip', ref: 'master' });
+    expect([res.status, await body(res)]).toEqual([
+      400,
+      { message: "Branch name does not follow the pattern '^feat/'" },
+    ]);
+    expect((await call(fx, 'GET', `${APP}/repository/branches/wip`, 'dev')).status).toBe(404);
+    expect(
+      (await call(fx, 'POST', `${APP}/repository/branches`, 'dev', { branch: 'feat/a', ref: 'master' }))
+        .status,
+    ).toBe(201);
+  });
+
+  it('DELETE /projects/:id/repository/tags/:tag_name: 400 You cannot delete a tag with deny_delete_tag', async () => {
+    const fx = premium();
+    await call(fx, 'POST', R, 'maint', { deny_delete_tag: true });
+    const res = await call(fx, 'DELETE', `${APP}/repository/tags/v1.0`, 'maint');
+    expect([res.status, await body(res)]).toEqual([400, { message: 'You cannot delete a tag' }]);
+    expect((await call(fx, 'GET', `${APP}/repository/tags/v1.0`, 'maint')).status).toBe(200);
+    await call(fx, 'PUT', R, 'maint', { deny_delete_tag: false });
+    expect((await call(fx, 'DELETE', `${APP}/repository/tags/v1.0`, 'maint')).status).toBe(204);
   });
 
   it('push_rule scenario field: loads, is enforced and exports back unchanged', async () => {
