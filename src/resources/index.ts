@@ -59,6 +59,7 @@ import { packagesArea } from './packages/area.js';
 import { deploymentsArea } from './deployments/area.js';
 import { pipelineSchedulesArea } from './pipeline_schedules/area.js';
 import { deployKeysArea } from './deploy_keys/area.js';
+import { pushRulesArea } from './push_rules/area.js';
 
 const LIST = [
   usersArea,
@@ -112,6 +113,7 @@ const LIST = [
   deploymentsArea,
   pipelineSchedulesArea,
   deployKeysArea,
+  pushRulesArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -830,6 +830,18 @@ export const ENDPOINTS: Endpoint[] = [
   project('DELETE /projects/:id/deploy_keys/:key_id', () => `/deploy_keys/${deployKeyId}`, pLevel(40, 204), {
     setup: (fx, v) => newDeployKey(fx, v),
   }),
+  // ---- push rules (paid tiers): `authenticate!`, then maintainers (`authorize_admin_project`)
+  project('GET /projects/:id/push_rule', () => '/push_rule', pLevel(40, 200)),
+  project('POST /projects/:id/push_rule', () => '/push_rule', pLevel(40, 201), {
+    body: json({ deny_delete_tag: true }),
+  }),
+  project('PUT /projects/:id/push_rule', () => '/push_rule', pLevel(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/push_rule`, 'root-api', { member_check: true }),
+    body: json({ deny_delete_tag: true }),
+  }),
+  project('DELETE /projects/:id/push_rule', () => '/push_rule', pLevel(40, 204), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/push_rule`, 'root-api', { member_check: true }),
+  }),
   // ---- releases: whoever sees the project reads them (one release: `download_code`, else 403);
   // developers write; links as their release
   project('GET /projects/:id/releases', () => '/releases', pRead()),

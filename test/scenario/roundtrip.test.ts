@@ -170,6 +170,11 @@ const world: ScenarioFile = {
         },
       ],
       deploy_keys: [{ title: 'deployer', key: sshKey(9), can_push: true }],
+      push_rule: {
+        commit_message_regex: '^(feat|fix):',
+        max_file_size: 5,
+        created_at: '2021-03-01T09:00:00Z',
+      },
       pipeline_schedules: [
         {
           description: 'nightly',

@@ -20,6 +20,8 @@ import { recordPush } from '../events/store.js';
 import { dispatch } from '../integrations/events.js';
 import type { PushedCommits } from '../integrations/kinds.js';
 import type { Project } from '../projects/model.js';
+import { MAX_CHECKED_COMMITS, pushRuleRefusal } from '../push_rules/check.js';
+import { pushRuleOf } from '../push_rules/model.js';
 import { canPushToBranch, level, protectionsOf } from '../repository/access.js';
 import { ancestors, walk } from '../repository/history.js';
 import type { ObjectStore } from '../repository/objects.js';
@@ -114,6 +116,59 @@ function canMergeToBranch(st: PlatformState, user: UserRecord | null, p: Project
   return rules.length === 0
     ? lvl >= ACCESS.DEVELOPER
     : rules.some((r) => r.merge_access_level !== 0 && lvl >= r.merge_access_level);
+}
+
+/** The most commits of the repository walked to tell a push's new commits from known ones. */
+const KNOWN_WALK_LIMIT = 100_000;
+
+/** The commits a push brings that no branch or tag of the project reaches yet (`new_commits`), from the head. */
+function newCommits(st: PlatformState, p: Project, next: string): string[] {
+  const store = objectsOf(st);
+  const known = new Set<string>();
+  const stack: string[] = [];
+  for (const kind of ['branch', 'tag'] as const)
+    for (const name of names(st, p, kind)) {
+      const id = refTarget(st, p, kind, name);
+      if (id !== undefined) stack.push(peel(store, id));
+    }
+  while (stack.length > 0 && known.size < KNOWN_WALK_LIMIT) {
+    const id = stack.pop()!;
+    if (known.has(id)) continue;
+    const c = store.commit(id);
+    if (!c) continue;
+    known.add(id);
+    stack.push(...c.parents);
+  }
+  // From the new head back to what the project already has: nothing known is walked again.
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const queue = [next];
+  for (let i = 0; i < queue.length && out.length < MAX_CHECKED_COMMITS; i++) {
+    const id = queue[i]!;
+    if (known.has(id) || seen.has(id)) continue;
+    seen.add(id);
+    const c = store.commit(id);
+    if (!c) continue;
+    out.push(id);
+    queue.push(...c.parents);
+  }
+  return out;
+}
+
+/** The project's push rule on one change (`PushRuleCheck`), or the message refusing it. */
+function ruleRefusal(st: PlatformState, actor: GitActor, p: Project, cmd: Command): string | undefined {
+  if (!pushRuleOf(st, p.id)) return undefined;
+  const deleting = cmd.next === BLANK_SHA;
+  const store = objectsOf(st);
+  return pushRuleRefusal(st, store, p.id, {
+    kind: cmd.kind === 'tag' ? 'tag' : 'branch',
+    name: cmd.name!,
+    creating: cmd.old === BLANK_SHA,
+    deleting,
+    commits: deleting ? [] : newCommits(st, p, peel(store, cmd.next)),
+    fromWeb: false,
+    user: actor.user,
+  });
 }
 
 /** The platform's checks of one change (`Gitlab::Checks::ChangeAccess`), or the message refusing it. */
@@ -255,7 +310,7 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
   // The platform's pre-receive: one refusal declines every ref of the push.
   for (const cmd of cmds) {
     if (cmd.error !== undefined) continue;
-    const refusal = platformRefusal(st, actor, project, cmd);
+    const refusal = platformRefusal(st, actor, project, cmd) ?? ruleRefusal(st, actor, project, cmd);
     if (refusal !== undefined) {
       for (const other of cmds) other.error ??= 'pre-receive hook declined';
       return report('ok', cmds, [`GitLab: ${refusal}`], caps);

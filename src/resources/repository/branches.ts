@@ -17,7 +17,7 @@ import { branchEntity, branchNames, gitTime } from './entities.js';
 import { isAncestor } from './history.js';
 import { validRefName } from './names.js';
 import { peel, refTarget, resolveCommit } from './refs.js';
-import { pusherOf, updateBranch } from './write.js';
+import { pusherOf, refuseByPushRule, updateBranch } from './write.js';
 import { objectsOf, type ProtectedBranchRecord } from './store.js';
 
 const LEVELS = [0, 30, 40, 60] as const;
@@ -119,6 +119,7 @@ export function branchRoutes(r: ApiRouter): void {
         throw apiError(400, 'Branch already exists');
       const target = resolveCommit(st, proj, prm.ref);
       if (target === undefined) throw apiError(400, `Invalid reference name: ${prm.ref}`);
+      refuseByPushRule(st, proj, 'branch', prm.branch);
       write(c, (d) => updateBranch(d, proj, prm.branch, target, pusherOf(c)));
       return c.json(branchEntity(c, proj, prm.branch), 201);
     },

@@ -24,6 +24,7 @@ import {
   MAX_ACTIONS,
   moveBranch,
   pusherOf,
+  refuseByPushRule,
   signatureOf,
   type Action,
   type ActionKind,
@@ -248,6 +249,7 @@ export function commitRoutes(r: ApiRouter): void {
         },
         signatureOf(user, time),
       );
+      refuseByPushRule(state(c), proj, 'branch', prm.branch, { id });
       write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
       return c.json(commitDetail(c, proj, id, prm.stats), 201);
     },

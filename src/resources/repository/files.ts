@@ -14,7 +14,15 @@ import { TREE_MODE } from './objects.js';
 import { peel, refTarget } from './refs.js';
 import { objectsOf } from './store.js';
 import { entryAt, splitPath } from './tree.js';
-import { buildCommit, lastCommitFor, moveBranch, pusherOf, signatureOf, type Action } from './write.js';
+import {
+  buildCommit,
+  lastCommitFor,
+  moveBranch,
+  pusherOf,
+  refuseByPushRule,
+  signatureOf,
+  type Action,
+} from './write.js';
 
 interface FoundFile {
   commit: string;
@@ -110,6 +118,7 @@ function commitOne(c: Ctx, proj: Project, prm: WriteParams, action: Action, stal
     },
     signatureOf(user, Math.floor(c.get('fx').clock.ms() / 1000)),
   );
+  refuseByPushRule(st, proj, 'branch', prm.branch, { id });
   write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
 }
 

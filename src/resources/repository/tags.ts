@@ -13,7 +13,7 @@ import { commitEntity } from './entities.js';
 import { validRefName } from './names.js';
 import { names, peel, refTarget, resolveCommit, setRef } from './refs.js';
 import { objectsOf } from './store.js';
-import { signatureOf } from './write.js';
+import { refuseByPushRule, signatureOf } from './write.js';
 import type { PlatformState } from '../../core/state.js';
 import { createRelease, deleteRelease } from '../releases/model.js';
 import { releaseOfTag } from '../releases/store.js';
@@ -153,6 +153,7 @@ export function tagRoutes(r: ApiRouter): void {
       authorizePush(c, proj);
       if (refTarget(state(c), proj, 'tag', prm.tag_name) === undefined) throw apiError(404, 'No such tag');
       // `Tags::DestroyService` takes the tag's release (and its links) with it.
+      refuseByPushRule(state(c), proj, 'tag', prm.tag_name, { deleting: true });
       const rel = releaseOfTag(state(c), proj.id, prm.tag_name);
       write(c, (d) => {
         setRef(d, proj, 'tag', prm.tag_name, null);

@@ -15,6 +15,7 @@ import { walk } from './history.js';
 import { TREE_MODE, type Mode, type ObjectStore, type Signature } from './objects.js';
 import { peel, refTarget, resolveCommit, setRef } from './refs.js';
 import { objectsOf } from './store.js';
+import { pushRuleRefusal } from '../push_rules/check.js';
 import { applyChanges, entryAt, MAX_PATH_DEPTH, splitPath, type Change } from './tree.js';
 
 export type ActionKind = 'create' | 'delete' | 'move' | 'update' | 'chmod';
@@ -231,3 +232,27 @@ export const pusherOf = (c: Ctx): Pusher => ({
   userId: c.get('viewer').user?.id ?? 0,
   now: c.get('fx').clock.iso(),
 });
+
+/**
+ * The project's push rule on a change the API makes (Gitaly runs the pre-receive hook for it): the
+ * refusal is the request's 400, without the hook's `GitLab: ` prefix. `id` is the new commit when the
+ * change brings one.
+ */
+export function refuseByPushRule(
+  st: PlatformState,
+  p: Project,
+  kind: 'branch' | 'tag',
+  name: string,
+  change: { id?: string; deleting?: boolean } = {},
+): void {
+  const refusal = pushRuleRefusal(st, objectsOf(st), p.id, {
+    kind,
+    name,
+    creating: refTarget(st, p, kind, name) === undefined,
+    deleting: change.deleting ?? false,
+    commits: change.id === undefined ? [] : [change.id],
+    fromWeb: true,
+    user: null,
+  });
+  if (refusal !== undefined) throw fail(refusal);
+}
