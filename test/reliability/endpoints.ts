@@ -1003,6 +1003,15 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/epics/${ids.epic[v]}/notes/${ids.epicNote[v]}`,
     (c) => (c.anonymous ? U : !c.visible ? GNF : noteAdmin(204)(c)),
   ),
+  // Epics (paid tiers): `authenticate_non_get!`, the group (404), then `admin_epic` (reporters) to
+  // write and `destroy_epic` (owners) to delete.
+  group('GET /groups/:id/epics', () => '/epics', gRead()),
+  group('GET /groups/:id/epics/:epic_iid', () => '/epics/1', gRead()),
+  group('POST /groups/:id/epics', () => '/epics', gLevel(20, 201), { body: json({ title: 'New epic' }) }),
+  group('PUT /groups/:id/epics/:epic_iid', () => '/epics/1', gLevel(20, 200), {
+    body: json({ title: 'Renamed' }),
+  }),
+  group('DELETE /groups/:id/epics/:epic_iid', () => '/epics/1', gLevel(50, 204)),
   // Import into the group: `find_namespace!` (404 when unreadable), then the create rights (developers,
   // the default project_creation_level) or "Namespace is not valid".
   ep(

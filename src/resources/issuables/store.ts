@@ -291,6 +291,16 @@ export interface EpicRecord {
   confidential: boolean;
   created_at: string;
   updated_at: string;
+  /** Absent on records a scenario made before the epics API: `opened`, no labels, no dates, no parent. */
+  state?: 'opened' | 'closed';
+  closed_at?: string | null;
+  /** Label names, as given. */
+  labels?: string[];
+  parent_id?: number | null;
+  start_date_is_fixed?: boolean;
+  start_date_fixed?: string | null;
+  due_date_is_fixed?: boolean;
+  due_date_fixed?: string | null;
 }
 
 /** A relation between two issues (`IssueLink`): `blocks` (paid tiers) reads `is_blocked_by` from the target. */
