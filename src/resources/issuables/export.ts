@@ -150,6 +150,16 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     e.author = author;
     if (ep.confidential) e.confidential = true;
     e.created_at = ep.created_at;
+    if (ep.updated_at !== ep.created_at) e.updated_at = ep.updated_at;
+    if (ep.state === 'closed') {
+      e.state = 'closed';
+      if (ep.closed_at) e.closed_at = ep.closed_at;
+    }
+    if (ep.labels?.length) e.labels = [...ep.labels];
+    if (ep.start_date_is_fixed) e.start_date_is_fixed = true;
+    if (ep.start_date_fixed) e.start_date_fixed = ep.start_date_fixed;
+    if (ep.due_date_is_fixed) e.due_date_is_fixed = true;
+    if (ep.due_date_fixed) e.due_date_fixed = ep.due_date_fixed;
     e.notes = notes('Epic', ep.id);
     epics.push(e);
   }

@@ -160,6 +160,14 @@ export const epicScenario = z.strictObject({
   author: z.string(),
   confidential: z.boolean().default(false),
   created_at: isoTime.optional(),
+  updated_at: isoTime.optional(),
+  state: z.enum(['opened', 'closed']).default('opened'),
+  closed_at: isoTime.optional().describe('closed epics: when (default: updated_at)'),
+  labels: z.array(z.string().min(1)).max(100).default([]).describe('label names'),
+  start_date_is_fixed: z.boolean().default(false),
+  start_date_fixed: isoDate.optional(),
+  due_date_is_fixed: z.boolean().default(false),
+  due_date_fixed: isoDate.optional(),
   notes: z.array(noteScenario).default([]),
 });
 
@@ -475,7 +483,14 @@ export function buildEpics(
       description: e.description ?? null,
       confidential: e.confidential,
       created_at: at,
-      updated_at: at,
+      updated_at: isoOf(e.updated_at) ?? at,
+      state: e.state,
+      closed_at: e.state === 'closed' ? (isoOf(e.closed_at) ?? isoOf(e.updated_at) ?? at) : null,
+      labels: [...e.labels],
+      start_date_is_fixed: e.start_date_is_fixed,
+      start_date_fixed: e.start_date_fixed ?? null,
+      due_date_is_fixed: e.due_date_is_fixed,
+      due_date_fixed: e.due_date_fixed ?? null,
     });
     for (const n of e.notes)
       createNote(

@@ -243,4 +243,34 @@ describe('epics', () => {
       'Secret plan',
     ]);
   });
+
+  it('GET /groups/:id/epics/:epic_iid: state, labels and fixed dates from the scenario', async () => {
+    const fx = createFauxlab({
+      tier: 'premium',
+      scenario: {
+        ...issuablesWorld,
+        epics: [
+          {
+            group: 'acme',
+            title: 'Done',
+            author: 'alice',
+            created_at: '2021-01-01T00:00:00Z',
+            updated_at: '2021-01-03T00:00:00Z',
+            state: 'closed',
+            labels: ['web', 'ux'],
+            due_date_is_fixed: true,
+            due_date_fixed: '2021-02-01',
+          },
+        ],
+      } as never,
+    });
+    expect((await get(fx, '/groups/acme/epics/1', 'alice-api')).body).toMatchObject({
+      state: 'closed',
+      closed_at: '2021-01-03T00:00:00.000Z',
+      updated_at: '2021-01-03T00:00:00.000Z',
+      labels: ['ux', 'web'],
+      due_date: '2021-02-01',
+      due_date_is_fixed: true,
+    });
+  });
 });
