@@ -1012,6 +1012,30 @@ export const ENDPOINTS: Endpoint[] = [
     body: json({ title: 'Renamed' }),
   }),
   group('DELETE /groups/:id/epics/:epic_iid', () => '/epics/1', gLevel(50, 204)),
+  // Epic issues (paid tiers): `authenticate!`, the group, then `read_epic` to list and `admin_epic`
+  // (reporters) to assign, reorder and remove; the set-up puts issues in the epic (links 1 and 2).
+  group('GET /groups/:id/epics/:epic_iid/issues', () => '/epics/1/issues', gAuthRead()),
+  group(
+    'POST /groups/:id/epics/:epic_iid/issues/:issue_id',
+    (v, ids) => `/epics/1/issues/${ids.issueId[v]}`,
+    gLevel(20, 201),
+  ),
+  group('PUT /groups/:id/epics/:epic_iid/issues/:epic_issue_id', () => '/epics/1/issues/1', gLevel(20, 200), {
+    body: json({ move_after_id: 2 }),
+    setup: async (fx, v, ids) => {
+      const other = await send(fx, 'POST', `${P(v)}/issues`, 'root-api', { title: 'In the epic too' });
+      await send(fx, 'POST', `${G(v)}/epics/1/issues/${ids.issueId[v]}`, 'root-api');
+      await send(fx, 'POST', `${G(v)}/epics/1/issues/${(other.body as { id: number }).id}`, 'root-api');
+    },
+  }),
+  group(
+    'DELETE /groups/:id/epics/:epic_iid/issues/:epic_issue_id',
+    () => '/epics/1/issues/1',
+    gLevel(20, 200),
+    {
+      setup: (fx, v, ids) => send(fx, 'POST', `${G(v)}/epics/1/issues/${ids.issueId[v]}`, 'root-api'),
+    },
+  ),
   // Import into the group: `find_namespace!` (404 when unreadable), then the create rights (developers,
   // the default project_creation_level) or "Namespace is not valid".
   ep(

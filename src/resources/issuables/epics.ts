@@ -18,7 +18,7 @@ import { mget, mremove, tdelete, tget, tvalues } from '../../core/table.js';
 import { descendantIds, selfAndAncestors } from '../groups/model.js';
 import { issuableRenderer } from './entities.js';
 import { deleteNote } from './model.js';
-import { createEpic } from './model/snippets.js';
+import { createEpic, unlinkEpic } from './model/snippets.js';
 import type { EpicRecord } from './store.js';
 
 /** `authorize!`: a bare `403 Forbidden`, the reason only in the journal. */
@@ -29,7 +29,7 @@ const DESCRIPTION_MAX = 1_048_576;
 const LABELS_MAX = 100;
 
 /** What the viewer may do with a group's epics. */
-function epicLevel(st: PlatformState, c: Ctx, g: GroupRecord) {
+export function epicLevel(st: PlatformState, c: Ctx, g: GroupRecord) {
   const user = c.get('viewer').user;
   const admin = user?.admin === true;
   const level = groupAccess(st, user, g);
@@ -43,7 +43,7 @@ const canRead = (st: PlatformState, c: Ctx, e: EpicRecord, g: GroupRecord) =>
   !e.confidential || epicLevel(st, c, g).reporter;
 
 /** `epic` then `authorize!`: a missing epic and one the viewer may not read are both `403 Forbidden`. */
-function findEpic(c: Ctx, g: GroupRecord, iid: number): EpicRecord {
+export function findEpic(c: Ctx, g: GroupRecord, iid: number): EpicRecord {
   const st = state(c);
   const id = mget(st.issuables.idx.owned, `eg${g.id}`).find((x) => tget(st.issuables.epics, x)?.iid === iid);
   const e = id === undefined ? undefined : tget(st.issuables.epics, id);
@@ -59,7 +59,7 @@ function votes(st: PlatformState, e: EpicRecord, name: string): number {
 }
 
 /** `EE::API::Entities::Epic`. */
-function epicEntity(c: Ctx, e: EpicRecord, o: { subscribed?: boolean; labelsDetails?: boolean } = {}) {
+export function epicEntity(c: Ctx, e: EpicRecord, o: { subscribed?: boolean; labelsDetails?: boolean } = {}) {
   const st = state(c);
   const r = issuableRenderer(c);
   const g = tget(st.groups, e.group_id)!;
@@ -339,6 +339,7 @@ function remove(c: Ctx): Response {
   if (!epicLevel(state(c), c, g).owner) throw denied('deleting epics needs owner access to the group');
   write(c, (d) => {
     for (const n of mget(d.issuables.idx.notes, `Epic:${e.id}`)) deleteNote(d, n);
+    unlinkEpic(d, e.id);
     // Children lose their parent rather than going with it.
     for (const x of tvalues(d.issuables.epics)) if (x.parent_id === e.id) x.parent_id = null;
     tdelete(d.issuables.epics, e.id);

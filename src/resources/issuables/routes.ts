@@ -1,6 +1,7 @@
 /** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels, discussions, resource events, time tracking and issue links. */
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
+import { epicIssuesRoutes } from './epic_issues.js';
 import { epicsRoutes } from './epics.js';
 import { discussionsRoutes } from './discussions/routes.js';
 import { issueLinksRoutes } from './issue_links.js';
@@ -28,4 +29,5 @@ export function issuablesRoutes(r: ApiRouter): void {
   issueLinksRoutes(r);
   issueMoveRoutes(r);
   epicsRoutes(r);
+  epicIssuesRoutes(r);
 }
