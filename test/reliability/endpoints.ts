@@ -1515,6 +1515,26 @@ export const ENDPOINTS: Endpoint[] = [
       project(`DELETE ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(204))),
     ];
   }),
+  // Epic discussions (paid tiers, by epic id): the epic notes' rules; an individual epic note can be replied to.
+  ...(() => {
+    const base = '/groups/:id/epics/:noteable_id/discussions';
+    const at = (v: Visibility, ids: Ids) => `/epics/${ids.epic[v]}/discussions`;
+    const d = (v: Visibility, ids: Ids) => `${at(v, ids)}/${ids.discussion.epic[v]}`;
+    const note = (v: Visibility, ids: Ids) => `${d(v, ids)}/notes/${ids.epicNote[v]}`;
+    const edit = (ok: number) => (c: Cell) => (c.anonymous ? U : !c.visible ? GNF : noteAdmin(ok)(c));
+    return [
+      group(`GET ${base}`, at, gAuthRead()),
+      group(`GET ${base}/:discussion_id`, d, gAuthRead()),
+      group(`POST ${base}`, at, gUser(201), { body: json({ body: 'hello' }) }),
+      group(`GET ${base}/:discussion_id/notes`, (v, ids) => `${d(v, ids)}/notes`, gAuthRead()),
+      group(`POST ${base}/:discussion_id/notes`, (v, ids) => `${d(v, ids)}/notes`, gUser(201), {
+        body: json({ body: 'reply' }),
+      }),
+      group(`GET ${base}/:discussion_id/notes/:note_id`, note, gAuthRead()),
+      group(`PUT ${base}/:discussion_id/notes/:note_id`, note, edit(200), { body: json({ body: 'edited' }) }),
+      group(`DELETE ${base}/:discussion_id/notes/:note_id`, note, edit(204)),
+    ];
+  })(),
   // Resolving: developers and up, and the merge request's author; the note is made a thread first.
   project(
     'PUT /projects/:id/merge_requests/:noteable_id/discussions/:discussion_id',
