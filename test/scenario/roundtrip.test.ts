@@ -339,6 +339,7 @@ const world: ScenarioFile = {
       start_date_is_fixed: true,
       start_date_fixed: '2021-01-01',
       due_date_fixed: '2021-02-01',
+      issues: ['acme/app#10', 'acme/app#9'],
     },
   ],
   snippets: [

@@ -8,7 +8,7 @@
  */
 import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
-import { tget, tvalues } from '../../core/table.js';
+import { mget, tget, tvalues } from '../../core/table.js';
 import { exportThread } from './discussions/scenario.js';
 import { POSITION_GAP, START_POSITION } from './model.js';
 import type { AwardableType, IssueRecord, MergeRequestRecord, NoteableType } from './store.js';
@@ -160,6 +160,15 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     if (ep.start_date_fixed) e.start_date_fixed = ep.start_date_fixed;
     if (ep.due_date_is_fixed) e.due_date_is_fixed = true;
     if (ep.due_date_fixed) e.due_date_fixed = ep.due_date_fixed;
+    const links = mget(iss.idx.owned, `ee${ep.id}`)
+      .map((l) => tget(iss.epicIssues, l)!)
+      .sort((a, b) => a.relative_position - b.relative_position || a.id - b.id)
+      .flatMap((l) => {
+        const issue = tget(iss.issues, l.issue_id);
+        const project = issue && tget(st.projects, issue.project_id);
+        return issue && project ? [`${project.path_with_namespace}#${issue.iid}`] : [];
+      });
+    if (links.length) e.issues = links;
     e.notes = notes('Epic', ep.id);
     epics.push(e);
   }

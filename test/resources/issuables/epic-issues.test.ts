@@ -1,7 +1,7 @@
 /** Issues in an epic (paid tiers): list, assign (moving between epics), reorder, remove. */
 import { describe, expect, it } from 'vitest';
-import { createFauxlab } from '../../../src/index.js';
-import { get, issuablesWorld, send, WEB } from './world.js';
+import { createFauxlab, exportScenario } from '../../../src/index.js';
+import { get, issuablesWorld, scenarioProblems, send, WEB } from './world.js';
 
 /** acme with erin as a group reporter and gus as a guest; two epics in acme. */
 const world = () =>
@@ -125,5 +125,37 @@ describe('epic issues', () => {
       status: 201,
     });
     expect(await listed(fx, 2)).toEqual([1]);
+  });
+
+  it('scenario: an epic lists its issues as project#iid, top first, and exports them the same way', async () => {
+    const file = {
+      ...issuablesWorld,
+      projects: issuablesWorld.projects!.map((p) =>
+        p.path === 'acme/website'
+          ? { ...p, issues: (p.issues ?? []).map((i, k) => ({ ...i, iid: k + 1 })) }
+          : p,
+      ),
+      epics: [{ group: 'acme', title: 'One', author: 'alice', issues: ['acme/website#2', 'acme/website#1'] }],
+    };
+    const fx = createFauxlab({ tier: 'premium', scenario: file as never });
+    expect(await listed(fx, 1)).toEqual([2, 1]);
+    const out = exportScenario(fx.state, { now: fx.clock.iso() }) as { epics: { issues?: string[] }[] };
+    expect(out.epics[0]!.issues).toEqual(['acme/website#2', 'acme/website#1']);
+    expect(
+      scenarioProblems({
+        ...file,
+        epics: [
+          {
+            group: 'acme',
+            title: 'x',
+            author: 'alice',
+            issues: ['acme/website#99', 'acme/website#1', 'acme/website#1'],
+          },
+        ],
+      }),
+    ).toEqual([
+      'epics[0].issues[0]: no issue listed with iid 99 in "acme/website"',
+      'epics[0].issues[2]: "acme/website#1" is in another epic already',
+    ]);
   });
 });
