@@ -16,7 +16,7 @@ import { sendJson } from '../../core/respond.js';
 import type { GroupRecord, PlatformState } from '../../core/state.js';
 import { mget, mremove, tdelete, tget, tvalues } from '../../core/table.js';
 import { descendantIds, selfAndAncestors } from '../groups/model.js';
-import { issuableRenderer } from './entities.js';
+import { issuableRenderer, type IssuableRenderer } from './entities.js';
 import { deleteNote } from './model.js';
 import { createEpic, unlinkEpic } from './model/snippets.js';
 import type { EpicRecord } from './store.js';
@@ -58,6 +58,16 @@ function votes(st: PlatformState, e: EpicRecord, name: string): number {
   ).length;
 }
 
+/** `LabelBasic` of the group label (of the group or an ancestor) with that name; just the name without one. */
+function labelDetails(st: PlatformState, r: IssuableRenderer, g: GroupRecord, name: string) {
+  for (const x of selfAndAncestors(st, g))
+    for (const id of mget(st.issuables.idx.owned, `lg${x.id}`)) {
+      const l = tget(st.issuables.labels, id);
+      if (l && l.title === name) return r.label(l);
+    }
+  return { name };
+}
+
 /** `EE::API::Entities::Epic`. */
 export function epicEntity(c: Ctx, e: EpicRecord, o: { subscribed?: boolean; labelsDetails?: boolean } = {}) {
   const st = state(c);
@@ -97,7 +107,7 @@ export function epicEntity(c: Ctx, e: EpicRecord, o: { subscribed?: boolean; lab
     created_at: e.created_at,
     updated_at: e.updated_at,
     closed_at: e.closed_at ?? null,
-    labels: o.labelsDetails ? labels.map((name) => ({ name })) : labels,
+    labels: o.labelsDetails ? labels.map((name) => labelDetails(st, r, g, name)) : labels,
     upvotes: votes(st, e, 'thumbsup'),
     downvotes: votes(st, e, 'thumbsdown'),
   };

@@ -273,4 +273,15 @@ describe('epics', () => {
       due_date_is_fixed: true,
     });
   });
+
+  it('GET /groups/:id/epics: with_labels_details renders the group labels of that name', async () => {
+    const fx = world();
+    await send(fx, 'POST', '/groups/acme/labels', 'alice-api', { name: 'ux', color: '#123456' });
+    await send(fx, 'PUT', '/groups/acme/epics/1', 'alice-api', { labels: 'ux,adhoc' });
+    const res = await get(fx, '/groups/acme/epics?with_labels_details=true&labels=ux', 'alice-api');
+    expect((res.body as { labels: unknown[] }[])[0]!.labels).toEqual([
+      { name: 'adhoc' },
+      expect.objectContaining({ name: 'ux', color: '#123456' }),
+    ]);
+  });
 });
