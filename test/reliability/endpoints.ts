@@ -1015,6 +1015,39 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/epics/${ids.epic[v]}/notes/${ids.epicNote[v]}`,
     (c) => (c.anonymous ? U : !c.visible ? GNF : noteAdmin(204)(c)),
   ),
+  // Epics (paid tiers): `authenticate_non_get!`, the group (404), then `admin_epic` (reporters) to
+  // write and `destroy_epic` (owners) to delete.
+  group('GET /groups/:id/epics', () => '/epics', gRead()),
+  group('GET /groups/:id/epics/:epic_iid', () => '/epics/1', gRead()),
+  group('POST /groups/:id/epics', () => '/epics', gLevel(20, 201), { body: json({ title: 'New epic' }) }),
+  group('PUT /groups/:id/epics/:epic_iid', () => '/epics/1', gLevel(20, 200), {
+    body: json({ title: 'Renamed' }),
+  }),
+  group('DELETE /groups/:id/epics/:epic_iid', () => '/epics/1', gLevel(50, 204)),
+  // Epic issues (paid tiers): `authenticate!`, the group, then `read_epic` to list and `admin_epic`
+  // (reporters) to assign, reorder and remove; the set-up puts issues in the epic (links 1 and 2).
+  group('GET /groups/:id/epics/:epic_iid/issues', () => '/epics/1/issues', gAuthRead()),
+  group(
+    'POST /groups/:id/epics/:epic_iid/issues/:issue_id',
+    (v, ids) => `/epics/1/issues/${ids.issueId[v]}`,
+    gLevel(20, 201),
+  ),
+  group('PUT /groups/:id/epics/:epic_iid/issues/:epic_issue_id', () => '/epics/1/issues/1', gLevel(20, 200), {
+    body: json({ move_after_id: 2 }),
+    setup: async (fx, v, ids) => {
+      const other = await send(fx, 'POST', `${P(v)}/issues`, 'root-api', { title: 'In the epic too' });
+      await send(fx, 'POST', `${G(v)}/epics/1/issues/${ids.issueId[v]}`, 'root-api');
+      await send(fx, 'POST', `${G(v)}/epics/1/issues/${(other.body as { id: number }).id}`, 'root-api');
+    },
+  }),
+  group(
+    'DELETE /groups/:id/epics/:epic_iid/issues/:epic_issue_id',
+    () => '/epics/1/issues/1',
+    gLevel(20, 200),
+    {
+      setup: (fx, v, ids) => send(fx, 'POST', `${G(v)}/epics/1/issues/${ids.issueId[v]}`, 'root-api'),
+    },
+  ),
   // Import into the group: `find_namespace!` (404 when unreadable), then the create rights (developers,
   // the default project_creation_level) or "Namespace is not valid".
   ep(
@@ -1494,6 +1527,26 @@ export const ENDPOINTS: Endpoint[] = [
       project(`DELETE ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(204))),
     ];
   }),
+  // Epic discussions (paid tiers, by epic id): the epic notes' rules; an individual epic note can be replied to.
+  ...(() => {
+    const base = '/groups/:id/epics/:noteable_id/discussions';
+    const at = (v: Visibility, ids: Ids) => `/epics/${ids.epic[v]}/discussions`;
+    const d = (v: Visibility, ids: Ids) => `${at(v, ids)}/${ids.discussion.epic[v]}`;
+    const note = (v: Visibility, ids: Ids) => `${d(v, ids)}/notes/${ids.epicNote[v]}`;
+    const edit = (ok: number) => (c: Cell) => (c.anonymous ? U : !c.visible ? GNF : noteAdmin(ok)(c));
+    return [
+      group(`GET ${base}`, at, gAuthRead()),
+      group(`GET ${base}/:discussion_id`, d, gAuthRead()),
+      group(`POST ${base}`, at, gUser(201), { body: json({ body: 'hello' }) }),
+      group(`GET ${base}/:discussion_id/notes`, (v, ids) => `${d(v, ids)}/notes`, gAuthRead()),
+      group(`POST ${base}/:discussion_id/notes`, (v, ids) => `${d(v, ids)}/notes`, gUser(201), {
+        body: json({ body: 'reply' }),
+      }),
+      group(`GET ${base}/:discussion_id/notes/:note_id`, note, gAuthRead()),
+      group(`PUT ${base}/:discussion_id/notes/:note_id`, note, edit(200), { body: json({ body: 'edited' }) }),
+      group(`DELETE ${base}/:discussion_id/notes/:note_id`, note, edit(204)),
+    ];
+  })(),
   // Resolving: developers and up, and the merge request's author; the note is made a thread first.
   project(
     'PUT /projects/:id/merge_requests/:noteable_id/discussions/:discussion_id',

@@ -149,7 +149,7 @@ export interface Ids {
   /** Per username: an e-mail, an SSH key, a GPG key and a todo of their own. */
   own: Record<string, { email: number; key: number; gpgKey: number; todo: number }>;
   /** The discussion of the plain issue note, of the merge request note and of the snippet note. */
-  discussion: Record<'issue' | 'mr' | 'snippet', Record<Visibility, string>>;
+  discussion: Record<'issue' | 'mr' | 'snippet' | 'epic', Record<Visibility, string>>;
   /** An award of `owner` on the plain issue note and on the merge request note. */
   noteAward: Record<'issues' | 'merge_requests', Record<Visibility, number>>;
   /** A resource event of each kind on issue #1 and merge request !1. */
@@ -249,6 +249,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
       issue: {} as Record<Visibility, string>,
       mr: {} as Record<Visibility, string>,
       snippet: {} as Record<Visibility, string>,
+      epic: {} as Record<Visibility, string>,
     },
     events: { issues: per3(), merge_requests: per3() },
     noteAward: { issues: per(), merge_requests: per() },
@@ -322,6 +323,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     ids.discussion.issue[v] = discussionOf(ids.issueNote[v]);
     ids.discussion.mr[v] = discussionOf(ids.mrNote[v]);
     ids.discussion.snippet[v] = discussionOf(ids.snippetNote[v]);
+    ids.discussion.epic[v] = discussionOf(ids.epicNote[v]);
   }
   ids.agentSnippet = idOf(
     await must(

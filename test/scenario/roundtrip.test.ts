@@ -330,7 +330,23 @@ const world: ScenarioFile = {
       owner: 'alice',
     },
   ],
-  epics: [{ group: 'acme', title: 'Roadmap', author: 'alice', notes: [{ body: 'Plan', author: 'alice' }] }],
+  epics: [
+    { group: 'acme', title: 'Roadmap', author: 'alice', notes: [{ body: 'Plan', author: 'alice' }] },
+    {
+      group: 'acme',
+      title: 'Shipped',
+      author: 'alice',
+      created_at: '2021-01-01T00:00:00Z',
+      updated_at: '2021-01-05T00:00:00Z',
+      state: 'closed',
+      closed_at: '2021-01-04T00:00:00Z',
+      labels: ['ux', 'web'],
+      start_date_is_fixed: true,
+      start_date_fixed: '2021-01-01',
+      due_date_fixed: '2021-02-01',
+      issues: ['acme/app#10', 'acme/app#9'],
+    },
+  ],
   snippets: [
     { author: 'alice', title: 'Note to self', content: 'echo hi', visibility: 'public' },
     {

@@ -8,7 +8,7 @@
  */
 import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
-import { tget, tvalues } from '../../core/table.js';
+import { mget, tget, tvalues } from '../../core/table.js';
 import { exportThread } from './discussions/scenario.js';
 import { POSITION_GAP, START_POSITION } from './model.js';
 import type { AwardableType, IssueRecord, MergeRequestRecord, NoteableType } from './store.js';
@@ -150,6 +150,25 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     e.author = author;
     if (ep.confidential) e.confidential = true;
     e.created_at = ep.created_at;
+    if (ep.updated_at !== ep.created_at) e.updated_at = ep.updated_at;
+    if (ep.state === 'closed') {
+      e.state = 'closed';
+      if (ep.closed_at) e.closed_at = ep.closed_at;
+    }
+    if (ep.labels?.length) e.labels = [...ep.labels];
+    if (ep.start_date_is_fixed) e.start_date_is_fixed = true;
+    if (ep.start_date_fixed) e.start_date_fixed = ep.start_date_fixed;
+    if (ep.due_date_is_fixed) e.due_date_is_fixed = true;
+    if (ep.due_date_fixed) e.due_date_fixed = ep.due_date_fixed;
+    const links = mget(iss.idx.owned, `ee${ep.id}`)
+      .map((l) => tget(iss.epicIssues, l)!)
+      .sort((a, b) => a.relative_position - b.relative_position || a.id - b.id)
+      .flatMap((l) => {
+        const issue = tget(iss.issues, l.issue_id);
+        const project = issue && tget(st.projects, issue.project_id);
+        return issue && project ? [`${project.path_with_namespace}#${issue.iid}`] : [];
+      });
+    if (links.length) e.issues = links;
     e.notes = notes('Epic', ep.id);
     epics.push(e);
   }

@@ -1,6 +1,8 @@
 /** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels, discussions, resource events, time tracking and issue links. */
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
+import { epicIssuesRoutes } from './epic_issues.js';
+import { epicsRoutes } from './epics.js';
 import { discussionsRoutes } from './discussions/routes.js';
 import { issueLinksRoutes } from './issue_links.js';
 import { issueMoveRoutes } from './issue_move.js';
@@ -26,4 +28,6 @@ export function issuablesRoutes(r: ApiRouter): void {
   timeTrackingRoutes(r);
   issueLinksRoutes(r);
   issueMoveRoutes(r);
+  epicsRoutes(r);
+  epicIssuesRoutes(r);
 }

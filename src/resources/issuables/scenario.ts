@@ -11,6 +11,7 @@ import type { Project } from '../projects/model.js';
 import {
   addAward,
   createEpic,
+  linkEpicIssue,
   createIssue,
   createLabel,
   createMergeRequest,
@@ -160,6 +161,19 @@ export const epicScenario = z.strictObject({
   author: z.string(),
   confidential: z.boolean().default(false),
   created_at: isoTime.optional(),
+  updated_at: isoTime.optional(),
+  state: z.enum(['opened', 'closed']).default('opened'),
+  closed_at: isoTime.optional().describe('closed epics: when (default: updated_at)'),
+  labels: z.array(z.string().min(1)).max(100).default([]).describe('label names'),
+  start_date_is_fixed: z.boolean().default(false),
+  start_date_fixed: isoDate.optional(),
+  due_date_is_fixed: z.boolean().default(false),
+  due_date_fixed: isoDate.optional(),
+  issues: z
+    .array(z.string().regex(/^.+#\d+$/, 'must be `project/path#iid`'))
+    .max(10_000)
+    .default([])
+    .describe('issues in the epic, top first, as `project/path#iid` (the issue listed with that iid)'),
   notes: z.array(noteScenario).default([]),
 });
 
@@ -236,10 +250,24 @@ export function issuableProblems(
       notes(`${at}.snippets[${j}]`, s.notes);
     });
   });
+  const inEpics = new Set<string>();
   epics.forEach((e, i) => {
     if (!groups.has(e.group.toLowerCase())) problems.push(`epics[${i}].group: no group "${e.group}"`);
     user(`epics[${i}].author`, e.author);
     notes(`epics[${i}]`, e.notes);
+    e.issues.forEach((ref, k) => {
+      const at = `epics[${i}].issues[${k}]`;
+      const hash = ref.lastIndexOf('#');
+      const path = ref.slice(0, hash).toLowerCase();
+      const project = projects.find((p) => p.path.toLowerCase() === path);
+      const group = e.group.toLowerCase();
+      if (!project || !(path.startsWith(`${group}/`) && path.length > group.length + 1))
+        problems.push(`${at}: no project "${ref.slice(0, hash)}" in the epic's group or its subgroups`);
+      else if (!project.issues.some((x) => x.iid === Number(ref.slice(hash + 1))))
+        problems.push(`${at}: no issue listed with iid ${ref.slice(hash + 1)} in "${project.path}"`);
+      if (inEpics.has(ref.toLowerCase())) problems.push(`${at}: "${ref}" is in another epic already`);
+      inEpics.add(ref.toLowerCase());
+    });
   });
   return problems;
 }
@@ -475,8 +503,22 @@ export function buildEpics(
       description: e.description ?? null,
       confidential: e.confidential,
       created_at: at,
-      updated_at: at,
+      updated_at: isoOf(e.updated_at) ?? at,
+      state: e.state,
+      closed_at: e.state === 'closed' ? (isoOf(e.closed_at) ?? isoOf(e.updated_at) ?? at) : null,
+      labels: [...e.labels],
+      start_date_is_fixed: e.start_date_is_fixed,
+      start_date_fixed: e.start_date_fixed ?? null,
+      due_date_is_fixed: e.due_date_is_fixed,
+      due_date_fixed: e.due_date_fixed ?? null,
     });
+    // Each new link goes to the top, so the list is linked from its bottom up.
+    for (const ref of [...e.issues].reverse()) {
+      const hash = ref.lastIndexOf('#');
+      const pid = iget(st.idx.projects, ref.slice(0, hash).toLowerCase());
+      const issue = pid === undefined ? undefined : issueIdByIid(st, pid, Number(ref.slice(hash + 1)));
+      if (issue !== undefined) linkEpicIssue(st, id, issue, at);
+    }
     for (const n of e.notes)
       createNote(
         st,

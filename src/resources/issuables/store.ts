@@ -291,6 +291,26 @@ export interface EpicRecord {
   confidential: boolean;
   created_at: string;
   updated_at: string;
+  /** Absent on records a scenario made before the epics API: `opened`, no labels, no dates, no parent. */
+  state?: 'opened' | 'closed';
+  closed_at?: string | null;
+  /** Label names, as given. */
+  labels?: string[];
+  parent_id?: number | null;
+  start_date_is_fixed?: boolean;
+  start_date_fixed?: string | null;
+  due_date_is_fixed?: boolean;
+  due_date_fixed?: string | null;
+}
+
+/** An issue in an epic (`EpicIssue`): an issue is in one epic at most. */
+export interface EpicIssueRecord {
+  id: number;
+  epic_id: number;
+  issue_id: number;
+  relative_position: number;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A relation between two issues (`IssueLink`): `blocks` (paid tiers) reads `is_blocked_by` from the target. */
@@ -335,6 +355,7 @@ export interface IssuablesState {
   diffs: Table<DiffVersionRecord>;
   snippets: Table<SnippetRecord>;
   epics: Table<EpicRecord>;
+  epicIssues: Table<EpicIssueRecord>;
   links: Table<IssueLinkRecord>;
   projectMeta: Table<ProjectMeta>;
   groupMeta: Table<GroupMeta>;
@@ -345,7 +366,7 @@ export interface IssuablesState {
     byProject: MultiIndex;
     /** `<NoteableType>:<id>` -> note ids */
     notes: MultiIndex;
-    /** `p<project>` / `g<group>` -> milestone ids; also labels (`lp<project>`), snippets (`sp<project>`; by author `su<user>`; public personal ones `spublic`) and epics (`eg<group>`) */
+    /** `p<project>` / `g<group>` -> milestone ids; also labels (`lp<project>`), snippets (`sp<project>`; by author `su<user>`; public personal ones `spublic`) and epics (`eg<group>`); an epic's issue links (`ee<epic>`) and an issue's one (`ie<issue>`) */
     owned: MultiIndex;
     /** `<AwardableType>:<id>` -> award ids */
     awards: MultiIndex;
@@ -380,6 +401,7 @@ export function emptyIssuables(): IssuablesState {
     diffs: emptyTable(),
     snippets: emptyTable(),
     epics: emptyTable(),
+    epicIssues: emptyTable(),
     links: emptyTable(),
     projectMeta: emptyTable(),
     groupMeta: emptyTable(),

@@ -1,5 +1,6 @@
 /**
- * The discussions API (`lib/api/discussions.rb`) on issues, merge requests and project snippets: list
+ * The discussions API (`lib/api/discussions.rb`) on issues, merge requests, project snippets and (paid
+ * tiers, by id) group epics: list
  * and get discussions, start one (a diff note with `position` on merge requests), reply, get, edit,
  * resolve and delete its notes, and resolve a merge request discussion. The notes are the notes API's
  * notes: an individual note is a discussion of its own. Every route needs a user first.
@@ -156,6 +157,7 @@ function start(type: NoteableType) {
           noteable_type: type,
           noteable_id: n.id,
           project_id: n.parent.kind === 'project' ? n.parent.project.id : null,
+          group_id: n.parent.kind === 'group' ? n.parent.group.id : null,
           author_id: user.id,
           body: prm.body,
           type: position ? 'DiffNote' : 'DiscussionNote',
@@ -180,8 +182,8 @@ function reply(type: NoteableType) {
     const notes = readableNotes(c, type, n, prm.discussion_id);
     const first = notes[0];
     if (!first) throw notFound('Discussion');
-    // An individual note of an issue or merge request becomes a thread; other ones cannot be replied to.
-    if (first.type === null && type !== 'Issue' && type !== 'MergeRequest')
+    // An individual note of an issue, merge request or epic becomes a thread; other ones cannot be replied to.
+    if (first.type === null && type !== 'Issue' && type !== 'MergeRequest' && type !== 'Epic')
       throw badRequest('Discussion can not be replied to.');
     if (!canComment(n.a, n.locked)) throw forbidden();
     const errors = bodyErrors(prm.body);
@@ -196,6 +198,7 @@ function reply(type: NoteableType) {
           noteable_type: type,
           noteable_id: n.id,
           project_id: n.parent.kind === 'project' ? n.parent.project.id : null,
+          group_id: n.parent.kind === 'group' ? n.parent.group.id : null,
           author_id: user.id,
           body: prm.body,
           type: 'DiscussionNote',
@@ -294,22 +297,25 @@ function resolveDiscussion(c: Ctx): Response {
   );
 }
 
-const BASES: [NoteableType, string][] = [
-  ['Issue', '/projects/:id/issues/:noteable_id/discussions'],
-  ['MergeRequest', '/projects/:id/merge_requests/:noteable_id/discussions'],
-  ['Snippet', '/projects/:id/snippets/:noteable_id/discussions'],
+/** Epics (paid tiers) are addressed by id, as their notes are. */
+const BASES: [NoteableType, string, 'premium' | undefined][] = [
+  ['Issue', '/projects/:id/issues/:noteable_id/discussions', undefined],
+  ['MergeRequest', '/projects/:id/merge_requests/:noteable_id/discussions', undefined],
+  ['Snippet', '/projects/:id/snippets/:noteable_id/discussions', undefined],
+  ['Epic', '/groups/:id/epics/:noteable_id/discussions', 'premium'],
 ];
 
 export function discussionsRoutes(r: ApiRouter): void {
-  for (const [type, base] of BASES) {
-    r.get(base, list(type));
-    r.get(`${base}/:discussion_id`, show(type));
-    r.post(base, start(type));
-    r.get(`${base}/:discussion_id/notes`, listNotes(type));
-    r.post(`${base}/:discussion_id/notes`, reply(type));
-    r.get(`${base}/:discussion_id/notes/:note_id`, showNote(type));
-    r.put(`${base}/:discussion_id/notes/:note_id`, updateNote(type));
-    r.delete(`${base}/:discussion_id/notes/:note_id`, deleteNote(type));
+  for (const [type, base, tier] of BASES) {
+    const o = tier ? { tier } : {};
+    r.get(base, o, list(type));
+    r.get(`${base}/:discussion_id`, o, show(type));
+    r.post(base, o, start(type));
+    r.get(`${base}/:discussion_id/notes`, o, listNotes(type));
+    r.post(`${base}/:discussion_id/notes`, o, reply(type));
+    r.get(`${base}/:discussion_id/notes/:note_id`, o, showNote(type));
+    r.put(`${base}/:discussion_id/notes/:note_id`, o, updateNote(type));
+    r.delete(`${base}/:discussion_id/notes/:note_id`, o, deleteNote(type));
     if (type === 'MergeRequest') r.put(`${base}/:discussion_id`, resolveDiscussion);
   }
 }

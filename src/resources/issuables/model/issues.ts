@@ -7,6 +7,7 @@ import { chunkAdd, chunkRemove, iidKey, type IssueRecord, type IssueState } from
 import { longDate } from '../text.js';
 import { removeAward } from './awards.js';
 import { projectMeta } from './meta.js';
+import { unlinkEpicIssue } from './snippets.js';
 import { type Target, assigneesNote, labelsNote, resourceEvent, systemNote } from './notes.js';
 import type { IssuableDraft } from './drafts.js';
 import { type NewIssuable, closeOrReopen, issuableFields, setLocked, setText } from './shared.js';
@@ -215,6 +216,7 @@ export function deleteIssue(st: S, id: number): void {
   const issue = tget(st.issuables.issues, id);
   if (!issue) return;
   removeTargetSatellites(st, 'Issue', id);
+  for (const l of mget(st.issuables.idx.owned, `ie${id}`)) unlinkEpicIssue(st, l);
   for (const linkId of mget(st.issuables.idx.links, String(id))) removeIssueLink(st, linkId);
   for (const mrId of mget(st.issuables.idx.closing, `i${id}`))
     mremove(st.issuables.idx.closing, `m${mrId}`, id);

@@ -7,6 +7,7 @@ import { chunkIds } from '../store.js';
 import { deleteMergeRequest } from './merge-requests.js';
 import { deleteIssue } from './issues.js';
 import { deleteNote } from './notes.js';
+import { unlinkEpic } from './snippets.js';
 
 type S = Draft<PlatformState>;
 
@@ -42,6 +43,7 @@ export function deleteGroupIssuables(st: S, groupId: number): void {
   for (const id of mget(st.issuables.idx.owned, `lg${groupId}`)) tdelete(st.issuables.labels, id);
   for (const id of mget(st.issuables.idx.owned, `eg${groupId}`)) {
     for (const n of mget(st.issuables.idx.notes, `Epic:${id}`)) deleteNote(st, n);
+    unlinkEpic(st, id);
     tdelete(st.issuables.epics, id);
   }
   for (const k of ['g', 'lg', 'eg']) idelete(st.issuables.idx.owned, `${k}${groupId}`);
