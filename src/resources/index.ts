@@ -58,6 +58,7 @@ import { gitHttpArea } from './git_http/area.js';
 import { packagesArea } from './packages/area.js';
 import { deploymentsArea } from './deployments/area.js';
 import { pipelineSchedulesArea } from './pipeline_schedules/area.js';
+import { approvalsArea } from './approvals/area.js';
 import { deployKeysArea } from './deploy_keys/area.js';
 
 const LIST = [
@@ -112,6 +113,7 @@ const LIST = [
   deploymentsArea,
   pipelineSchedulesArea,
   deployKeysArea,
+  approvalsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

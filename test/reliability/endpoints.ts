@@ -2118,6 +2118,12 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/packages',
     (c) => (!c.visible ? GNF : c.vis === 'public' || c.level >= 20 ? [200] : F),
   ),
+  // ---- merge request approvals (paid tiers): developers who open merge requests read the settings,
+  // maintainers change them
+  project('GET /projects/:id/approvals', () => '/approvals', pLevel(30, 200), { readOnly: true }),
+  project('POST /projects/:id/approvals', () => '/approvals', pLevel(40, 201), {
+    body: json({ approvals_before_merge: 1 }),
+  }),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -170,6 +170,11 @@ const world: ScenarioFile = {
         },
       ],
       deploy_keys: [{ title: 'deployer', key: sshKey(9), can_push: true }],
+      approval_settings: {
+        approvals_before_merge: 2,
+        reset_approvals_on_push: false,
+        require_password_to_approve: true,
+      },
       pipeline_schedules: [
         {
           description: 'nightly',

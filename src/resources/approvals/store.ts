@@ -1,0 +1,42 @@
+/**
+ * Merge request approvals (paid tiers): a project's approval settings. A project without a record has the
+ * platform's column defaults; `approvals_before_merge` stays on the project record, which the project
+ * entity already shows.
+ */
+import { emptyTable, type Table } from '../../core/table.js';
+
+export interface ApprovalSettingsRecord {
+  project_id: number;
+  reset_approvals_on_push: boolean;
+  disable_overriding_approvers_per_merge_request: boolean;
+  /** `true` lets authors approve their own merge requests. */
+  merge_requests_author_approval: boolean;
+  merge_requests_disable_committers_approval: boolean;
+  require_password_to_approve: boolean;
+}
+
+export type ApprovalFlags = Omit<ApprovalSettingsRecord, 'project_id'>;
+
+/** The project columns' defaults (`reset_approvals_on_push` defaults to true). */
+export const DEFAULT_FLAGS: Readonly<ApprovalFlags> = Object.freeze({
+  reset_approvals_on_push: true,
+  disable_overriding_approvers_per_merge_request: false,
+  merge_requests_author_approval: false,
+  merge_requests_disable_committers_approval: false,
+  require_password_to_approve: false,
+});
+
+export const FLAG_NAMES = Object.keys(DEFAULT_FLAGS) as (keyof ApprovalFlags)[];
+
+export interface ApprovalsState {
+  /** project id -> settings, only for projects whose settings differ from the defaults */
+  settings: Table<ApprovalSettingsRecord>;
+}
+
+export const emptyApprovals = (): ApprovalsState => ({ settings: emptyTable() });
+
+declare module '../../core/state.js' {
+  interface AreaStates {
+    approvals: ApprovalsState;
+  }
+}
