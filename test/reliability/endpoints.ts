@@ -206,6 +206,15 @@ async function newDeployKey(fx: Fauxlab, v: Visibility) {
   const made = await send(fx, 'POST', `${P(v)}/deploy_keys`, 'root-api', { title: 'ci', key: sshKey(40) });
   deployKeyId = (made.body as { id: number }).id;
 }
+/** The project approval rule a cell's set-up made. */
+let ruleId = 0;
+async function newApprovalRule(fx: Fauxlab, v: Visibility) {
+  const made = await send(fx, 'POST', `${P(v)}/approval_rules`, 'root-api', {
+    name: 'QA',
+    approvals_required: 1,
+  });
+  ruleId = (made.body as { id: number }).id;
+}
 /** A set-up that makes release `v9` (a new tag on master) with one link. */
 const newRelease = (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${P(v)}/releases`, 'root-api', {
@@ -2124,6 +2133,27 @@ export const ENDPOINTS: Endpoint[] = [
   project('POST /projects/:id/approvals', () => '/approvals', pLevel(40, 201), {
     body: json({ approvals_before_merge: 1 }),
   }),
+  project('GET /projects/:id/approval_rules', () => '/approval_rules', pLevel(30, 200), { readOnly: true }),
+  project('POST /projects/:id/approval_rules', () => '/approval_rules', pLevel(40, 201), {
+    body: json({ name: 'Security', approvals_required: 1 }),
+  }),
+  project(
+    'PUT /projects/:id/approval_rules/:approval_rule_id',
+    () => `/approval_rules/${ruleId}`,
+    pLevel(40, 200),
+    {
+      body: json({ approvals_required: 2 }),
+      setup: newApprovalRule,
+    },
+  ),
+  project(
+    'DELETE /projects/:id/approval_rules/:approval_rule_id',
+    () => `/approval_rules/${ruleId}`,
+    pLevel(40, 204),
+    {
+      setup: newApprovalRule,
+    },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

@@ -1,13 +1,16 @@
 import { defineArea } from '../../core/area.js';
 import { deleteProjectApprovals } from './model.js';
-import { approvalsRoutes } from './routes.js';
+import { approvalsRoutes, projectRuleRoutes } from './routes.js';
 import { approvalFields, buildApprovals, exportApprovals, type ApprovalEntry } from './scenario.js';
 import { emptyApprovals } from './store.js';
 
 export const approvalsArea = defineArea({
   name: 'approvals',
   state: { key: 'approvals', empty: emptyApprovals },
-  routes: approvalsRoutes,
+  routes: (r) => {
+    approvalsRoutes(r);
+    projectRuleRoutes(r);
+  },
   scenario: {
     projectFields: approvalFields,
     buildProject: (st, id, e: ApprovalEntry, b) => buildApprovals(st, id, e, b),

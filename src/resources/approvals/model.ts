@@ -1,9 +1,9 @@
 /** Writes of project approval settings, as `Projects::UpdateService` saves the project's columns. */
 import type { Draft } from 'immer';
-import type { PlatformState } from '../../core/state.js';
-import { tdelete, tget, tset } from '../../core/table.js';
+import { nextId, type PlatformState } from '../../core/state.js';
+import { madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
-import { DEFAULT_FLAGS, FLAG_NAMES, type ApprovalFlags } from './store.js';
+import { DEFAULT_FLAGS, FLAG_NAMES, type ApprovalFlags, type ProjectRuleRecord } from './store.js';
 
 type S = Draft<PlatformState>;
 
@@ -47,4 +47,37 @@ export function updateApprovalSettings(st: S, projectId: number, ch: SettingsCha
 
 export function deleteProjectApprovals(st: S, projectId: number): void {
   tdelete(st.approvals.settings, projectId);
+  for (const id of mget(st.approvals.idx.rulesByProject, String(projectId))) deleteProjectRule(st, id);
+}
+
+/** The project's rules in id order. */
+export function projectRules(st: PlatformState, projectId: number): ProjectRuleRecord[] {
+  return mget(st.approvals.idx.rulesByProject, String(projectId))
+    .sort((a, b) => a - b)
+    .map((id) => tget(st.approvals.rules, id)!);
+}
+
+export type RuleFields = Pick<
+  ProjectRuleRecord,
+  'name' | 'rule_type' | 'approvals_required' | 'user_ids' | 'group_ids' | 'protected_branch_ids'
+>;
+
+export function createProjectRule(st: S, projectId: number, f: RuleFields, now: string): number {
+  const id = nextId(st, 'approval_project_rules');
+  tset(st.approvals.rules, id, { id, project_id: projectId, ...f, created_at: now, updated_at: now });
+  madd(st.approvals.idx.rulesByProject, String(projectId), id);
+  return id;
+}
+
+export function updateProjectRule(st: S, id: number, ch: Partial<RuleFields>, now: string): void {
+  const rec = tget(st.approvals.rules, id)!;
+  Object.assign(rec, ch);
+  rec.updated_at = now;
+}
+
+export function deleteProjectRule(st: S, id: number): void {
+  const rec = tget(st.approvals.rules, id);
+  if (!rec) return;
+  mremove(st.approvals.idx.rulesByProject, String(rec.project_id), id);
+  tdelete(st.approvals.rules, id);
 }

@@ -3,7 +3,7 @@
  * platform's column defaults; `approvals_before_merge` stays on the project record, which the project
  * entity already shows.
  */
-import { emptyTable, type Table } from '../../core/table.js';
+import { emptyIndex, emptyTable, type MultiIndex, type Table } from '../../core/table.js';
 
 export interface ApprovalSettingsRecord {
   project_id: number;
@@ -28,12 +28,35 @@ export const DEFAULT_FLAGS: Readonly<ApprovalFlags> = Object.freeze({
 
 export const FLAG_NAMES = Object.keys(DEFAULT_FLAGS) as (keyof ApprovalFlags)[];
 
+/** `ApprovalProjectRule`: who must approve a project's merge requests, and how many of them. */
+export interface ProjectRuleRecord {
+  id: number;
+  project_id: number;
+  name: string;
+  rule_type: 'regular' | 'any_approver';
+  approvals_required: number;
+  user_ids: number[];
+  group_ids: number[];
+  protected_branch_ids: number[];
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ApprovalsState {
   /** project id -> settings, only for projects whose settings differ from the defaults */
   settings: Table<ApprovalSettingsRecord>;
+  rules: Table<ProjectRuleRecord>;
+  idx: {
+    /** project id -> rule ids */
+    rulesByProject: MultiIndex;
+  };
 }
 
-export const emptyApprovals = (): ApprovalsState => ({ settings: emptyTable() });
+export const emptyApprovals = (): ApprovalsState => ({
+  settings: emptyTable(),
+  rules: emptyTable(),
+  idx: { rulesByProject: emptyIndex() },
+});
 
 declare module '../../core/state.js' {
   interface AreaStates {
