@@ -170,6 +170,10 @@ const world: ScenarioFile = {
         },
       ],
       deploy_keys: [{ title: 'deployer', key: sshKey(9), can_push: true }],
+      approval_rules: [
+        { name: 'Security', approvals_required: 2, users: ['bob'], groups: ['acme'] },
+        { name: 'Anyone', approvals_required: 1, rule_type: 'any_approver' },
+      ],
       approval_settings: {
         approvals_before_merge: 2,
         reset_approvals_on_push: false,

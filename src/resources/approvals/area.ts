@@ -1,7 +1,13 @@
 import { defineArea } from '../../core/area.js';
 import { deleteProjectApprovals } from './model.js';
 import { approvalsRoutes, projectRuleRoutes } from './routes.js';
-import { approvalFields, buildApprovals, exportApprovals, type ApprovalEntry } from './scenario.js';
+import {
+  approvalFields,
+  approvalProblems,
+  buildApprovals,
+  exportApprovals,
+  type ApprovalEntry,
+} from './scenario.js';
 import { emptyApprovals } from './store.js';
 
 export const approvalsArea = defineArea({
@@ -13,6 +19,7 @@ export const approvalsArea = defineArea({
   },
   scenario: {
     projectFields: approvalFields,
+    projectProblems: (e: ApprovalEntry, at, refs) => approvalProblems(e, at, refs),
     buildProject: (st, id, e: ApprovalEntry, b) => buildApprovals(st, id, e, b),
     export: exportApprovals,
   },

@@ -1,11 +1,11 @@
 /** Scenario files' `approval_settings` of a project (paid tiers' merge request approval settings). */
 import type { Draft } from 'immer';
 import { z } from 'zod';
-import type { ScenarioBuild, ScenarioOut } from '../../core/area.js';
+import type { ScenarioBuild, ScenarioOut, ScenarioRefs } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
-import { tget, tvalues } from '../../core/table.js';
+import { iget, tget, tvalues } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
-import { updateApprovalSettings } from './model.js';
+import { createProjectRule, projectRules, updateApprovalSettings } from './model.js';
 import { FLAG_NAMES } from './store.js';
 
 const settingsSchema = z.strictObject({
@@ -17,14 +17,44 @@ const settingsSchema = z.strictObject({
   require_password_to_approve: z.boolean().optional(),
 });
 
+const ruleSchema = z.strictObject({
+  name: z.string().trim().min(1).max(255),
+  approvals_required: z.number().int().min(0).max(100),
+  rule_type: z.enum(['regular', 'any_approver']).optional(),
+  users: z.array(z.string().min(1)).max(100).optional().describe('usernames of approvers'),
+  groups: z.array(z.string().min(1)).max(100).optional().describe('full paths of approver groups'),
+});
+
 export const approvalFields = {
   approval_settings: settingsSchema
     .optional()
     .describe('merge request approval settings (paid tiers); unset ones keep the defaults'),
+  approval_rules: z.array(ruleSchema).max(100).optional().describe('project approval rules, in order'),
 };
 
 export interface ApprovalEntry {
   approval_settings?: z.output<typeof settingsSchema>;
+  approval_rules?: z.output<typeof ruleSchema>[];
+}
+
+/** Unknown approvers and groups, and names given twice. */
+export function approvalProblems(e: ApprovalEntry, at: string, refs: ScenarioRefs): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  (e.approval_rules ?? []).forEach((r, i) => {
+    const key = `${r.rule_type ?? 'regular'}:${r.name}`;
+    if (seen.has(key)) problems.push(`${at}.approval_rules[${i}].name: "${r.name}" is listed twice`);
+    seen.add(key);
+    (r.users ?? []).forEach((u, j) => {
+      if (!refs.users.has(u.toLowerCase()))
+        problems.push(`${at}.approval_rules[${i}].users[${j}]: no user "${u}" in this scenario`);
+    });
+    (r.groups ?? []).forEach((g, j) => {
+      if (!refs.groups.has(g.toLowerCase()))
+        problems.push(`${at}.approval_rules[${i}].groups[${j}]: no group "${g}" in this scenario`);
+    });
+  });
+  return problems;
 }
 
 export function buildApprovals(
@@ -33,12 +63,31 @@ export function buildApprovals(
   e: ApprovalEntry,
   b: ScenarioBuild,
 ): void {
+  for (const r of e.approval_rules ?? [])
+    createProjectRule(
+      st,
+      id,
+      {
+        name: r.name,
+        rule_type: r.rule_type ?? 'regular',
+        approvals_required: r.approvals_required,
+        user_ids: [...new Set((r.users ?? []).map((u) => b.uid(u)))],
+        group_ids: [...new Set((r.groups ?? []).flatMap((g) => groupIdByPath(st, g)))],
+        protected_branch_ids: [],
+      },
+      b.now,
+    );
   if (!e.approval_settings) return;
   // Loading is not an edit: the project keeps the update time it was built with.
   const project = tget(st.projects, id) as Draft<Project>;
   const before = project.updated_at;
   updateApprovalSettings(st, id, e.approval_settings, b.now);
   project.updated_at = before;
+}
+
+function groupIdByPath(st: PlatformState, path: string): number[] {
+  const id = iget(st.idx.namespaces, path.toLowerCase());
+  return id !== undefined && id > 0 ? [id] : [];
 }
 
 /** The settings that differ from the defaults, on the projects that have any. */
@@ -55,5 +104,22 @@ export function exportApprovals(st: PlatformState, out: ScenarioOut): void {
   for (const [id, settings] of [...byProject].sort((a, b) => a[0] - b[0])) {
     const e = out.project(id);
     if (e) e.approval_settings = settings;
+  }
+  const projects = new Set(tvalues(st.approvals.rules).map((r) => r.project_id));
+  for (const pid of [...projects].sort((a, b) => a - b)) {
+    const e = out.project(pid);
+    if (!e) continue;
+    // Protected branches are not part of the format: a rule keeps its users and groups.
+    e.approval_rules = projectRules(st, pid).map((r) => {
+      const users = r.user_ids.flatMap((u) => out.username(u) ?? []);
+      const groups = r.group_ids.flatMap((g) => tget(st.groups, g)?.full_path ?? []);
+      return {
+        name: r.name,
+        approvals_required: r.approvals_required,
+        ...(r.rule_type === 'regular' ? {} : { rule_type: r.rule_type }),
+        ...(users.length ? { users } : {}),
+        ...(groups.length ? { groups } : {}),
+      };
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
+import { createFauxlab, exportScenario, type FauxlabOptions } from '../../../src/index.js';
 import { tvalues } from '../../../src/core/table.js';
 import { APP, body, call, ciWorld } from '../ci/world.js';
 
@@ -102,5 +102,41 @@ describe('project approval rules', () => {
     expect(res.status).toBe(404);
     expect(await body(res)).toEqual({ message: '404 Not found' });
     expect(await body(await call(fx, 'GET', RULES, 'maint'))).toEqual([]);
+  });
+
+  it('approval_rules: a scenario builds rules by usernames and group paths; an export writes them back', async () => {
+    const scenario = {
+      ...ciWorld,
+      projects: [
+        {
+          ...ciWorld.projects![0]!,
+          approval_rules: [{ name: 'Leads', approvals_required: 1, users: ['maint'], groups: ['acme'] }],
+        },
+        ...ciWorld.projects!.slice(1),
+      ],
+    };
+    const fx = createFauxlab({ scenario, tier: 'premium' });
+    const [rule] = await body(await call(fx, 'GET', RULES, 'maint'));
+    expect(rule).toMatchObject({ name: 'Leads', approvals_required: 1, rule_type: 'regular' });
+    expect(rule.users.map((u: { username: string }) => u.username)).toEqual(['maint']);
+    const out = exportScenario(fx.state, { now: fx.clock.iso() });
+    expect(out.projects!.find((p) => p.path === 'acme/app')!.approval_rules).toEqual([
+      { name: 'Leads', approvals_required: 1, users: ['maint'], groups: ['acme'] },
+    ]);
+  });
+
+  it('approval_rules: a scenario naming an unknown user is refused with the field path', () => {
+    const scenario = {
+      ...ciWorld,
+      projects: [
+        {
+          ...ciWorld.projects![0]!,
+          approval_rules: [{ name: 'X', approvals_required: 1, users: ['nobody'] }],
+        },
+      ],
+    };
+    expect(() => createFauxlab({ scenario, tier: 'premium' })).toThrow(
+      /approval_rules\[0\]\.users\[0\]: no user "nobody"/,
+    );
   });
 });
