@@ -2153,6 +2153,23 @@ export const ENDPOINTS: Endpoint[] = [
     {
       setup: newApprovalRule,
     },
+  ), // Without rules any developer may approve a merge request, except its author (the owner here).
+  project(
+    'GET /projects/:id/merge_requests/:merge_request_iid/approvals',
+    () => '/merge_requests/1/approvals',
+    mrFound(() => [200]),
+    { readOnly: true },
+  ),
+  project(
+    'POST /projects/:id/merge_requests/:merge_request_iid/approve',
+    () => '/merge_requests/1/approve',
+    mrFound((c) => (c.level >= 30 && c.role !== 'owner' ? [201] : U)),
+  ),
+  project(
+    'POST /projects/:id/merge_requests/:merge_request_iid/unapprove',
+    () => '/merge_requests/1/unapprove',
+    mrFound((c) => (c.level >= 30 && c.role !== 'owner' ? [201] : [404, { message: '404 Not Found' }])),
+    { setup: (fx, v, _ids, token) => send(fx, 'POST', `${P(v)}/merge_requests/1/approve`, token) },
   ),
 ];
 

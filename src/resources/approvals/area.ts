@@ -1,5 +1,6 @@
 import { defineArea } from '../../core/area.js';
 import { deleteProjectApprovals } from './model.js';
+import { mrApprovalRoutes } from './mr.js';
 import { approvalsRoutes, projectRuleRoutes } from './routes.js';
 import {
   approvalFields,
@@ -16,6 +17,7 @@ export const approvalsArea = defineArea({
   routes: (r) => {
     approvalsRoutes(r);
     projectRuleRoutes(r);
+    mrApprovalRoutes(r);
   },
   scenario: {
     projectFields: approvalFields,

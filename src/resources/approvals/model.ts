@@ -1,9 +1,15 @@
 /** Writes of project approval settings, as `Projects::UpdateService` saves the project's columns. */
 import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
-import { madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
+import { madd, mget, mremove, tdelete, tget, tset, tvalues } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
-import { DEFAULT_FLAGS, FLAG_NAMES, type ApprovalFlags, type ProjectRuleRecord } from './store.js';
+import {
+  DEFAULT_FLAGS,
+  FLAG_NAMES,
+  type ApprovalFlags,
+  type ApprovalRecord,
+  type ProjectRuleRecord,
+} from './store.js';
 
 type S = Draft<PlatformState>;
 
@@ -48,6 +54,11 @@ export function updateApprovalSettings(st: S, projectId: number, ch: SettingsCha
 export function deleteProjectApprovals(st: S, projectId: number): void {
   tdelete(st.approvals.settings, projectId);
   for (const id of mget(st.approvals.idx.rulesByProject, String(projectId))) deleteProjectRule(st, id);
+  // Approvals of the project's merge requests, and of any merge request already gone.
+  for (const a of tvalues(st.approvals.approvals)) {
+    const mr = tget(st.issuables.mergeRequests, a.merge_request_id);
+    if (!mr || mr.project_id === projectId) removeApproval(st, a.id);
+  }
 }
 
 /** The project's rules in id order. */
@@ -80,4 +91,24 @@ export function deleteProjectRule(st: S, id: number): void {
   if (!rec) return;
   mremove(st.approvals.idx.rulesByProject, String(rec.project_id), id);
   tdelete(st.approvals.rules, id);
+}
+
+/** A merge request's approvals in the order they were given. */
+export function approvalsOf(st: PlatformState, mrId: number): ApprovalRecord[] {
+  return mget(st.approvals.idx.approvalsByMr, String(mrId))
+    .sort((a, b) => a - b)
+    .map((id) => tget(st.approvals.approvals, id)!);
+}
+
+export function addApproval(st: S, mrId: number, userId: number, now: string): void {
+  const id = nextId(st, 'approvals');
+  tset(st.approvals.approvals, id, { id, merge_request_id: mrId, user_id: userId, created_at: now });
+  madd(st.approvals.idx.approvalsByMr, String(mrId), id);
+}
+
+export function removeApproval(st: S, id: number): void {
+  const rec = tget(st.approvals.approvals, id);
+  if (!rec) return;
+  mremove(st.approvals.idx.approvalsByMr, String(rec.merge_request_id), id);
+  tdelete(st.approvals.approvals, id);
 }

@@ -42,11 +42,22 @@ export interface ProjectRuleRecord {
   updated_at: string;
 }
 
+/** One user's approval of a merge request (`Approval`). */
+export interface ApprovalRecord {
+  id: number;
+  merge_request_id: number;
+  user_id: number;
+  created_at: string;
+}
+
 export interface ApprovalsState {
   /** project id -> settings, only for projects whose settings differ from the defaults */
   settings: Table<ApprovalSettingsRecord>;
   rules: Table<ProjectRuleRecord>;
+  approvals: Table<ApprovalRecord>;
   idx: {
+    /** merge request id -> approval ids */
+    approvalsByMr: MultiIndex;
     /** project id -> rule ids */
     rulesByProject: MultiIndex;
   };
@@ -55,7 +66,8 @@ export interface ApprovalsState {
 export const emptyApprovals = (): ApprovalsState => ({
   settings: emptyTable(),
   rules: emptyTable(),
-  idx: { rulesByProject: emptyIndex() },
+  approvals: emptyTable(),
+  idx: { rulesByProject: emptyIndex(), approvalsByMr: emptyIndex() },
 });
 
 declare module '../../core/state.js' {
