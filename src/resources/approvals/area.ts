@@ -1,5 +1,5 @@
 import { defineArea } from '../../core/area.js';
-import { deleteProjectApprovals } from './model.js';
+import { deleteProjectApprovals, resetApprovalsOnPush } from './model.js';
 import { mrApprovalRoutes } from './mr.js';
 import { approvalsRoutes, projectRuleRoutes } from './routes.js';
 import {
@@ -26,4 +26,5 @@ export const approvalsArea = defineArea({
     export: exportApprovals,
   },
   cascade: { project: (st, id) => deleteProjectApprovals(st, id) },
+  push: resetApprovalsOnPush,
 });

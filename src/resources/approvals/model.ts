@@ -1,5 +1,6 @@
 /** Writes of project approval settings, as `Projects::UpdateService` saves the project's columns. */
 import type { Draft } from 'immer';
+import type { BranchMove } from '../../core/push.js';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { madd, mget, mremove, tdelete, tget, tset, tvalues } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
@@ -111,4 +112,18 @@ export function removeApproval(st: S, id: number): void {
   if (!rec) return;
   mremove(st.approvals.idx.approvalsByMr, String(rec.merge_request_id), id);
   tdelete(st.approvals.approvals, id);
+}
+
+/**
+ * `reset_approvals_on_push`: a push to an open merge request's source branch removes its approvals, when
+ * the merge request's project asks for it (`MergeRequests::RefreshService#reset_approvals_for_merge_requests`).
+ */
+export function resetApprovalsOnPush(st: S, move: BranchMove): void {
+  if (move.after === undefined || move.before === undefined) return;
+  for (const a of tvalues(st.approvals.approvals)) {
+    const mr = tget(st.issuables.mergeRequests, a.merge_request_id);
+    if (!mr || mr.state !== 'opened') continue;
+    if (mr.source_project_id !== move.projectId || mr.source_branch !== move.branch) continue;
+    if (approvalFlags(st, mr.project_id).reset_approvals_on_push) removeApproval(st, a.id);
+  }
 }

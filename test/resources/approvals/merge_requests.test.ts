@@ -114,4 +114,22 @@ describe('merge request approvals', () => {
     const fx = await world({ tier: 'free' });
     expect((await call(fx, 'GET', `${MR}/approvals`, 'maint')).status).toBe(404);
   });
+
+  it('reset_approvals_on_push: a push to the source branch removes the approvals, unless the project turns it off', async () => {
+    const fx = await world();
+    const push = (n: number) =>
+      call(fx, 'POST', `${APP}/repository/files/new${n}.txt`, 'maint', {
+        branch: 'feature',
+        content: 'x',
+        commit_message: `Add ${n}`,
+      });
+    expect((await call(fx, 'POST', `${MR}/approve`, 'owner')).status).toBe(201);
+    expect((await push(1)).status).toBe(201);
+    expect((await body(await call(fx, 'GET', `${MR}/approvals`, 'owner'))).approved_by).toEqual([]);
+    await call(fx, 'POST', `${APP}/approvals`, 'maint', { reset_approvals_on_push: false });
+    expect((await call(fx, 'POST', `${MR}/approve`, 'owner')).status).toBe(201);
+    expect((await push(2)).status).toBe(201);
+    const kept = await body(await call(fx, 'GET', `${MR}/approvals`, 'owner'));
+    expect(kept.approved_by.map((a: { user: { username: string } }) => a.user.username)).toEqual(['owner']);
+  });
 });
