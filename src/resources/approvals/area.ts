@@ -1,6 +1,6 @@
 import { defineArea } from '../../core/area.js';
 import { deleteProjectApprovals, resetApprovalsOnPush } from './model.js';
-import { mrApprovalRoutes } from './mr.js';
+import { approvalsMissing, mrApprovalRoutes } from './mr.js';
 import { approvalsRoutes, projectRuleRoutes } from './routes.js';
 import {
   approvalFields,
@@ -27,4 +27,5 @@ export const approvalsArea = defineArea({
   },
   cascade: { project: (st, id) => deleteProjectApprovals(st, id) },
   push: resetApprovalsOnPush,
+  mergeCheck: approvalsMissing,
 });

@@ -50,6 +50,13 @@ function canApprove(st: PlatformState, user: UserRecord, project: Project, mr: M
   return anyApprover || s.rules.some((r) => r.eligible!.has(user.id));
 }
 
+/** EE's `mergeable?` asks `approved?` first: a merge request that lacks approvals does not merge. */
+export function approvalsMissing(st: PlatformState, mrId: number): boolean {
+  if (st.tier === 'free') return false;
+  const mr = tget(st.issuables.mergeRequests, mrId);
+  return mr !== undefined && !approvalState(st, mr).approved;
+}
+
 /** `EE::API::Entities::ApprovalState`. */
 function approvalEntity(c: Ctx, project: Project, mr: MergeRequestRecord) {
   const st = state(c);

@@ -132,4 +132,24 @@ describe('merge request approvals', () => {
     const kept = await body(await call(fx, 'GET', `${MR}/approvals`, 'owner'));
     expect(kept.approved_by.map((a: { user: { username: string } }) => a.user.username)).toEqual(['owner']);
   });
+
+  it('PUT /projects/:id/merge_requests/:merge_request_iid/merge: 406 while approvals are missing, merges once approved', async () => {
+    const fx = await world();
+    await call(fx, 'POST', `${APP}/approval_rules`, 'maint', {
+      name: 'Any',
+      approvals_required: 1,
+      rule_type: 'any_approver',
+    });
+    fx.clock.advance(60_000);
+    const before = fx.state;
+    const refused = await call(fx, 'PUT', `${MR}/merge`, 'maint');
+    expect(refused.status).toBe(406);
+    expect(await body(refused)).toEqual({ message: 'Branch cannot be merged' });
+    expect((await call(fx, 'GET', MR, 'maint')).status).toBe(200);
+    expect(fx.state.approvals).toBe(before.approvals);
+    expect((await call(fx, 'POST', `${MR}/approve`, 'owner')).status).toBe(201);
+    const merged = await call(fx, 'PUT', `${MR}/merge`, 'maint');
+    expect(merged.status).toBe(200);
+    expect((await body(merged)).state).toBe('merged');
+  });
 });
