@@ -2161,6 +2161,12 @@ export const ENDPOINTS: Endpoint[] = [
     { readOnly: true },
   ),
   project(
+    'GET /projects/:id/merge_requests/:merge_request_iid/approval_state',
+    () => '/merge_requests/1/approval_state',
+    mrFound(() => [200]),
+    { readOnly: true },
+  ),
+  project(
     'POST /projects/:id/merge_requests/:merge_request_iid/approve',
     () => '/merge_requests/1/approve',
     mrFound((c) => (c.level >= 30 && c.role !== 'owner' ? [201] : U)),

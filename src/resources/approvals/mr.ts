@@ -2,6 +2,7 @@
  * A merge request's approvals (EE `merge_request_approvals.rb`): the project's rules apply to each merge
  * request; developers who may approve add their approval once, and take it back.
  */
+import { canReadGroup } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { conflict, notFound, unauthorized } from '../../core/errors.js';
@@ -9,6 +10,8 @@ import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
+import { groupRenderer } from '../groups/entities.js';
+import type { Group } from '../groups/model.js';
 import { abilities } from '../issuables/access.js';
 import { findMergeRequest, loadProject } from '../issuables/common.js';
 import { issuableRenderer } from '../issuables/entities.js';
@@ -106,6 +109,43 @@ export function mrApprovalRoutes(r: ApiRouter): void {
     const project = loadProject(c);
     const mr = findMergeRequest(c, project, prm.merge_request_iid);
     return c.json(approvalEntity(c, project, mr));
+  });
+
+  r.get(`${base}/approval_state`, { tier: 'premium', params: iidParam }, (c, prm) => {
+    requireUser(c);
+    const project = loadProject(c);
+    const mr = findMergeRequest(c, project, prm.merge_request_iid);
+    const st = state(c);
+    const r = issuableRenderer(c);
+    const s = approvalState(st, mr);
+    const gr = groupRenderer(c);
+    const viewer = c.get('viewer').user;
+    return c.json({
+      approval_rules_overwritten: false,
+      rules: s.rules.map((x) => {
+        const shown = x.rule.group_ids.filter((g) => {
+          const grp = tget(st.groups, g);
+          return grp !== undefined && canReadGroup(st, viewer, grp);
+        });
+        const approvedBy = s.approvedBy.filter((u) => x.eligible === null || x.eligible.has(u));
+        return {
+          id: x.rule.id,
+          name: x.rule.name,
+          rule_type: x.rule.rule_type,
+          eligible_approvers: [...(x.eligible ?? [])].sort((a, b) => a - b).map((u) => r.user(u)),
+          approvals_required: x.rule.approvals_required,
+          users: [...x.rule.user_ids].sort((a, b) => a - b).map((u) => r.user(u)),
+          groups: shown.map((g) => gr.group(tget(st.groups, g) as Group)),
+          contains_hidden_groups: shown.length < x.rule.group_ids.length,
+          section: null,
+          source_rule: null,
+          overridden: false,
+          code_owner: false,
+          approved_by: approvedBy.map((u) => r.user(u)),
+          approved: x.left === 0,
+        };
+      }),
+    });
   });
 
   r.post(

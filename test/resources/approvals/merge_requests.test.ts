@@ -152,4 +152,23 @@ describe('merge request approvals', () => {
     expect(merged.status).toBe(200);
     expect((await body(merged)).state).toBe('merged');
   });
+
+  it('GET /projects/:id/merge_requests/:merge_request_iid/approval_state: each rule with its approvers and whether it is met', async () => {
+    const fx = await world();
+    const maint = (await body(await call(fx, 'GET', '/api/v4/user', 'maint'))).id as number;
+    await call(fx, 'POST', `${APP}/approval_rules`, 'maint', {
+      name: 'Leads',
+      approvals_required: 1,
+      user_ids: [maint],
+    });
+    await call(fx, 'POST', `${MR}/approve`, 'maint');
+    const res = await call(fx, 'GET', `${MR}/approval_state`, 'rep');
+    expect(res.status).toBe(200);
+    const got = await body(res);
+    expect(got.approval_rules_overwritten).toBe(false);
+    expect(got.rules).toHaveLength(1);
+    expect(got.rules[0]).toMatchObject({ id: 1, name: 'Leads', approvals_required: 1, approved: true });
+    expect(got.rules[0].approved_by.map((u: { username: string }) => u.username)).toEqual(['maint']);
+    expect(got.rules[0].eligible_approvers.map((u: { username: string }) => u.username)).toEqual(['maint']);
+  });
 });
