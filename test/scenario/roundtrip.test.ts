@@ -170,6 +170,7 @@ const world: ScenarioFile = {
         },
       ],
       deploy_keys: [{ title: 'deployer', key: sshKey(9), can_push: true }],
+      merge_request_approvals: [{ iid: 1, approved_by: ['bob'] }],
       approval_rules: [
         { name: 'Security', approvals_required: 2, users: ['bob'], groups: ['acme'] },
         { name: 'Anyone', approvals_required: 1, rule_type: 'any_approver' },

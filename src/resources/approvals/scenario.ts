@@ -5,7 +5,14 @@ import type { ScenarioBuild, ScenarioOut, ScenarioRefs } from '../../core/area.j
 import type { PlatformState } from '../../core/state.js';
 import { iget, tget, tvalues } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
-import { createProjectRule, projectRules, updateApprovalSettings } from './model.js';
+import { mergeRequestByIid } from '../issuables/common.js';
+import {
+  addApproval,
+  approvalsOf,
+  createProjectRule,
+  projectRules,
+  updateApprovalSettings,
+} from './model.js';
 import { FLAG_NAMES } from './store.js';
 
 const settingsSchema = z.strictObject({
@@ -25,16 +32,27 @@ const ruleSchema = z.strictObject({
   groups: z.array(z.string().min(1)).max(100).optional().describe('full paths of approver groups'),
 });
 
+const mrApprovalSchema = z.strictObject({
+  iid: z.number().int().min(1),
+  approved_by: z.array(z.string().min(1)).min(1).max(100).describe('usernames, in the order they approved'),
+});
+
 export const approvalFields = {
   approval_settings: settingsSchema
     .optional()
     .describe('merge request approval settings (paid tiers); unset ones keep the defaults'),
   approval_rules: z.array(ruleSchema).max(100).optional().describe('project approval rules, in order'),
+  merge_request_approvals: z
+    .array(mrApprovalSchema)
+    .max(10000)
+    .optional()
+    .describe("approvals of the project's merge requests, by iid"),
 };
 
 export interface ApprovalEntry {
   approval_settings?: z.output<typeof settingsSchema>;
   approval_rules?: z.output<typeof ruleSchema>[];
+  merge_request_approvals?: z.output<typeof mrApprovalSchema>[];
 }
 
 /** Unknown approvers and groups, and names given twice. */
@@ -52,6 +70,14 @@ export function approvalProblems(e: ApprovalEntry, at: string, refs: ScenarioRef
     (r.groups ?? []).forEach((g, j) => {
       if (!refs.groups.has(g.toLowerCase()))
         problems.push(`${at}.approval_rules[${i}].groups[${j}]: no group "${g}" in this scenario`);
+    });
+  });
+  (e.merge_request_approvals ?? []).forEach((m, i) => {
+    m.approved_by.forEach((u, j) => {
+      if (!refs.users.has(u.toLowerCase()))
+        problems.push(
+          `${at}.merge_request_approvals[${i}].approved_by[${j}]: no user "${u}" in this scenario`,
+        );
     });
   });
   return problems;
@@ -77,6 +103,11 @@ export function buildApprovals(
       },
       b.now,
     );
+  for (const m of e.merge_request_approvals ?? []) {
+    const mr = mergeRequestByIid(st as PlatformState, id, m.iid);
+    if (!mr) continue;
+    for (const u of new Set(m.approved_by.map((n) => b.uid(n)))) addApproval(st, mr.id, u, b.now);
+  }
   if (!e.approval_settings) return;
   // Loading is not an edit: the project keeps the update time it was built with.
   const project = tget(st.projects, id) as Draft<Project>;
@@ -121,5 +152,21 @@ export function exportApprovals(st: PlatformState, out: ScenarioOut): void {
         ...(groups.length ? { groups } : {}),
       };
     });
+  }
+  const byMr = new Map<number, number[]>();
+  for (const a of tvalues(st.approvals.approvals)) byMr.set(a.merge_request_id, []);
+  const entries = new Map<number, { iid: number; approved_by: string[] }[]>();
+  for (const mrId of [...byMr.keys()].sort((a, b) => a - b)) {
+    const mr = tget(st.issuables.mergeRequests, mrId);
+    if (!mr) continue;
+    const users = approvalsOf(st, mrId).flatMap((a) => out.username(a.user_id) ?? []);
+    if (!users.length) continue;
+    const list = entries.get(mr.project_id) ?? [];
+    list.push({ iid: mr.iid, approved_by: users });
+    entries.set(mr.project_id, list);
+  }
+  for (const [pid, list] of [...entries].sort((a, b) => a[0] - b[0])) {
+    const e = out.project(pid);
+    if (e) e.merge_request_approvals = list.sort((a, b) => a.iid - b.iid);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
+import { createFauxlab, exportScenario, type FauxlabOptions } from '../../../src/index.js';
 import { APP, body, call, ciWorld } from '../ci/world.js';
 
 const MR = `${APP}/merge_requests/1`;
@@ -170,5 +170,20 @@ describe('merge request approvals', () => {
     expect(got.rules[0]).toMatchObject({ id: 1, name: 'Leads', approvals_required: 1, approved: true });
     expect(got.rules[0].approved_by.map((u: { username: string }) => u.username)).toEqual(['maint']);
     expect(got.rules[0].eligible_approvers.map((u: { username: string }) => u.username)).toEqual(['maint']);
+  });
+
+  it('merge_request_approvals: an export writes the approvals by iid and username, and a load gives them back', async () => {
+    const fx = await world();
+    await call(fx, 'POST', `${MR}/approve`, 'owner');
+    await call(fx, 'POST', `${MR}/approve`, 'maint');
+    const out = exportScenario(fx.state, { now: fx.clock.iso() });
+    const app = out.projects!.find((p) => p.path === 'acme/app')!;
+    expect(app.merge_request_approvals).toEqual([{ iid: 1, approved_by: ['owner', 'maint'] }]);
+    const again = createFauxlab({ scenario: out, tier: 'premium' });
+    const got = await body(await call(again, 'GET', `${MR}/approvals`, 'maint'));
+    expect(got.approved_by.map((a: { user: { username: string } }) => a.user.username)).toEqual([
+      'owner',
+      'maint',
+    ]);
   });
 });
