@@ -4,6 +4,7 @@
  * table, the empty state, the control plane and the scenario format iterate it.
  */
 import type { Cascade } from './cascade.js';
+import type { MergeCheck } from './merge-checks.js';
 import type { PushHook } from './push.js';
 import type { Context, Hono } from 'hono';
 import type { Draft } from 'immer';
@@ -81,6 +82,8 @@ export interface Area {
   readonly cascade?: Cascade;
   /** What the area does when a branch moves (src/core/push.ts). */
   readonly push?: PushHook;
+  /** What else a merge request needs before it merges (src/core/merge-checks.ts). */
+  readonly mergeCheck?: MergeCheck;
 }
 
 /** The slice's type must be the one the area declares for its key. */

@@ -5,6 +5,7 @@
  */
 import type { Area } from '../core/area.js';
 import { registerCascades } from '../core/cascade.js';
+import { registerMergeChecks } from '../core/merge-checks.js';
 import { registerPushHooks } from '../core/push.js';
 import { emptyState, type PlatformState, type Tier } from '../core/state.js';
 import type { ApiRouter } from '../core/router.js';
@@ -58,6 +59,7 @@ import { gitHttpArea } from './git_http/area.js';
 import { packagesArea } from './packages/area.js';
 import { deploymentsArea } from './deployments/area.js';
 import { pipelineSchedulesArea } from './pipeline_schedules/area.js';
+import { approvalsArea } from './approvals/area.js';
 import { deployKeysArea } from './deploy_keys/area.js';
 import { pushRulesArea } from './push_rules/area.js';
 
@@ -114,6 +116,7 @@ const LIST = [
   pipelineSchedulesArea,
   deployKeysArea,
   pushRulesArea,
+  approvalsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */
@@ -124,6 +127,7 @@ export const AREAS: readonly Area[] = LIST;
 // Deleting a project or group reaches every area's records through the descriptors' cleanups.
 registerCascades(AREAS.flatMap((a) => (a.cascade ? [a.cascade] : [])));
 registerPushHooks(AREAS.flatMap((a) => (a.push ? [a.push] : [])));
+registerMergeChecks(AREAS.flatMap((a) => (a.mergeCheck ? [a.mergeCheck] : [])));
 
 /** Every area's routes and job runners, registered on one router (mounted at `/api/v4`). */
 export function registerApi(r: ApiRouter): void {

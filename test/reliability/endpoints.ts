@@ -206,6 +206,15 @@ async function newDeployKey(fx: Fauxlab, v: Visibility) {
   const made = await send(fx, 'POST', `${P(v)}/deploy_keys`, 'root-api', { title: 'ci', key: sshKey(40) });
   deployKeyId = (made.body as { id: number }).id;
 }
+/** The project approval rule a cell's set-up made. */
+let ruleId = 0;
+async function newApprovalRule(fx: Fauxlab, v: Visibility) {
+  const made = await send(fx, 'POST', `${P(v)}/approval_rules`, 'root-api', {
+    name: 'QA',
+    approvals_required: 1,
+  });
+  ruleId = (made.body as { id: number }).id;
+}
 /** A set-up that makes release `v9` (a new tag on master) with one link. */
 const newRelease = (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${P(v)}/releases`, 'root-api', {
@@ -2182,6 +2191,56 @@ export const ENDPOINTS: Endpoint[] = [
     'GET /groups/:id/packages',
     () => '/packages',
     (c) => (!c.visible ? GNF : c.vis === 'public' || c.level >= 20 ? [200] : F),
+  ),
+  // ---- merge request approvals (paid tiers): developers who open merge requests read the settings,
+  // maintainers change them
+  project('GET /projects/:id/approvals', () => '/approvals', pLevel(30, 200), { readOnly: true }),
+  project('POST /projects/:id/approvals', () => '/approvals', pLevel(40, 201), {
+    body: json({ approvals_before_merge: 1 }),
+  }),
+  project('GET /projects/:id/approval_rules', () => '/approval_rules', pLevel(30, 200), { readOnly: true }),
+  project('POST /projects/:id/approval_rules', () => '/approval_rules', pLevel(40, 201), {
+    body: json({ name: 'Security', approvals_required: 1 }),
+  }),
+  project(
+    'PUT /projects/:id/approval_rules/:approval_rule_id',
+    () => `/approval_rules/${ruleId}`,
+    pLevel(40, 200),
+    {
+      body: json({ approvals_required: 2 }),
+      setup: newApprovalRule,
+    },
+  ),
+  project(
+    'DELETE /projects/:id/approval_rules/:approval_rule_id',
+    () => `/approval_rules/${ruleId}`,
+    pLevel(40, 204),
+    {
+      setup: newApprovalRule,
+    },
+  ), // Without rules any developer may approve a merge request, except its author (the owner here).
+  project(
+    'GET /projects/:id/merge_requests/:merge_request_iid/approvals',
+    () => '/merge_requests/1/approvals',
+    mrFound(() => [200]),
+    { readOnly: true },
+  ),
+  project(
+    'GET /projects/:id/merge_requests/:merge_request_iid/approval_state',
+    () => '/merge_requests/1/approval_state',
+    mrFound(() => [200]),
+    { readOnly: true },
+  ),
+  project(
+    'POST /projects/:id/merge_requests/:merge_request_iid/approve',
+    () => '/merge_requests/1/approve',
+    mrFound((c) => (c.level >= 30 && c.role !== 'owner' ? [201] : U)),
+  ),
+  project(
+    'POST /projects/:id/merge_requests/:merge_request_iid/unapprove',
+    () => '/merge_requests/1/unapprove',
+    mrFound((c) => (c.level >= 30 && c.role !== 'owner' ? [201] : [404, { message: '404 Not Found' }])),
+    { setup: (fx, v, _ids, token) => send(fx, 'POST', `${P(v)}/merge_requests/1/approve`, token) },
   ),
 ];
 

@@ -175,6 +175,16 @@ const world: ScenarioFile = {
         max_file_size: 5,
         created_at: '2021-03-01T09:00:00Z',
       },
+      merge_request_approvals: [{ iid: 1, approved_by: ['bob'] }],
+      approval_rules: [
+        { name: 'Security', approvals_required: 2, users: ['bob'], groups: ['acme'] },
+        { name: 'Anyone', approvals_required: 1, rule_type: 'any_approver' },
+      ],
+      approval_settings: {
+        approvals_before_merge: 2,
+        reset_approvals_on_push: false,
+        require_password_to_approve: true,
+      },
       pipeline_schedules: [
         {
           description: 'nightly',

@@ -20,6 +20,7 @@ import {
   validationError,
 } from '../../core/errors.js';
 import { offsetPage, paginate, paginationParams, sendPage } from '../../core/pagination.js';
+import { mergeBlocked } from '../../core/merge-checks.js';
 import { atLeastOneOf, p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
@@ -375,9 +376,11 @@ function mergeRoute(c: Ctx): Response {
   // `mergeable?` runs the mergeability check synchronously; fast-forward methods need the target's head
   // in the source's history (`should_be_rebased?`).
   const ffOnly = project.merge_method === 'ff' || project.merge_method === 'rebase_merge';
+  // Paid tiers' checks (missing approvals) make it unmergeable too: EE's `mergeable?`.
   if (
     checkedMergeStatus(st, mr) !== 'can_be_merged' ||
-    (ffOnly && !isAncestor(objectsOf(st), heads.start, heads.head))
+    (ffOnly && !isAncestor(objectsOf(st), heads.start, heads.head)) ||
+    mergeBlocked(st, mr.id)
   )
     throw apiError(406, 'Branch cannot be merged');
   const head = tget(st.issuables.diffs, mr.diff_id)?.head_commit_sha ?? '';

@@ -38,7 +38,7 @@ const accessLevels = (l: number) => [
 ];
 
 /** `Entities::ProtectedBranch` (with the fields the EE codebase adds on every tier). */
-const protectedEntity = (r: ProtectedBranchRecord) => ({
+export const protectedEntity = (r: ProtectedBranchRecord) => ({
   id: r.id,
   name: r.name,
   push_access_levels: accessLevels(r.push_access_level),
