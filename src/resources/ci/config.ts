@@ -689,11 +689,7 @@ export function workflowAllows(
   paths: () => readonly string[] = () => [],
 ): boolean {
   if (!config.workflowRules) return true;
-  const vars = new Map<string, string>(Object.entries(config.variables));
-  for (const [k, v] of Object.entries(extra)) vars.set(k, v);
-  vars.set('CI_COMMIT_REF_NAME', facts.ref);
-  vars.set('CI_PIPELINE_SOURCE', facts.source);
-  vars.set(facts.tag ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', facts.ref);
+  const vars = expressionVariables(config, undefined, facts, extra);
   const hit = config.workflowRules.find((r) => ruleHolds(r, vars, paths));
   return hit !== undefined && hit.when !== 'never';
 }
@@ -811,21 +807,26 @@ export function missingNeed(selected: readonly SelectedJob[]): string | null {
   return null;
 }
 
-/** The variables `rules: if:` and `only: variables:` see (predefined, file, job, pipeline's own). */
+/**
+ * The variables `rules: if:` and `only: variables:` see (predefined, file, job, pipeline's own); without
+ * a job, those `workflow: rules:` see.
+ */
 export function expressionVariables(
   config: CiConfig,
-  job: CiJob,
+  job: CiJob | undefined,
   facts: Omit<PipelineFacts, 'variables'>,
   extra: Readonly<Record<string, string>>,
 ): Map<string, string> {
   const vars = new Map<string, string>();
   for (const [k, v] of Object.entries(config.variables)) vars.set(k, v);
-  for (const [k, v] of Object.entries(job.variables)) vars.set(k, v);
+  if (job) for (const [k, v] of Object.entries(job.variables)) vars.set(k, v);
   for (const [k, v] of Object.entries(extra)) vars.set(k, v);
   vars.set('CI_COMMIT_REF_NAME', facts.ref);
   vars.set('CI_PIPELINE_SOURCE', facts.source);
-  vars.set('CI_JOB_NAME', job.name);
-  vars.set('CI_JOB_STAGE', job.stage);
+  if (job) {
+    vars.set('CI_JOB_NAME', job.name);
+    vars.set('CI_JOB_STAGE', job.stage);
+  }
   if (facts.tag) vars.set('CI_COMMIT_TAG', facts.ref);
   else vars.set('CI_COMMIT_BRANCH', facts.ref);
   return vars;
