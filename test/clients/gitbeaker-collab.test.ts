@@ -4,16 +4,11 @@
  * namespaces. Each test runs through MSW and again over loopback HTTP, on a fresh world each time, and
  * both runs must give the same results (up to the host in URLs).
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { GitbeakerRequestError, Gitlab } from '@gitbeaker/rest';
-import { serve } from '@hono/node-server';
-import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
-import { createFauxlab, type Fauxlab } from '../../src/index.js';
-import { fauxlabHandlers } from '../../src/msw/index.js';
 import { deliveries } from '../../src/resources/integrations/delivery.js';
 import type { ScenarioFile } from '../../src/scenario/schema.js';
+import { viaHttp as httpTarget, viaMsw as mswTarget, type Target } from './targets.js';
 import { receiver } from '../resources/settings/world.js';
 
 const MSW_HOST = 'http://gitlab.collab.test';
@@ -52,34 +47,8 @@ const scenario: ScenarioFile = {
   ],
 };
 
-interface Target {
-  host: string;
-  fx: Fauxlab;
-  close(): Promise<void>;
-}
-
-async function viaMsw(): Promise<Target> {
-  const fx = createFauxlab({ scenario });
-  const server = setupServer(...fauxlabHandlers(fx, { baseUrl: MSW_HOST }));
-  // Deliveries go to the receiver on 127.0.0.1, past MSW.
-  server.listen({ onUnhandledRequest: 'bypass' });
-  return { host: MSW_HOST, fx, close: async () => server.close() };
-}
-
-async function viaHttp(): Promise<Target> {
-  const fx = createFauxlab({ scenario });
-  const { server, port } = await new Promise<{ server: Server; port: number }>((resolve) => {
-    const s = serve({ fetch: fx.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-      resolve({ server: s as Server, port: info.port }),
-    );
-  });
-  const close = () =>
-    new Promise<void>((resolve, reject) => {
-      server.close((e) => (e ? reject(e) : resolve()));
-      server.closeAllConnections();
-    });
-  return { host: `http://127.0.0.1:${port}`, fx, close };
-}
+const viaMsw = () => mswTarget(scenario, MSW_HOST, 'bypass');
+const viaHttp = () => httpTarget(scenario);
 
 /** URLs carry the host the client used (`git@host:` in SSH URLs), and each run has its own receiver. */
 function normalise(value: unknown, host: string): unknown {

@@ -3,15 +3,10 @@
  * through @hono/node-server. The same calls must give the same results both ways (up to the host in
  * URLs), and those results must be the platform's.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { GitbeakerRequestError, Gitlab } from '@gitbeaker/rest';
-import { serve } from '@hono/node-server';
-import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
-import { createFauxlab, type Fauxlab } from '../../src/index.js';
-import { fauxlabHandlers } from '../../src/msw/index.js';
 import type { ScenarioFile } from '../../src/scenario/schema.js';
+import { viaHttp as httpTarget, viaMsw as mswTarget, type Target } from './targets.js';
 
 const MSW_HOST = 'http://gitlab.test';
 const USERS = 45;
@@ -31,34 +26,8 @@ const scenario: ScenarioFile = {
   ],
 };
 
-interface Target {
-  host: string;
-  fx: Fauxlab;
-  close(): Promise<void>;
-}
-
-async function viaMsw(): Promise<Target> {
-  const fx = createFauxlab({ scenario });
-  const server = setupServer(...fauxlabHandlers(fx, { baseUrl: MSW_HOST }));
-  server.listen({ onUnhandledRequest: 'error' });
-  return { host: MSW_HOST, fx, close: async () => server.close() };
-}
-
-async function viaHttp(): Promise<Target> {
-  const fx = createFauxlab({ scenario });
-  const { server, port } = await new Promise<{ server: Server; port: number }>((resolve) => {
-    const s = serve({ fetch: fx.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-      resolve({ server: s as Server, port: info.port }),
-    );
-  });
-  const close = () =>
-    new Promise<void>((resolve, reject) => {
-      server.close((e) => (e ? reject(e) : resolve()));
-      // undici keeps pooled connections open; without this, close() waits for them to time out.
-      server.closeAllConnections();
-    });
-  return { host: `http://127.0.0.1:${port}`, fx, close };
-}
+const viaMsw = () => mswTarget(scenario, MSW_HOST);
+const viaHttp = () => httpTarget(scenario);
 
 /** Web URLs and links carry the host the client used; everything else must match byte for byte. */
 function normalise(value: unknown, host: string): unknown {
