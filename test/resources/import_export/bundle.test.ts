@@ -2,11 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import { extract, pack } from 'tar-stream';
 import { describe, expect, it } from 'vitest';
 import { createFauxlab, type Fauxlab } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { tarGz, untar } from './tar.js';
 
 const tok = (token: string) => [{ token, scopes: ['api'] as ['api'] }];
 
@@ -71,39 +70,6 @@ async function exported(fx: Fauxlab, project = APP): Promise<Buffer> {
   const res = await call(fx, 'GET', `${project}/export/download`);
   expect(res.status).toBe(200);
   return Buffer.from(await res.arrayBuffer());
-}
-
-async function untar(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const files = new Map<string, Buffer>();
-  const x = extract();
-  const done = new Promise<void>((resolve, reject) => {
-    x.on('entry', (h, stream, next) => {
-      const parts: Buffer[] = [];
-      stream.on('data', (c: unknown) => parts.push(c as Buffer));
-      stream.on('end', () => {
-        files.set(h.name, Buffer.concat(parts));
-        next();
-      });
-    });
-    x.on('finish', resolve);
-    x.on('error', reject);
-  });
-  x.end(gunzipSync(bytes));
-  await done;
-  return files;
-}
-
-async function tarGz(files: Map<string, Buffer>): Promise<Buffer> {
-  const p = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<void>((resolve) => {
-    p.on('data', (c: unknown) => chunks.push(c as Buffer));
-    p.on('end', resolve);
-  });
-  for (const [name, body] of files) p.entry({ name }, body);
-  p.finalize();
-  await done;
-  return gzipSync(Buffer.concat(chunks));
 }
 
 /** Imports `bytes` as acme/<as> and runs the import's jobs; returns the API path of the new project. */

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { extract, pack } from 'tar-stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { state, write } from '../../../src/core/context.js';
 import { iget, tget, tvalues } from '../../../src/core/table.js';
@@ -9,6 +8,7 @@ import { createLabel } from '../../../src/resources/issuables/model.js';
 import { fileStore } from '../../../src/resources/import_export/store.js';
 import { createFauxlab, type Fauxlab } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { tarGz, untar } from './tar.js';
 
 const tok = (token: string) => [{ token, scopes: ['api'] as ['api'] }];
 const T0 = Date.parse('2021-03-01T12:00:00.000Z');
@@ -112,41 +112,22 @@ async function startImport(
   return json(res);
 }
 
-/** The files of a tar.gz, as text (the binary git bundle as latin1, so that `tarGz` restores its bytes). */
-async function untar(bytes: Buffer): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const x = extract();
-  const done = new Promise<void>((resolve, reject) => {
-    x.on('entry', (h, stream, next) => {
-      const parts: Buffer[] = [];
-      stream.on('data', (c: unknown) => parts.push(c as Buffer));
-      stream.on('end', () => {
-        files.set(h.name, Buffer.concat(parts).toString(h.name === 'project.bundle' ? 'latin1' : 'utf8'));
-        next();
-      });
-    });
-    x.on('finish', resolve);
-    x.on('error', reject);
-  });
-  x.end(gunzipSync(bytes));
-  await done;
-  return files;
+/** The files of a tar.gz, as text (the binary git bundle as latin1, so that `tarGzText` restores its bytes). */
+async function untarText(bytes: Buffer): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const [name, body] of await untar(bytes))
+    out.set(name, body.toString(name === 'project.bundle' ? 'latin1' : 'utf8'));
+  return out;
 }
 
-/** A tar.gz of the given files (for archives fauxlab did not write). */
-async function tarGz(files: Record<string, string>): Promise<Buffer> {
-  const p = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<void>((resolve) => {
-    p.on('data', (c: unknown) => chunks.push(c as Buffer));
-    p.on('end', resolve);
-  });
-  for (const [name, body] of Object.entries(files))
-    p.entry({ name }, name === 'project.bundle' ? Buffer.from(body, 'latin1') : body);
-  p.finalize();
-  await done;
-  return gzipSync(Buffer.concat(chunks));
-}
+/** A tar.gz of the given text files (for archives fauxlab did not write). */
+const tarGzText = (files: Record<string, string>) =>
+  tarGz(
+    Object.entries(files).map(([name, body]): [string, Buffer | string] => [
+      name,
+      name === 'project.bundle' ? Buffer.from(body, 'latin1') : body,
+    ]),
+  );
 
 const ndjson = (text: string | undefined) =>
   (text ?? '')
@@ -201,7 +182,7 @@ describe('project export', () => {
     expect((await get(fx, `${APP}/export`)).export_status).toBe('started');
     await call(fx, 'POST', 'projects/1/issues', 'owner', { title: 'while started' });
     advance(fx, 2000);
-    const files = await untar(
+    const files = await untarText(
       Buffer.from(await (await call(fx, 'GET', `${APP}/export/download`, 'owner')).arrayBuffer()),
     );
     expect(ndjson(files.get('tree/project/issues.ndjson')).map((i) => i.title)).toEqual(['while queued']);
@@ -232,7 +213,7 @@ describe('project export', () => {
     expect(done._links).toBeDefined();
     const after = Buffer.from(await (await call(fx, 'GET', `${APP}/export/download`, 'owner')).arrayBuffer());
     expect(after.equals(first)).toBe(false);
-    expect(ndjson((await untar(after)).get('tree/project/issues.ndjson')).map((i) => i.title)).toEqual([
+    expect(ndjson((await untarText(after)).get('tree/project/issues.ndjson')).map((i) => i.title)).toEqual([
       'added later',
     ]);
     // A second request during that export finds no file any more: a plain export, not a regeneration.
@@ -356,7 +337,7 @@ describe('project export', () => {
     await call(fx, 'POST', `${APP}/export`, 'owner', { description: 'Exported copy' });
     advance(fx, 3000);
     const bytes = Buffer.from(await (await call(fx, 'GET', `${APP}/export/download`, 'owner')).arrayBuffer());
-    expect(JSON.parse((await untar(bytes)).get('tree/project.json')!)).toMatchObject({
+    expect(JSON.parse((await untarText(bytes)).get('tree/project.json')!)).toMatchObject({
       description: 'Exported copy',
     });
     const { id } = await startImport(fx, bytes, { path: 'copy', namespace: 'acme' });
@@ -393,7 +374,7 @@ describe('project export', () => {
         },
       ],
     });
-    const files = await untar(await exported(fx));
+    const files = await untarText(await exported(fx));
     expect([...files.keys()]).toEqual([
       'VERSION',
       'GITLAB_VERSION',
@@ -604,19 +585,23 @@ describe('project import', () => {
     ['no VERSION', async () => gzipSync(Buffer.alloc(1024)), 'Invalid archive: the VERSION file is missing'],
     [
       'another version',
-      () => tarGz({ VERSION: '0.2.3\n', 'tree/project.json': '{}' }),
+      () => tarGzText({ VERSION: '0.2.3\n', 'tree/project.json': '{}' }),
       'Import version mismatch: Required 0.2.4 but was 0.2.3',
     ],
-    ['no project.json', () => tarGz({ VERSION: '0.2.4' }), 'Invalid archive: tree/project.json is missing'],
+    [
+      'no project.json',
+      () => tarGzText({ VERSION: '0.2.4' }),
+      'Invalid archive: tree/project.json is missing',
+    ],
     [
       'project.json not JSON',
-      () => tarGz({ VERSION: '0.2.4', 'tree/project.json': '{' }),
+      () => tarGzText({ VERSION: '0.2.4', 'tree/project.json': '{' }),
       'Invalid archive: tree/project.json is not valid JSON',
     ],
     [
       'a relation line not JSON',
       () =>
-        tarGz({
+        tarGzText({
           VERSION: '0.2.4',
           'tree/project.json': '{}',
           'tree/project/issues.ndjson': '{"title":"a"}\nnope\n',
@@ -904,7 +889,7 @@ describe('project import', () => {
   it('GET /projects/:id/import: at most 100 failed relations are reported', async () => {
     const fx = world();
     const rows = Array.from({ length: 120 }, () => JSON.stringify({ title: '' })).join('\n');
-    const bytes = await tarGz({
+    const bytes = await tarGzText({
       VERSION: '0.2.4',
       'tree/project.json': '{}',
       'tree/project/issues.ndjson': rows,
@@ -943,14 +928,14 @@ describe('project import', () => {
         },
       ],
     });
-    const files = await untar(await exported(fx));
+    const files = await untarText(await exported(fx));
     // On the importing side, `guest` is known by e-mail only, and `dev` not at all.
     const members = ndjson(files.get('tree/project/project_members.ndjson'));
     members[0]!.user = { username: 'someone-else', email: 'nobody@example.com' };
     members[1]!.user = { username: 'renamed', email: 'guest@example.com' };
     const issues = ndjson(files.get('tree/project/issues.ndjson'));
     issues[0]!.author = { username: 'renamed', email: 'guest@example.com' };
-    const archive = await tarGz({
+    const archive = await tarGzText({
       ...Object.fromEntries(files),
       'tree/project/project_members.ndjson': members.map((m) => JSON.stringify(m)).join('\n'),
       'tree/project/issues.ndjson': issues.map((m) => JSON.stringify(m)).join('\n'),
