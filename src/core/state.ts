@@ -4,7 +4,7 @@
  * state too, so that reset, snapshot and restore are exact.
  */
 import { dict } from './own.js';
-import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from './table.js';
+import { emptyIndex, emptyTable, upgradeTables, type Index, type MultiIndex, type Table } from './table.js';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 export type Visibility = 'private' | 'internal' | 'public';
@@ -391,7 +391,8 @@ export function emptyState(areas: readonly AreaSlice[], tier: Tier = 'free'): Pl
  * A state saved by an earlier fauxlab (a state file, a snapshot kept as JSON) with the areas added since
  * filled in empty; the same object when nothing is missing.
  */
-export function completeState(st: PlatformState, areas: readonly AreaSlice[]): PlatformState {
+export function completeState(saved: PlatformState, areas: readonly AreaSlice[]): PlatformState {
+  const st = upgradeTables(saved);
   const empty = emptyState(areas, st.tier) as unknown as Record<string, unknown>;
   const given = st as unknown as Record<string, unknown>;
   const missing = Object.keys(empty).filter((k) => given[k] === undefined);
