@@ -389,7 +389,8 @@ export function emptyState(areas: readonly AreaSlice[], tier: Tier = 'free'): Pl
 
 /**
  * A state saved by an earlier fauxlab (a state file, a snapshot kept as JSON) with the areas added since
- * filled in empty; the same object when nothing is missing.
+ * filled in empty and its tables in this layout (`upgradeTables`); the same object when nothing is
+ * missing.
  */
 export function completeState(saved: PlatformState, areas: readonly AreaSlice[]): PlatformState {
   const st = upgradeTables(saved);

@@ -335,9 +335,7 @@ function upgradeOne(o: Record<string, unknown>): Record<string, unknown> {
     return t as unknown as Record<string, unknown>;
   }
   const ix = emptyIndex<unknown>();
-  for (const [k, v] of oldEntries(o.buckets as object))
-    // A set of ids read back from JSON has a prototype; a live one has none.
-    iset(ix, k, typeof v === 'object' && v !== null ? Object.assign(idSet(), v) : v);
+  for (const [k, v] of oldEntries(o.buckets as object)) iset(ix, k, v);
   return ix as unknown as Record<string, unknown>;
 }
 
