@@ -393,7 +393,8 @@ export function emptyState(areas: readonly AreaSlice[], tier: Tier = 'free'): Pl
  * missing.
  */
 export function completeState(saved: PlatformState, areas: readonly AreaSlice[]): PlatformState {
-  const st = upgradeTables(saved);
+  // A frozen root was committed by a store of this layout; only one read back from JSON can be older.
+  const st = Object.isFrozen(saved) ? saved : upgradeTables(saved);
   const empty = emptyState(areas, st.tier) as unknown as Record<string, unknown>;
   const given = st as unknown as Record<string, unknown>;
   const missing = Object.keys(empty).filter((k) => given[k] === undefined);
