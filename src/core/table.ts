@@ -131,7 +131,8 @@ export function* tleaves<T>(t: Table<T>): Generator<[string, Leaf<T>]> {
         if (!c) continue;
         for (let ci = 0; ci < INNER; ci++) {
           const leaf = c[ci];
-          if (leaf) yield [String((((((ti << INNER_BITS) | ai) << INNER_BITS) | bi) << INNER_BITS) | ci), leaf];
+          if (leaf)
+            yield [String((((((ti << INNER_BITS) | ai) << INNER_BITS) | bi) << INNER_BITS) | ci), leaf];
         }
       }
     }
@@ -354,7 +355,8 @@ export function upgradeTables<S extends object>(st: S, depth = 0): S {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
     const r = v as Record<string, unknown>;
     const next = isTableLike(r) ? upgradeOne(r) : depth < 2 ? upgradeTables(r, depth + 1) : r;
-    if (next !== v) (out ??= Object.assign(Object.create(Object.getPrototypeOf(o) as object | null), o))[k] = next;
+    if (next !== v)
+      (out ??= Object.assign(Object.create(Object.getPrototypeOf(o) as object | null), o))[k] = next;
   }
   return (out ?? st) as S;
 }

@@ -121,7 +121,8 @@ function dropSubscriptions(st: S, labelId: number): void {
   const subs = st.issuables.idx.labelSubscriptions;
   // Keys read from the index as it stands, without drafting every bucket of it.
   const keys: string[] = [];
-  for (const [key] of ientries(isDraft(subs) ? current(subs) : subs)) if (key.startsWith(prefix)) keys.push(key);
+  for (const [key] of ientries(isDraft(subs) ? current(subs) : subs))
+    if (key.startsWith(prefix)) keys.push(key);
   for (const key of keys) idelete(subs, key);
 }
 

@@ -101,7 +101,6 @@ export function buildProjectLabelSettings(
   }
 }
 
-
 /** The entry named `name` in `list` of an exported group or project, made when missing. */
 function entryIn(e: Entry, list: string, name: string, make = false): Entry | undefined {
   const arr = (e[list] ??= []) as Entry[];
