@@ -4,7 +4,7 @@
  * state too, so that reset, snapshot and restore are exact.
  */
 import { dict } from './own.js';
-import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from './table.js';
+import { emptyIndex, emptyTable, upgradeTables, type Index, type MultiIndex, type Table } from './table.js';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 export type Visibility = 'private' | 'internal' | 'public';
@@ -389,9 +389,12 @@ export function emptyState(areas: readonly AreaSlice[], tier: Tier = 'free'): Pl
 
 /**
  * A state saved by an earlier fauxlab (a state file, a snapshot kept as JSON) with the areas added since
- * filled in empty; the same object when nothing is missing.
+ * filled in empty and its tables in this layout (`upgradeTables`); the same object when nothing is
+ * missing.
  */
-export function completeState(st: PlatformState, areas: readonly AreaSlice[]): PlatformState {
+export function completeState(saved: PlatformState, areas: readonly AreaSlice[]): PlatformState {
+  // A frozen root was committed by a store of this layout; only one read back from JSON can be older.
+  const st = Object.isFrozen(saved) ? saved : upgradeTables(saved);
   const empty = emptyState(areas, st.tier) as unknown as Record<string, unknown>;
   const given = st as unknown as Record<string, unknown>;
   const missing = Object.keys(empty).filter((k) => given[k] === undefined);

@@ -18,6 +18,14 @@ const writer = new Immer({ autoFreeze: false });
 export function freezeNew<T>(value: T): T {
   if (typeof value !== 'object' || value === null || !Object.isExtensible(value)) return value;
   Object.freeze(value);
+  if (Array.isArray(value)) {
+    // An index loop: `for in` over an array makes a string of every index.
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === 'object' && v !== null && Object.isExtensible(v)) freezeNew(v);
+    }
+    return value;
+  }
   // A key loop: `Object.values` of a dictionary-mode object costs several times more.
   const o = value as Record<string, unknown>;
   for (const k in o) {
@@ -33,6 +41,8 @@ interface DraftState {
   modified_: boolean;
   copy_: Record<string | number, unknown> | null;
   assigned_?: Map<string | number, boolean>;
+  /** Set by immer's array-methods plugin when a method (`sort`, `reverse`) moved every item. */
+  allIndicesReassigned_?: boolean;
 }
 
 /** The key under which immer keeps a draft's state (immer's `DRAFT_STATE`). */
@@ -59,18 +69,20 @@ function draftStates(draft: object): DraftState[] | undefined {
 
 /**
  * Freezes what a write made, from the drafts it modified: each such draft's copy is an object of the new
- * state, which is frozen without visiting its keys (a table bucket holds up to 64, and a write copies a
- * few dozen buckets), and only the values assigned into it (new records, replaced fields), or the items of
- * a copied array, are walked, by `freezeNew`. Everything else reachable is an old, frozen object.
+ * state, which is frozen without visiting its keys (a table's arrays hold 16 or 64 slots, and a write
+ * copies a few of them per table it touches), and only the values assigned into it (new records, replaced
+ * fields, new table nodes) are walked, by `freezeNew`. Everything else reachable is an old, frozen object.
  */
 function freezeWritten(states: readonly DraftState[]): void {
   for (const st of states) {
     const copy = st.copy_;
     if (!st.modified_ || copy === null || !Object.isExtensible(copy)) continue;
     Object.freeze(copy);
-    if (st.type_ === ARRAY_DRAFT) {
-      for (const v of copy as unknown as unknown[]) freezeNew(v);
+    if (st.type_ === ARRAY_DRAFT && (st.allIndicesReassigned_ === true || !st.assigned_)) {
+      const items = copy as unknown as unknown[];
+      for (let i = 0; i < items.length; i++) freezeNew(items[i]);
     } else if (st.assigned_) {
+      // Every store into a draft, an array's included, goes through immer's traps, which note the key.
       for (const [k, set] of st.assigned_) if (set) freezeNew(copy[k]);
     }
   }

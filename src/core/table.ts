@@ -1,100 +1,190 @@
 /**
  * Bucketed collections for the immer root.
  *
- * immer copies every object a draft touches, and on finalising it visits every child of each copied
- * object, so one flat map of n records makes each write O(n), and even two levels stay O(√n). A table
- * nests records three levels deep by bits of the id (64 × 64 × 64 per top-level key), so a write copies
- * and visits about 200 slots whatever the size. Plain objects keep the state JSON-serialisable as it
- * is, and integer keys iterate in ascending order, which gives id order for free.
+ * immer copies every object on the path to what a write touches, so one flat map of n records makes each
+ * write O(n). A table is a trie of arrays: a top array by `id >>> 18`, three levels of 16 slots by the
+ * next twelve bits, and leaves of 64 slots by the lowest six, so that a write copies one top array (one
+ * slot per 262,144 ids), three arrays of 16 and one of 64 whatever the size. Arrays because V8 copies
+ * them (immer's `slice`) many times faster than objects keyed by id, which it keeps as hash tables; every
+ * slot is set (`null` when empty), so that a lookup never reaches the array prototype and a state read
+ * back from JSON is the state that was written. Ascending slots give ascending ids for free.
  */
-const BITS = 6;
-const MASK = (1 << BITS) - 1;
+const LEAF_BITS = 6;
+const LEAF = 1 << LEAF_BITS;
+const INNER_BITS = 4;
+const INNER = 1 << INNER_BITS;
+const INNER_MASK = INNER - 1;
+const LEAF_MASK = LEAF - 1;
+/** The bits below the top array: three inner levels and the leaf. */
+const TOP_SHIFT = 3 * INNER_BITS + LEAF_BITS;
+/** Ids are non-negative integers below 2^31 (a larger number finds nothing). */
+const MAX_ID = 0x7fffffff;
 
-/**
- * A bucket: an object without a prototype, which V8 keeps as a hash table from the start. Buckets
- * created as `{}` would each get a hidden class per set of keys they hold (hundreds of thousands in a
- * large world, each string key of an index making its own), and a heap full of those makes every garbage
- * collection, and so every request, slower; immer copies a prototype-less object as one too.
- */
-const bucket = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
-
-type Leaf<T> = Record<string, T>;
-type Mid<T> = Record<string, Leaf<T>>;
+type Slot<T> = T | null;
+/** A leaf: 64 slots, the records of ids `base .. base + 63` (`base` a multiple of 64). */
+export type Leaf<T> = readonly Slot<T>[];
+type Inner<N> = Slot<N>[];
+type Top<T> = Slot<Inner<Inner<Inner<Slot<T>[]>>>>[];
 
 export interface Table<T> {
   size: number;
-  buckets: Record<string, Mid<T>>;
+  buckets: Top<T>;
+  /** Never set: names the type of the records for inference through immer's `Draft`. */
+  readonly _record?: T;
 }
 
+const nulls = <T>(n: number): Slot<T>[] => {
+  const a = new Array<Slot<T>>(n);
+  for (let i = 0; i < n; i++) a[i] = null;
+  return a;
+};
+
 export function emptyTable<T>(): Table<T> {
-  return { size: 0, buckets: bucket() };
+  return { size: 0, buckets: [] };
+}
+
+const validId = (id: number) => Number.isInteger(id) && id >= 0 && id <= MAX_ID;
+
+/** The leaf holding `id`, or undefined. Reads through a draft draft only the path, as immer does. */
+function leafOf<T>(t: Table<T>, id: number): Slot<T>[] | undefined {
+  const top = t.buckets;
+  const ti = id >>> TOP_SHIFT;
+  if (ti >= top.length) return undefined;
+  const a = top[ti];
+  if (!a) return undefined;
+  const b = a[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK];
+  if (!b) return undefined;
+  const c = b[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK];
+  if (!c) return undefined;
+  return c[(id >>> LEAF_BITS) & INNER_MASK] ?? undefined;
 }
 
 export function tget<T>(t: Table<T>, id: number): T | undefined {
-  return t.buckets[id >> (2 * BITS)]?.[(id >> BITS) & MASK]?.[id];
+  if (!validId(id)) return undefined;
+  return leafOf(t, id)?.[id & LEAF_MASK] ?? undefined;
 }
 
 export function tset<T>(t: Table<T>, id: number, rec: T): void {
-  const mid = (t.buckets[id >> (2 * BITS)] ??= bucket());
-  const leaf = (mid[(id >> BITS) & MASK] ??= bucket());
-  if (!(id in leaf)) t.size++;
-  leaf[id] = rec;
+  if (!validId(id)) throw new RangeError(`table id out of range: ${id}`);
+  const top = t.buckets;
+  const ti = id >>> TOP_SHIFT;
+  while (top.length <= ti) top.push(null);
+  const a = (top[ti] ??= nulls(INNER));
+  const b = (a[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER));
+  const c = (b[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER));
+  const leaf = (c[(id >>> LEAF_BITS) & INNER_MASK] ??= nulls<T>(LEAF));
+  const k = id & LEAF_MASK;
+  if (leaf[k] === null) t.size++;
+  leaf[k] = rec;
 }
 
 export function tdelete<T>(t: Table<T>, id: number): boolean {
-  const top = id >> (2 * BITS);
-  const m = (id >> BITS) & MASK;
-  const leaf = t.buckets[top]?.[m];
-  if (!leaf || !(id in leaf)) return false;
-  delete leaf[id];
+  if (!validId(id)) return false;
+  const leaf = leafOf(t, id);
+  const k = id & LEAF_MASK;
+  if (!leaf || leaf[k] === null) return false;
   t.size--;
-  if (isEmpty(leaf)) {
-    const mid = t.buckets[top]!;
-    delete mid[m];
-    if (isEmpty(mid)) delete t.buckets[top];
+  if (!allNullBut(leaf, k)) {
+    leaf[k] = null;
+    return true;
+  }
+  // The leaf empties: it goes, and so does each level above that held nothing else.
+  const top = t.buckets;
+  const ti = id >>> TOP_SHIFT;
+  const a = top[ti]!;
+  const ai = (id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK;
+  const b = a[ai]!;
+  const bi = (id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK;
+  const c = b[bi]!;
+  const ci = (id >>> LEAF_BITS) & INNER_MASK;
+  if (!allNullBut(c, ci)) c[ci] = null;
+  else if (!allNullBut(b, bi)) b[bi] = null;
+  else if (!allNullBut(a, ai)) a[ai] = null;
+  else {
+    top[ti] = null;
+    let n = top.length;
+    while (n > 0 && top[n - 1] === null) n--;
+    if (n < top.length) top.length = n;
   }
   return true;
 }
 
-function isEmpty(o: object): boolean {
-  for (const _ in o) return false;
+function allNullBut(a: readonly unknown[], k: number): boolean {
+  for (let i = 0; i < a.length; i++) if (i !== k && a[i] !== null) return false;
   return true;
 }
 
 /**
- * The leaf buckets (up to 64 records each) in ascending id order, with a stable key: for caches that
- * reuse per-bucket work while a bucket keeps its identity (immer copies only changed buckets).
+ * The leaves (up to 64 records each, `null` in empty slots) in ascending id order, with a stable key: for
+ * caches that reuse per-leaf work while a leaf keeps its identity (immer copies only changed leaves).
  */
 export function* tleaves<T>(t: Table<T>): Generator<[string, Leaf<T>]> {
-  for (const top of Object.keys(t.buckets)) {
-    const mid = t.buckets[top]!;
-    for (const m of Object.keys(mid)) yield [`${top}:${m}`, mid[m]!];
+  const top = t.buckets;
+  for (let ti = 0; ti < top.length; ti++) {
+    const a = top[ti];
+    if (!a) continue;
+    for (let ai = 0; ai < INNER; ai++) {
+      const b = a[ai];
+      if (!b) continue;
+      for (let bi = 0; bi < INNER; bi++) {
+        const c = b[bi];
+        if (!c) continue;
+        for (let ci = 0; ci < INNER; ci++) {
+          const leaf = c[ci];
+          if (leaf)
+            yield [String((((((ti << INNER_BITS) | ai) << INNER_BITS) | bi) << INNER_BITS) | ci), leaf];
+        }
+      }
+    }
   }
+}
+
+/** The records of a leaf, in ascending id order. */
+export function leafRecords<T>(leaf: Leaf<T>): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < leaf.length; i++) {
+    const r = leaf[i];
+    if (r !== null && r !== undefined) out.push(r);
+  }
+  return out;
 }
 
 /** Every record, in ascending id order. */
 export function tvalues<T>(t: Table<T>): T[] {
   const out: T[] = [];
-  for (const top of Object.keys(t.buckets)) {
-    const mid = t.buckets[top]!;
-    for (const m of Object.keys(mid)) {
-      const leaf = mid[m]!;
-      for (const k of Object.keys(leaf)) out.push(leaf[k]!);
+  for (const [, leaf] of tleaves(t))
+    for (let i = 0; i < leaf.length; i++) {
+      const r = leaf[i];
+      if (r !== null && r !== undefined) out.push(r);
     }
+  return out;
+}
+
+/** Every id that holds a record, ascending. */
+export function tkeys<T>(t: Table<T>): number[] {
+  const out: number[] = [];
+  for (const [key, leaf] of tleaves(t)) {
+    const base = Number(key) << LEAF_BITS;
+    for (let i = 0; i < leaf.length; i++) if (leaf[i] !== null && leaf[i] !== undefined) out.push(base + i);
   }
   return out;
 }
 
 /**
  * A string-keyed index (username -> id, token digest -> id, ...), laid out like a table by an 18-bit
- * hash of the key, for the same reason.
+ * hash of the key: four levels of 16 slots by its top sixteen bits, then a leaf holding the entries of
+ * those bits as a flat `[key, value, key, value, ...]` array (one or two entries at 100,000 keys). The
+ * keys are compared as strings, never used as property names, so a client's `__proto__` is a key like
+ * any other.
  */
 export interface Index<V = number> {
-  buckets: Record<string, Record<string, Record<string, V>>>;
+  buckets: Slot<Inner<Inner<Inner<unknown[]>>>>[];
+  /** Never set: names the type of the values, which the flat leaves do not. */
+  readonly _value?: V;
 }
 
 export function emptyIndex<V = number>(): Index<V> {
-  return { buckets: bucket() };
+  return { buckets: nulls(INNER) };
 }
 
 function hashKey(key: string): number {
@@ -106,28 +196,80 @@ function hashKey(key: string): number {
   return (h >>> 0) & 0x3ffff;
 }
 
-export function iget<V>(ix: Index<V>, key: string): V | undefined {
-  const h = hashKey(key);
-  return ix.buckets[h >> (2 * BITS)]?.[(h >> BITS) & MASK]?.[key];
+/** The leaf of hash `h`, or undefined. */
+function ileafOf<V>(ix: Index<V>, h: number): unknown[] | undefined {
+  const a = ix.buckets[h >>> 14];
+  if (!a) return undefined;
+  const b = a[(h >>> 10) & INNER_MASK];
+  if (!b) return undefined;
+  const c = b[(h >>> 6) & INNER_MASK];
+  if (!c) return undefined;
+  return c[(h >>> 2) & INNER_MASK] ?? undefined;
 }
 
-export function iset<V>(ix: Index<V>, key: string, id: V): void {
+function find(leaf: readonly unknown[], key: string): number {
+  for (let i = 0; i < leaf.length; i += 2) if (leaf[i] === key) return i;
+  return -1;
+}
+
+export function iget<V>(ix: Index<V>, key: string): V | undefined {
+  const leaf = ileafOf(ix, hashKey(key));
+  if (!leaf) return undefined;
+  const i = find(leaf, key);
+  return i < 0 ? undefined : (leaf[i + 1] as V);
+}
+
+export function iset<V>(ix: Index<V>, key: string, value: V): void {
   const h = hashKey(key);
-  const mid = (ix.buckets[h >> (2 * BITS)] ??= bucket());
-  (mid[(h >> BITS) & MASK] ??= bucket())[key] = id;
+  const a = (ix.buckets[h >>> 14] ??= nulls(INNER));
+  const b = (a[(h >>> 10) & INNER_MASK] ??= nulls(INNER));
+  const c = (b[(h >>> 6) & INNER_MASK] ??= nulls(INNER));
+  const ci = (h >>> 2) & INNER_MASK;
+  const leaf = c[ci];
+  if (!leaf) {
+    c[ci] = [key, value];
+    return;
+  }
+  const i = find(leaf, key);
+  if (i >= 0) leaf[i + 1] = value;
+  else leaf.push(key, value);
 }
 
 export function idelete<V>(ix: Index<V>, key: string): void {
   const h = hashKey(key);
-  const top = h >> (2 * BITS);
-  const m = (h >> BITS) & MASK;
-  const leaf = ix.buckets[top]?.[m];
-  if (!leaf || !(key in leaf)) return;
-  delete leaf[key];
-  if (isEmpty(leaf)) {
-    const mid = ix.buckets[top]!;
-    delete mid[m];
-    if (isEmpty(mid)) delete ix.buckets[top];
+  const leaf = ileafOf(ix, h);
+  if (!leaf) return;
+  const i = find(leaf, key);
+  if (i < 0) return;
+  const rest: unknown[] = [];
+  for (let j = 0; j < leaf.length; j += 2) if (j !== i) rest.push(leaf[j], leaf[j + 1]);
+  const a = ix.buckets[h >>> 14]!;
+  const ai = (h >>> 10) & INNER_MASK;
+  const b = a[ai]!;
+  const bi = (h >>> 6) & INNER_MASK;
+  const c = b[bi]!;
+  const ci = (h >>> 2) & INNER_MASK;
+  if (rest.length > 0) c[ci] = rest;
+  else if (!allNullBut(c, ci)) c[ci] = null;
+  else if (!allNullBut(b, bi)) b[bi] = null;
+  else if (!allNullBut(a, ai)) a[ai] = null;
+  else ix.buckets[h >>> 14] = null;
+}
+
+/** Every entry of an index, by hash and then in the order the keys were added. */
+export function* ientries<V>(ix: Index<V>): Generator<[string, V]> {
+  for (const a of ix.buckets) {
+    if (!a) continue;
+    for (const b of a) {
+      if (!b) continue;
+      for (const c of b) {
+        if (!c) continue;
+        for (const leaf of c) {
+          if (!leaf) continue;
+          for (let i = 0; i < leaf.length; i += 2) yield [leaf[i] as string, leaf[i + 1] as V];
+        }
+      }
+    }
   }
 }
 
@@ -137,11 +279,13 @@ export function idelete<V>(ix: Index<V>, key: string): void {
  */
 export type MultiIndex = Index<Record<string, 1>>;
 
+const idSet = (): Record<string, 1> => Object.create(null) as Record<string, 1>;
+
 export function madd(ix: MultiIndex, key: string, id: number): void {
   const set = iget(ix, key);
   if (set) set[id] = 1;
   else {
-    const fresh = bucket<1>();
+    const fresh = idSet();
     fresh[id] = 1;
     iset(ix, key, fresh);
   }
@@ -154,8 +298,65 @@ export function mremove(ix: MultiIndex, key: string, id: number): void {
   if (isEmpty(set)) idelete(ix, key);
 }
 
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 /** The ids under a key, ascending. */
 export function mget(ix: MultiIndex, key: string): number[] {
   const set = iget(ix, key);
   return set ? Object.keys(set).map(Number) : [];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// States saved by an earlier fauxlab
+
+/** Whether `o` is a table or index of the layout before this one (buckets as nested objects). */
+const oldLayout = (o: Record<string, unknown>) =>
+  typeof o.buckets === 'object' && o.buckets !== null && !Array.isArray(o.buckets);
+
+/** The values of the leaves of an earlier layout (three levels of objects), in its key order. */
+function* oldEntries(buckets: object): Generator<[string, unknown]> {
+  for (const mid of Object.values(buckets) as object[])
+    for (const leaf of Object.values(mid) as object[])
+      for (const [k, v] of Object.entries(leaf)) yield [k, v];
+}
+
+/**
+ * A table or index in this layout, from one of a state file saved by an earlier fauxlab (tables and
+ * indexes as nested objects); `o` itself when it is in this layout already.
+ */
+function upgradeOne(o: Record<string, unknown>): Record<string, unknown> {
+  if (!oldLayout(o)) return o;
+  const keys = Object.keys(o);
+  if (typeof o.size === 'number' && keys.length === 2) {
+    const t = emptyTable<unknown>();
+    for (const [k, v] of oldEntries(o.buckets as object)) tset(t, Number(k), v);
+    return t as unknown as Record<string, unknown>;
+  }
+  const ix = emptyIndex<unknown>();
+  for (const [k, v] of oldEntries(o.buckets as object)) iset(ix, k, v);
+  return ix as unknown as Record<string, unknown>;
+}
+
+const isTableLike = (o: Record<string, unknown>) =>
+  'buckets' in o && Object.keys(o).every((k) => k === 'buckets' || k === 'size');
+
+/**
+ * A state read back from a file saved by an earlier fauxlab, with its tables and indexes (found on the
+ * root, in its slices and in their `idx` objects) in this layout; the same object when nothing changed.
+ */
+export function upgradeTables<S extends object>(st: S, depth = 0): S {
+  const o = st as unknown as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+    const r = v as Record<string, unknown>;
+    const next = isTableLike(r) ? upgradeOne(r) : depth < 2 ? upgradeTables(r, depth + 1) : r;
+    if (next !== v)
+      (out ??= Object.assign(Object.create(Object.getPrototypeOf(o) as object | null), o))[k] = next;
+  }
+  return (out ?? st) as S;
 }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createFauxlab, exportScenario, loadScenario, ScenarioError } from '../../src/index.js';
 import { scenarioJsonSchema } from '../../src/scenario/json-schema.js';
 import { json } from '../helpers.js';
+import { tvalues } from '../../src/core/table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fauxlab-scenarios-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -154,9 +155,7 @@ describe('scenario export', () => {
     expect(exportScenario(again.state, { now: again.clock.iso() })).toEqual(first);
     // Every user is as it was, field for field, but for the namespace ids (numbered again).
     const users = (st: typeof fx.state) =>
-      Object.values(st.users.buckets)
-        .flatMap((m) => Object.values(m).flatMap((l) => Object.values(l)))
-        .map(({ namespace_id: _ns, ...u }) => Object.fromEntries(Object.entries(u).sort()));
+      tvalues(st.users).map(({ namespace_id: _ns, ...u }) => Object.fromEntries(Object.entries(u).sort()));
     expect(users(again.state)).toEqual(users(fx.state));
     // The same secrets work: tokens and passwords travel as digests.
     res = await again.app.request('/api/v4/user', {

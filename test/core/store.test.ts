@@ -83,6 +83,29 @@ describe('Store', () => {
     expect(tget(store.state.users, 1)).toBeUndefined();
   });
 
+  it('store.write: items an array method moves, inserts or replaces are frozen (the store walks only assigned slots)', () => {
+    const store = new Store(emptyWorld());
+    const job = (id: number) => ({ id, kind: 'k', due_ms: id, payload: { list: [{ n: id }] } });
+    store.write((d) => {
+      for (let i = 1; i <= 5; i++) d.jobs.push(job(i));
+    });
+    const moves = (jobs: ReturnType<typeof job>[]) => {
+      jobs.unshift(job(0));
+      jobs.splice(2, 1, job(10), job(11));
+      jobs.sort((a, b) => b.id - a.id);
+      jobs.reverse();
+      jobs[3] = job(20);
+      jobs.copyWithin(0, 4);
+      jobs.fill(job(30), 6);
+    };
+    store.write((d) => moves(d.jobs));
+    const plain = [1, 2, 3, 4, 5].map(job);
+    moves(plain);
+    expect(unfrozen(store.state)).toEqual([]);
+    expect(store.state.jobs.map((j) => j.id)).toEqual(plain.map((j) => j.id));
+    expect(store.state.jobs.map((j) => j.id)).toEqual([5, 10, 11, 20, 5, 10, 30]);
+  });
+
   it('freezeNew: freezes what is new and leaves what is frozen alone', () => {
     const old = Object.freeze({ a: Object.freeze({ b: 1 }) });
     const fresh = { old, list: [{ c: 2 }], nested: { d: { e: 3 } } };

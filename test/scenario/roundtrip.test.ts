@@ -8,6 +8,7 @@ import {
   type ScenarioFile,
 } from '../../src/index.js';
 import { gpgKey, sshKey } from '../resources/metadata/world.js';
+import { tvalues, type Table } from '../../src/core/table.js';
 
 /** A world with records in every area that keeps any, explicit and generated. */
 const world: ScenarioFile = {
@@ -403,10 +404,7 @@ function tables(node: unknown, path = '', out = new Map<string, Record<string, u
   if (typeof node !== 'object' || node === null) return out;
   const o = node as Record<string, unknown>;
   if (typeof o.size === 'number' && typeof o.buckets === 'object') {
-    const recs: Record<string, unknown>[] = [];
-    for (const mid of Object.values(o.buckets as object))
-      for (const leaf of Object.values(mid as object)) recs.push(...(Object.values(leaf as object) as []));
-    out.set(path, recs);
+    out.set(path, tvalues(o as unknown as Table<Record<string, unknown>>));
     return out;
   }
   for (const [k, v] of Object.entries(o)) if (k !== 'idx') tables(v, path ? `${path}.${k}` : k, out);

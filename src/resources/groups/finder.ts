@@ -5,7 +5,7 @@
  */
 import { ACCESS, groupsSeenFromInside, VISIBILITY_LEVEL } from '../../core/access.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
-import { mget, tget, tleaves, type Table } from '../../core/table.js';
+import { leafRecords, mget, tget, tleaves, type Table } from '../../core/table.js';
 import { descendantIds, type Group } from './model.js';
 
 /** A group with the lower-cased route keys that searches compare. */
@@ -39,7 +39,7 @@ function groupsIndex(st: PlatformState): GroupsIndex {
   for (const [, leaf] of tleaves(st.groups)) {
     let keys = leafKeys.get(leaf);
     if (!keys) {
-      keys = Object.keys(leaf).map((k) => keyOf(leaf[k] as Group));
+      keys = leafRecords(leaf).map((g) => keyOf(g as Group));
       leafKeys.set(leaf, keys);
     }
     for (const k of keys) asc.push(k);

@@ -8,7 +8,7 @@
  */
 import { ACCESS, canReadProject } from '../../core/access.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
-import { mget, tget, tleaves } from '../../core/table.js';
+import { mget, tget, tkeys } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import { abilities, canSeeIssue, type ProjectAbilities } from './access.js';
 import { chunkIds, type IssueRecord, type Kind, type MergeRequestRecord, type ProjectMeta } from './store.js';
@@ -466,10 +466,7 @@ export function findInProjects<T extends Rec>(
 
 /** Ids of every project that has issuables, for the instance-wide lists. */
 export function projectsWithIssuables(st: PlatformState): number[] {
-  const out: number[] = [];
-  for (const [, leaf] of tleaves(st.issuables.projectMeta))
-    for (const k of Object.keys(leaf)) out.push(Number(k));
-  return out;
+  return tkeys(st.issuables.projectMeta);
 }
 
 /** The projects under a group and its subgroups. */

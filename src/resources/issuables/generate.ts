@@ -7,7 +7,7 @@
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { PlatformState } from '../../core/state.js';
-import { mget, tget, tleaves } from '../../core/table.js';
+import { mget, tget, tkeys } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import { reportProgress } from '../../scenario/progress.js';
 import { createIssue, createLabel, createMergeRequest, createMilestone, realizeDeclared } from './model.js';
@@ -87,8 +87,7 @@ export function generateIssuables(st: S, spec: IssuablesSpec, seed: number, now:
     const d = pick(DETAILS);
     return `${pick(VERBS)} ${pick(THINGS)}${d ? ` ${d}` : ''}`;
   };
-  const projectIds: number[] = [];
-  for (const [, leaf] of tleaves(st.projects)) for (const k of Object.keys(leaf)) projectIds.push(Number(k));
+  const projectIds = tkeys(st.projects);
   const mrIds: number[] = [];
   for (const [n, pid] of projectIds.entries()) {
     const p = tget(st.projects, pid) as Project;

@@ -27,7 +27,7 @@ function activeUsers(st: PlatformState): number {
     let k = activeCounts.get(leaf);
     if (k === undefined) {
       k = 0;
-      for (const id in leaf) if (leaf[id]!.state === 'active' && !leaf[id]!.bot) k++;
+      for (const u of leaf) if (u && u.state === 'active' && !u.bot) k++;
       activeCounts.set(leaf, k);
     }
     n += k;

@@ -9,7 +9,7 @@
  * - a viewer's project authorizations, from the membership indexes.
  */
 import type { PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
-import { iget, mget, tget, tleaves, type Table } from '../../core/table.js';
+import { iget, leafRecords, mget, tget, tleaves, type Table } from '../../core/table.js';
 import { groupChain } from './access.js';
 import { repositoryBytes } from '../repository/contents.js';
 import { projectStatistics } from './entities.js';
@@ -91,7 +91,7 @@ export function projectsIndex(t: Table<ProjectRecord>): ProjectsIndex {
   for (const [key, leaf] of tleaves(t)) {
     let keys = leafKeys.get(leaf);
     if (!keys) {
-      keys = Object.keys(leaf).map((k) => keyOf(leaf[k]!));
+      keys = leafRecords(leaf).map(keyOf);
       leafKeys.set(leaf, keys);
     }
     leaves.set(key, leaf);

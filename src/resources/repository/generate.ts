@@ -7,7 +7,7 @@
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { PlatformState } from '../../core/state.js';
-import { tget, tleaves } from '../../core/table.js';
+import { tget, tkeys } from '../../core/table.js';
 import { refTarget, setRef } from './refs.js';
 import { objectsFor } from './store.js';
 import { applyChanges, type Change } from './tree.js';
@@ -47,8 +47,7 @@ export function generateRepositories(st: S, spec: RepositoryGenerateSpec, seed: 
   const commits = Math.max(1, spec.repository_commits_per_project ?? 1);
   const store = objectsFor(st);
   const end = Math.floor(now.getTime() / 1000);
-  const ids: number[] = [];
-  for (const [, leaf] of tleaves(st.projects)) for (const k of Object.keys(leaf)) ids.push(Number(k));
+  const ids = tkeys(st.projects);
   for (const pid of ids) {
     const p = tget(st.projects, pid)!;
     if (p.default_branch === null || tget(st.refs, pid)?.materialized) continue;

@@ -89,7 +89,7 @@ export function names(st: PlatformState, project: ProjectRecord, kind: RefKind):
 function refsFor(st: S, project: ProjectRecord, lazyDefault = true): Draft<RefsRecord> {
   let refs = tget(st.refs, project.id);
   if (!refs) {
-    tset(st.refs, project.id, { project_id: project.id, branches: dict(), tags: dict() });
+    tset(st.refs, project.id, { project_id: project.id, branches: dict<string>(), tags: dict<string>() });
     refs = tget(st.refs, project.id)!;
   }
   // A state read back from JSON has plain objects: made prototype-less before a client's name goes in.

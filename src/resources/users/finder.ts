@@ -7,7 +7,7 @@
  * filter pass over a prepared array, however many users the world holds.
  */
 import type { MemberRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
-import { iget, tget, tleaves, tvalues, type Table } from '../../core/table.js';
+import { iget, leafRecords, tget, tleaves, tvalues, type Table } from '../../core/table.js';
 
 /** A user with the lower-cased search keys and numeric times the list filters compare. */
 export interface UserKey {
@@ -76,7 +76,7 @@ function usersIndex(t: Table<UserRecord>): UsersIndex {
   for (const [, bucket] of tleaves(t)) {
     let data = bucketData.get(bucket);
     if (!data) {
-      const keys = Object.keys(bucket).map((k) => keyOf(bucket[k]!));
+      const keys = leafRecords(bucket).map(keyOf);
       data = { keys, hay: keys.map((k) => `${ENTRY}${k.name}\n${k.username}`).join('') };
       bucketData.set(bucket, data);
     }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
 import { api, call, get, issuablesFx, issuablesWorld, json, refused, send, WEB } from './world.js';
+import { tvalues } from '../../../src/core/table.js';
 
 describe('GET /projects/:id/issues/:issue_iid', () => {
   const fx = issuablesFx();
@@ -364,9 +365,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
     expect(
       (await get(fx, `${WEB}/issues/6/notes`, 'alice-api')).body.filter((n: { system: boolean }) => n.system),
     ).toEqual([]);
-    const events = Object.values(fx.state.issuables.events.buckets)
-      .flatMap((m) => Object.values(m))
-      .flatMap((l) => Object.values(l));
+    const events = tvalues(fx.state.issuables.events);
     expect(events.map((e) => [e.kind, e.state ?? e.action])).toEqual([
       ['milestone', 'remove'],
       ['milestone', 'add'],

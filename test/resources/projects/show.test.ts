@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { produce } from 'immer';
 import { createFauxlab } from '../../../src/index.js';
 import { projectEntity } from '../../../src/resources/projects/entities.js';
 import { PROJECT_DEFAULTS } from '../../../src/resources/projects/model.js';
-import { tget } from '../../../src/core/table.js';
+import { tget, tset, type Table } from '../../../src/core/table.js';
 import { BASIC_KEYS, call, json, projectsFx, projectsWorld, reads } from './world.js';
 
 const fx = projectsFx();
@@ -501,15 +502,7 @@ describe('projectEntity', () => {
   });
 });
 
-function replaceGroup<T extends { buckets: Record<string, Record<string, Record<string, unknown>>> }>(
-  table: T,
-  g: { id: number; [k: string]: unknown },
-): T {
-  const top = g.id >> 12;
-  const mid = (g.id >> 6) & 63;
-  const buckets = {
-    ...table.buckets,
-    [top]: { ...table.buckets[top], [mid]: { ...table.buckets[top]![mid], [g.id]: g } },
-  };
-  return { ...table, buckets };
+/** A copy of `table` with `g` in its place, the table itself left as it is (it is frozen). */
+function replaceGroup<T extends { id: number }>(table: Table<T>, g: T): Table<T> {
+  return produce(table, (d) => tset(d as Table<T>, g.id, g));
 }

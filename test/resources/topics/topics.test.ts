@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
 import { BEFORE_WORLD, call, send, world } from '../metadata/world.js';
+import { tvalues } from '../../../src/core/table.js';
 
 /**
  * In the world: docs (1, listed), Ruby (2: acme/app), web (3: acme/app, acme/site; tag lists are sorted
@@ -228,7 +229,7 @@ describe('topics and projects in step', () => {
       },
     });
     const t = fx.state.topics.records;
-    expect(Object.values(t.buckets[0]![0]!).map((x) => [x.id, x.name, x.total_projects_count])).toEqual([
+    expect(tvalues(t).map((x) => [x.id, x.name, x.total_projects_count])).toEqual([
       [1, 'Go', 1],
       [2, 'cli', 1],
     ]);

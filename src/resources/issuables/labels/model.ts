@@ -3,9 +3,9 @@
  * of a project label to a group label. A label shows inside every issue and merge request that carries
  * it, so each write bumps the meta record of the projects that may show it (their list caches key on it).
  */
-import { type Draft } from 'immer';
+import { current, isDraft, type Draft } from 'immer';
 import { type GroupRecord, type PlatformState } from '../../../core/state.js';
-import { idelete, iget, iset, mget, mremove, tdelete, tget } from '../../../core/table.js';
+import { idelete, ientries, iget, iset, mget, mremove, tdelete, tget } from '../../../core/table.js';
 import { groupProjectIds } from '../finder.js';
 import { createLabel, projectMeta } from '../model.js';
 import { chunkIds, type LabelRecord } from '../store.js';
@@ -118,9 +118,12 @@ export function deleteLabel(st: S, id: number): void {
 
 function dropSubscriptions(st: S, labelId: number): void {
   const prefix = `${labelId}:`;
-  for (const mid of Object.values(st.issuables.idx.labelSubscriptions.buckets))
-    for (const leaf of Object.values(mid))
-      for (const key of Object.keys(leaf)) if (key.startsWith(prefix)) delete leaf[key];
+  const subs = st.issuables.idx.labelSubscriptions;
+  // Keys read from the index as it stands, without drafting every bucket of it.
+  const keys: string[] = [];
+  for (const [key] of ientries(isDraft(subs) ? current(subs) : subs))
+    if (key.startsWith(prefix)) keys.push(key);
+  for (const key of keys) idelete(subs, key);
 }
 
 /**

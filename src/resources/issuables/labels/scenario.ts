@@ -7,7 +7,7 @@ import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { ScenarioOut, ScenarioRefs } from '../../../core/area.js';
 import type { PlatformState } from '../../../core/state.js';
-import { tget, tvalues, type Index } from '../../../core/table.js';
+import { ientries, tget, tvalues } from '../../../core/table.js';
 import type { Project } from '../../projects/model.js';
 import { availableLabels, createLabel } from '../model.js';
 import { labelScenario } from '../scenario.js';
@@ -101,11 +101,6 @@ export function buildProjectLabelSettings(
   }
 }
 
-function* entries<V>(ix: Index<V>): Generator<[string, V]> {
-  for (const mid of Object.values(ix.buckets))
-    for (const leaf of Object.values(mid)) for (const [k, v] of Object.entries(leaf)) yield [k, v];
-}
-
 /** The entry named `name` in `list` of an exported group or project, made when missing. */
 function entryIn(e: Entry, list: string, name: string, make = false): Entry | undefined {
   const arr = (e[list] ??= []) as Entry[];
@@ -128,13 +123,13 @@ export function exportLabels(st: PlatformState, out: ScenarioOut): void {
     if (l.description !== null) e.description = l.description;
     ((g.labels ??= []) as Entry[]).push(e);
   }
-  for (const [key, priority] of entries(iss.idx.labelPriority)) {
+  for (const [key, priority] of ientries(iss.idx.labelPriority)) {
     const [pid, lid] = key.split(':').map(Number) as [number, number];
     const l = tget(iss.labels, lid);
     const p = out.project(pid);
     if (l && p) entryIn(p, 'group_labels', l.title, true)!.priority = priority;
   }
-  for (const [key, subscribed] of entries(iss.idx.labelSubscriptions)) {
+  for (const [key, subscribed] of ientries(iss.idx.labelSubscriptions)) {
     if (!subscribed) continue;
     const [lid, uid, pid] = key.split(':').map(Number) as [number, number, number];
     const l = tget(iss.labels, lid);

@@ -1,0 +1,240 @@
+import { produce } from 'immer';
+import { describe, expect, it } from 'vitest';
+import { stateFileText, parseStateFile } from '../../src/admin/state-file.js';
+import { Store } from '../../src/core/store.js';
+import {
+  emptyIndex,
+  emptyTable,
+  idelete,
+  ientries,
+  iget,
+  iset,
+  madd,
+  mget,
+  mremove,
+  tdelete,
+  tget,
+  tkeys,
+  tleaves,
+  tset,
+  tvalues,
+  type Index,
+  type Table,
+} from '../../src/core/table.js';
+import { createFauxlab } from '../../src/index.js';
+import { emptyWorld } from '../../src/resources/index.js';
+import { createUser } from '../../src/resources/users/model.js';
+
+const NOW = '2021-03-01T12:00:00.000Z';
+
+interface Rec {
+  id: number;
+}
+
+describe('tables', () => {
+  it('tset/tget/tdelete: ids across levels and top slots, ascending, size kept', () => {
+    const t = emptyTable<Rec>();
+    const ids = [0, 1, 63, 64, 1023, 4096, 65_535, 262_143, 262_144, 1_000_000, 5_000_000, 0x7fffffff];
+    for (const id of [...ids].reverse()) tset(t, id, { id });
+    expect(t.size).toBe(ids.length);
+    expect(tkeys(t)).toEqual(ids);
+    expect(tvalues(t).map((r) => r.id)).toEqual(ids);
+    for (const id of ids) expect(tget(t, id)).toEqual({ id });
+    tset(t, 64, { id: 64 });
+    expect(t.size).toBe(ids.length);
+    expect(tdelete(t, 64)).toBe(true);
+    expect(tdelete(t, 64)).toBe(false);
+    expect(tget(t, 64)).toBeUndefined();
+    expect(t.size).toBe(ids.length - 1);
+  });
+
+  it('tget: ids a table cannot hold find nothing (no wrap-around onto another slot)', () => {
+    const t = emptyTable<Rec>();
+    tset(t, 5, { id: 5 });
+    for (const id of [2 ** 32 + 5, 2 ** 31 + 5, -5, 5.5, Number.NaN, Infinity, -0.5])
+      expect(tget(t, id)).toBeUndefined();
+    expect(tdelete(t, 2 ** 32 + 5)).toBe(false);
+    expect(() => tset(t, 2 ** 32 + 5, { id: 1 })).toThrow(RangeError);
+    expect(tget(t, 5)).toEqual({ id: 5 });
+  });
+
+  it('tdelete: an emptied leaf and the levels above it go, so an emptied table is an empty one', () => {
+    const t = emptyTable<Rec>();
+    for (const id of [3, 70, 300_000]) tset(t, id, { id });
+    for (const id of [3, 70, 300_000]) tdelete(t, id);
+    expect(t).toEqual(emptyTable());
+    expect([...tleaves(t)]).toEqual([]);
+  });
+
+  it('tleaves: a leaf keeps its identity through a write elsewhere, and a written leaf is a new one', () => {
+    let t = Object.freeze(emptyTable<Rec>()) as Table<Rec>;
+    t = produce(t, (d) => {
+      for (let id = 1; id <= 200; id++) tset(d as Table<Rec>, id, { id });
+    });
+    const before = new Map(tleaves(t));
+    t = produce(t, (d) => tset(d as Table<Rec>, 150, { id: 150 }));
+    const after = new Map(tleaves(t));
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    expect(after.get('0')).toBe(before.get('0'));
+    expect(after.get('1')).toBe(before.get('1'));
+    expect(after.get('2')).not.toBe(before.get('2'));
+    expect(after.get('3')).toBe(before.get('3'));
+  });
+
+  it('a state read back from JSON is the state that was written', () => {
+    const t = emptyTable<Rec>();
+    for (const id of [1, 64, 99_999]) tset(t, id, { id });
+    const ix = emptyIndex();
+    iset(ix, 'alice', 1);
+    const back = JSON.parse(JSON.stringify({ t, ix })) as { t: Table<Rec>; ix: Index };
+    expect(back).toEqual({ t, ix });
+    expect(tget(back.t, 99_999)).toEqual({ id: 99_999 });
+    expect(iget(back.ix, 'alice')).toBe(1);
+  });
+});
+
+describe('indexes', () => {
+  it('iset/iget/idelete: client keys are plain keys, prototype names included', () => {
+    const ix = emptyIndex();
+    const keys = ['alice', '__proto__', 'constructor', 'toString', '', 'hasOwnProperty', 'x'.repeat(300)];
+    keys.forEach((k, i) => iset(ix, k, i));
+    keys.forEach((k, i) => expect(iget(ix, k)).toBe(i));
+    expect(iget(ix, 'valueOf')).toBeUndefined();
+    iset(ix, 'alice', 99);
+    expect(iget(ix, 'alice')).toBe(99);
+    idelete(ix, '__proto__');
+    expect(iget(ix, '__proto__')).toBeUndefined();
+    expect(iget(ix, 'constructor')).toBe(2);
+    for (const k of keys) idelete(ix, k);
+    expect(ix).toEqual(emptyIndex());
+  });
+
+  it('iget/iset: keys sharing a hash leaf each keep their value', () => {
+    const ix = emptyIndex();
+    for (let i = 0; i < 20_000; i++) iset(ix, `user${i}`, i);
+    for (let i = 0; i < 20_000; i += 7) expect(iget(ix, `user${i}`)).toBe(i);
+    expect([...ientries(ix)]).toHaveLength(20_000);
+    for (let i = 0; i < 20_000; i += 2) idelete(ix, `user${i}`);
+    expect(iget(ix, 'user4')).toBeUndefined();
+    expect(iget(ix, 'user5')).toBe(5);
+    expect([...ientries(ix)]).toHaveLength(10_000);
+  });
+
+  it('madd/mremove/mget: ids ascending, a set emptied goes', () => {
+    const ix = emptyIndex<Record<string, 1>>();
+    for (const id of [30, 2, 1000, 2]) madd(ix, 'p1', id);
+    expect(mget(ix, 'p1')).toEqual([2, 30, 1000]);
+    mremove(ix, 'p1', 30);
+    expect(mget(ix, 'p1')).toEqual([2, 1000]);
+    mremove(ix, 'p1', 2);
+    mremove(ix, 'p1', 1000);
+    expect(mget(ix, 'p1')).toEqual([]);
+    expect(ix).toEqual(emptyIndex());
+  });
+
+  it('a write through the store: what it adds is frozen, leaves it did not touch keep their identity', () => {
+    const store = new Store(emptyWorld());
+    store.write((d) => {
+      for (let i = 1; i <= 100; i++) iset(d.idx.usernames, `k${i}`, i);
+      for (let i = 1; i <= 100; i++) madd(d.idx.tokensByUser, String(i % 3), i);
+    });
+    store.write((d) => {
+      for (let i = 1; i <= 3; i++) createUser(d, { username: `u${i}`, name: 'U', email: `u${i}@x.com` }, NOW);
+    });
+    const leaves = [...tleaves(store.state.users)];
+    const sets = mget(store.state.idx.tokensByUser, '1');
+    store.write((d) => {
+      iset(d.idx.usernames, 'k5', 500);
+      tset(d.users, 200, { ...tget(d.users, 1)!, id: 200 });
+      madd(d.idx.tokensByUser, '1', 1000);
+    });
+    const st = store.state;
+    expect(iget(st.idx.usernames, 'k5')).toBe(500);
+    expect(iget(st.idx.usernames, 'k6')).toBe(6);
+    expect(mget(st.idx.tokensByUser, '1')).toEqual([...sets, 1000]);
+    expect(tkeys(st.users)).toEqual([1, 2, 3, 200]);
+    expect(tleaves(st.users).next().value![1]).toBe(leaves[0]![1]);
+    expect(Object.isFrozen(st.idx.usernames.buckets)).toBe(true);
+    expect(Object.isFrozen(tget(st.users, 200))).toBe(true);
+    // Committed nodes are frozen: a store outside a write fails rather than changing the state.
+    expect(() => iset(st.idx.usernames, 'k6', 1)).toThrow(TypeError);
+    expect(() => tset(st.users, 3, tget(st.users, 2)!)).toThrow(TypeError);
+    expect(tget(st.users, 3)!.username).toBe('u3');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// State files saved by the layout before this one
+
+/** The layout before this one: three levels of objects by id (64 × 64 × 64), or by an 18-bit key hash. */
+function oldHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) & 0x3ffff;
+}
+
+function toOldLayout(node: unknown, depth = 0): unknown {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+  const o = node as Record<string, unknown>;
+  if (Array.isArray(o.buckets)) {
+    const buckets: Record<string, Record<string, Record<string, unknown>>> = {};
+    const put = (top: number, mid: number, key: string | number, v: unknown) => {
+      ((buckets[top] ??= {})[mid] ??= {})[key] = v;
+    };
+    if (typeof o.size === 'number') {
+      const t = o as unknown as Table<unknown>;
+      for (const id of tkeys(t)) put(id >> 12, (id >> 6) & 63, id, tget(t, id));
+      return { size: o.size, buckets };
+    }
+    for (const [k, v] of ientries(o as unknown as Index<unknown>)) {
+      const h = oldHash(k);
+      put(h >> 12, (h >> 6) & 63, k, v);
+    }
+    return { buckets };
+  }
+  if (depth > 2) return node;
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, toOldLayout(v, depth + 1)]));
+}
+
+describe('state files', () => {
+  it('a state file saved in the earlier layout (tables as nested objects) loads, and serves as it did', async () => {
+    const fx = createFauxlab({
+      scenario: {
+        users: [
+          { username: 'root', admin: true, tokens: [{ token: 'root-token' }] },
+          { username: 'alice', tokens: [{ token: 'alice-token' }] },
+        ],
+        groups: [{ path: 'acme', members: [{ username: 'alice', access_level: 'maintainer' }] }],
+        projects: [{ path: 'acme/site' }, { path: 'alice/notes' }],
+      },
+    });
+    const paths = ['/api/v4/user', '/api/v4/users/2', '/api/v4/projects', '/api/v4/groups/acme/members'];
+    const read = async (f: typeof fx) =>
+      Promise.all(
+        paths.map(async (p) => {
+          const res = await f.app.request(p, { headers: { 'PRIVATE-TOKEN': 'alice-token' } });
+          return [res.status, await res.text()];
+        }),
+      );
+    const want = await read(fx);
+    const text = stateFileText(fx.snapshot());
+    const file = JSON.parse(text) as { state: unknown };
+    const old = JSON.stringify({ ...file, state: toOldLayout(file.state) });
+    expect(old).not.toBe(text.trim());
+    const snap = parseStateFile(old);
+    const again = createFauxlab({});
+    again.restore(snap);
+    expect(await read(again)).toEqual(want);
+    expect(JSON.parse(stateFileText(again.snapshot()))).toEqual(JSON.parse(text));
+    // And it takes writes as before.
+    const res = await again.app.request('/api/v4/projects', {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': 'alice-token', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'more' }),
+    });
+    expect(res.status).toBe(201);
+  });
+});
