@@ -57,12 +57,13 @@ describe('resource label events', () => {
 describe('resource milestone and state events', () => {
   it('GET /projects/:id/issues/:eventable_id/resource_milestone_events: add and remove, with the milestone and the issue state', async () => {
     const fx = issuablesFx();
-    // Issue #1 is on v1.0.
+    // Issue #1 is on v1.0: a change to v2.0 is one `add` (ChangeMilestoneService), a removal one `remove`.
     await send(fx, 'PUT', `${WEB}/issues/1`, 'erin-api', { milestone_id: 2 });
+    await send(fx, 'PUT', `${WEB}/issues/1`, 'erin-api', { milestone_id: 0 });
     const r = await get(fx, `${WEB}/issues/1/resource_milestone_events`, 'bob-api');
     expect(r.body.map((e: any) => [e.milestone.title, e.action, e.state])).toEqual([
-      ['v1.0', 'remove', 'opened'],
       ['v2.0', 'add', 'opened'],
+      ['v2.0', 'remove', 'opened'],
     ]);
     expect(Object.keys(r.body[0])).toEqual([
       'id',
@@ -74,7 +75,7 @@ describe('resource milestone and state events', () => {
       'action',
       'state',
     ]);
-    expect(r.body[0].milestone).toEqual((await get(fx, `${WEB}/milestones/1`, 'bob-api')).body);
+    expect(r.body[0].milestone).toEqual((await get(fx, `${WEB}/milestones/2`, 'bob-api')).body);
   });
 
   it('GET /projects/:id/merge_requests/:eventable_id/resource_state_events: closed and reopened', async () => {
