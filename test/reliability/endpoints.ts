@@ -1635,6 +1635,21 @@ export const ENDPOINTS: Endpoint[] = [
       project(`DELETE ${base}/:award_id`, one, ownAward),
     ];
   }),
+  // ---- award emoji on project snippets and their notes: found by id, then `read_snippet` (the snippet's
+  // visibility is its project's here, so whoever sees the project reads it)
+  ...[false, true].flatMap((onNote) => {
+    const base = `/projects/:id/snippets/:snippet_id${onNote ? '/notes/:note_id' : ''}/award_emoji`;
+    const at = (v: Visibility, ids: Ids) =>
+      `/snippets/${ids.projectSnippet[v]}${onNote ? `/notes/${ids.snippetNote[v]}` : ''}/award_emoji`;
+    const one = (v: Visibility, ids: Ids) =>
+      `${at(v, ids)}/${onNote ? ids.snippetNoteAward[v] : ids.snippetAward[v]}`;
+    return [
+      project(`GET ${base}`, at, pAuthRead()),
+      project(`GET ${base}/:award_id`, one, pAuthRead()),
+      project(`POST ${base}`, at, pUser(201), { body: json({ name: 'smile' }) }),
+      project(`DELETE ${base}/:award_id`, one, ownAward),
+    ];
+  }),
   // ---- issue links: admin_issue_link (reporters) on both issues; #3 is the set-up's open issue
   project('GET /projects/:id/issues/:issue_iid/links', () => '/issues/1/links', pAuthRead()),
   project(

@@ -124,6 +124,9 @@ export interface Ids {
   job: Record<Visibility, number>;
   projectSnippet: Record<Visibility, number>;
   snippetNote: Record<Visibility, number>;
+  /** An award of `owner` on the project snippet and on its note. */
+  snippetAward: Record<Visibility, number>;
+  snippetNoteAward: Record<Visibility, number>;
   projectDeployToken: Record<Visibility, number>;
   groupDeployToken: Record<Visibility, number>;
   epic: Record<Visibility, number>;
@@ -224,6 +227,8 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     job: per(),
     projectSnippet: per(),
     snippetNote: per(),
+    snippetAward: per(),
+    snippetNoteAward: per(),
     projectDeployToken: per(),
     groupDeployToken: per(),
     epic: per(),
@@ -306,6 +311,21 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     // Project snippets have no API of their own here, only their notes.
     ids.projectSnippet[v] = tvalues(st.issuables.snippets).find((s) => s.project_id === ids.project[v])!.id;
     ids.snippetNote[v] = idOf((await list(`${P(v)}/snippets/${ids.projectSnippet[v]}/notes`))[0]);
+    const snippetAt = `${P(v)}/snippets/${ids.projectSnippet[v]}`;
+    ids.snippetAward[v] = idOf(
+      await must(
+        send(fx, 'POST', `${snippetAt}/award_emoji`, 'owner-api', { name: 'tada' }),
+        'snippet award',
+      ),
+    );
+    ids.snippetNoteAward[v] = idOf(
+      await must(
+        send(fx, 'POST', `${snippetAt}/notes/${ids.snippetNote[v]}/award_emoji`, 'owner-api', {
+          name: 'tada',
+        }),
+        'snippet note award',
+      ),
+    );
     for (const [parent, base, label] of [
       ['project', P(v), 'extra'],
       ['group', G(v), 'group-extra'],

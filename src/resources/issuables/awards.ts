@@ -1,6 +1,6 @@
 /**
- * Award emoji on issues and merge requests and on their notes: list, get, award and remove, as
- * `award_emoji.rb` has them:
+ * Award emoji on issues, merge requests and project snippets and on their notes: list, get, award and
+ * remove, as `award_emoji.rb` has them (its awardables: issues and merge requests by iid, snippets by id):
  * every route authenticates first (its `before { authenticate! }`); the awardable is found by iid without
  * the finders (`find_by!`: `404 Not found` when there is none), then reading and awarding need read access
  * (`404 Award Emoji Not Found`), while removing needs only one's own award (`401` for another's). Upvotes
@@ -18,10 +18,11 @@ import { abilities, canSeeIssue, canSeeNote } from './access.js';
 import { issueByIid, loadProject, mergeRequestByIid } from './common.js';
 import { issuableRenderer } from './entities.js';
 import { addAward, findAward, removeAward } from './model.js';
+import { canReadSnippet } from './notes.js';
 import type { AwardableType } from './store.js';
 import { emojiName } from './text.js';
 
-type Type = 'Issue' | 'MergeRequest';
+type Type = 'Issue' | 'MergeRequest' | 'Snippet';
 
 interface Awardable {
   /** What the awards hang on: the issuable, or one of its notes. */
@@ -46,10 +47,15 @@ function awardable(c: Ctx, type: Type, iid: number, noteId?: number): Awardable 
     const issue = issueByIid(st, project.id, iid);
     if (!issue) throw recordNotFound('no such issue');
     found = { type, id: issue.id, project, readable: canSeeIssue(a, issue) };
-  } else {
+  } else if (type === 'MergeRequest') {
     const mr = mergeRequestByIid(st, project.id, iid);
     if (!mr) throw recordNotFound('no such merge request');
     found = { type, id: mr.id, project, readable: a.mergeRequests };
+  } else {
+    // `user_project.snippets.find(params[:snippet_id])`; reading it is `read_snippet`.
+    const snippet = tget(st.issuables.snippets, iid);
+    if (!snippet || snippet.project_id !== project.id) throw recordNotFound('no such snippet');
+    found = { type, id: snippet.id, project, readable: canReadSnippet(a, project, snippet) };
   }
   if (noteId === undefined) return found;
   const note = tget(st.issuables.notes, noteId);
@@ -134,5 +140,6 @@ export function awardRoutes(r: ApiRouter): void {
       'merge_request_iid',
       onNotes,
     );
+    routes(r, 'Snippet', `/projects/:id/snippets/:snippet_id${notes}/award_emoji`, 'snippet_id', onNotes);
   }
 }
