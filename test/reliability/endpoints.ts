@@ -1584,6 +1584,17 @@ export const ENDPOINTS: Endpoint[] = [
       ];
     }),
   ),
+  // ---- issue weight events (EE): as the other resource events of issues
+  project(
+    'GET /projects/:id/issues/:eventable_id/resource_weight_events',
+    () => '/issues/1/resource_weight_events',
+    pAuthRead(),
+  ),
+  project(
+    'GET /projects/:id/issues/:eventable_id/resource_weight_events/:event_id',
+    (v, ids) => `/issues/1/resource_weight_events/${ids.weightEvent[v]}`,
+    pAuthRead(),
+  ),
   // ---- time tracking: admin_issue (reporters) or admin_merge_request (developers) after the issuable is found
   ...(
     [

@@ -155,6 +155,8 @@ export interface Ids {
   discussion: Record<'issue' | 'mr' | 'snippet' | 'epic', Record<Visibility, string>>;
   /** An award of `owner` on the plain issue note and on the merge request note. */
   noteAward: Record<'issues' | 'merge_requests', Record<Visibility, number>>;
+  /** A weight event on issue #1 (paid tiers). */
+  weightEvent: Record<Visibility, number>;
   /** A resource event of each kind on issue #1 and merge request !1. */
   events: Record<
     'issues' | 'merge_requests',
@@ -228,6 +230,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     projectSnippet: per(),
     snippetNote: per(),
     snippetAward: per(),
+    weightEvent: per(),
     snippetNoteAward: per(),
     projectDeployToken: per(),
     groupDeployToken: per(),
@@ -416,6 +419,10 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
         milestone: await first('milestone'),
         state: await first('state'),
       };
+      if (kind === 'issues') {
+        await must(send(fx, 'PUT', at, root, { weight: 3 }), 'weight event');
+        ids.weightEvent[v] = await first('weight');
+      }
     }
   // Let the exports finish, so that their downloads exist.
   fx.clock.advance(60_000);

@@ -200,6 +200,23 @@ describe('POST /projects/:id/issues/:issue_iid/move', () => {
   });
 });
 
+describe('POST /projects/:id/issues/:issue_iid/move on a paid tier', () => {
+  it('POST /projects/:id/issues/:issue_iid/move: weight events are copied with the weight (EE AttributesRewriter)', async () => {
+    const fx = issuablesFx({ tier: 'premium' });
+    const rocket = await projectId(fx, ROCKET);
+    for (const weight of [3, 8])
+      expect((await send(fx, 'PUT', `${WEB}/issues/1`, 'alice-api', { weight })).status).toBe(200);
+    const r = await send(fx, 'POST', `${WEB}/issues/1/move`, 'alice-api', { to_project_id: rocket });
+    expect(r.status).toBe(201);
+    expect(r.body.weight).toBe(8);
+    const events = (await get(fx, `${ROCKET}/issues/${r.body.iid}/resource_weight_events`, 'root-api')).body;
+    expect(events.map((e: { weight: number; issue_id: number }) => [e.weight, e.issue_id])).toEqual([
+      [3, r.body.id],
+      [8, r.body.id],
+    ]);
+  });
+});
+
 describe('PUT /projects/:id/issues/:issue_iid/reorder', () => {
   const order = async (fx: ReturnType<typeof issuablesFx>) =>
     (await get(fx, `${WEB}/issues?order_by=relative_position&sort=asc&state=all`, 'root-api')).body.map(
