@@ -1024,6 +1024,23 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/epics/${ids.epic[v]}/notes/${ids.epicNote[v]}`,
     (c) => (c.anonymous ? U : !c.visible ? GNF : noteAdmin(204)(c)),
   ),
+  // Award emoji on epic &1 and its note (paid tiers, EE's awardable): the group (404), the epic by iid,
+  // then `read_epic`; removing needs only one's own award.
+  ...[false, true].flatMap((onNote) => {
+    const base = `/groups/:id/epics/:epic_iid${onNote ? '/notes/:note_id' : ''}/award_emoji`;
+    const at = (v: Visibility, ids: Ids) =>
+      `/epics/1${onNote ? `/notes/${ids.epicNote[v]}` : ''}/award_emoji`;
+    const one = (v: Visibility, ids: Ids) =>
+      `${at(v, ids)}/${onNote ? ids.epicNoteAward[v] : ids.epicAward[v]}`;
+    const own = (c: Cell): Expect =>
+      c.anonymous ? U : !c.visible ? GNF : c.role === 'owner' || c.role === 'admin' ? [204] : U;
+    return [
+      group(`GET ${base}`, at, gAuthRead()),
+      group(`GET ${base}/:award_id`, one, gAuthRead()),
+      group(`POST ${base}`, at, gUser(201), { body: json({ name: 'smile' }) }),
+      group(`DELETE ${base}/:award_id`, one, own),
+    ];
+  }),
   // Epics (paid tiers): `authenticate_non_get!`, the group (404), then `admin_epic` (reporters) to
   // write and `destroy_epic` (owners) to delete.
   group('GET /groups/:id/epics', () => '/epics', gRead()),

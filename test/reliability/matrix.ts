@@ -155,6 +155,9 @@ export interface Ids {
   discussion: Record<'issue' | 'mr' | 'snippet' | 'epic', Record<Visibility, string>>;
   /** An award of `owner` on the plain issue note and on the merge request note. */
   noteAward: Record<'issues' | 'merge_requests', Record<Visibility, number>>;
+  /** An award of `owner` on epic &1 and on its note. */
+  epicAward: Record<Visibility, number>;
+  epicNoteAward: Record<Visibility, number>;
   /** A weight event on issue #1 (paid tiers). */
   weightEvent: Record<Visibility, number>;
   /** A resource event of each kind on issue #1 and merge request !1. */
@@ -231,6 +234,8 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     snippetNote: per(),
     snippetAward: per(),
     weightEvent: per(),
+    epicAward: per(),
+    epicNoteAward: per(),
     snippetNoteAward: per(),
     projectDeployToken: per(),
     groupDeployToken: per(),
@@ -311,6 +316,20 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
   for (const v of VISIBILITIES) {
     ids.epic[v] = tvalues(st.issuables.epics).find((e) => e.group_id === ids.group[v])!.id;
     ids.epicNote[v] = idOf((await list(`${G(v)}/epics/${ids.epic[v]}/notes`))[0]);
+    ids.epicAward[v] = idOf(
+      await must(
+        send(fx, 'POST', `${G(v)}/epics/1/award_emoji`, 'owner-api', { name: 'tada' }),
+        'epic award',
+      ),
+    );
+    ids.epicNoteAward[v] = idOf(
+      await must(
+        send(fx, 'POST', `${G(v)}/epics/1/notes/${ids.epicNote[v]}/award_emoji`, 'owner-api', {
+          name: 'tada',
+        }),
+        'epic note award',
+      ),
+    );
     // Project snippets have no API of their own here, only their notes.
     ids.projectSnippet[v] = tvalues(st.issuables.snippets).find((s) => s.project_id === ids.project[v])!.id;
     ids.snippetNote[v] = idOf((await list(`${P(v)}/snippets/${ids.projectSnippet[v]}/notes`))[0]);

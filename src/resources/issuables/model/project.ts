@@ -46,6 +46,7 @@ export function deleteGroupIssuables(st: S, groupId: number): void {
   for (const id of mget(st.issuables.idx.owned, `lg${groupId}`)) tdelete(st.issuables.labels, id);
   for (const id of mget(st.issuables.idx.owned, `eg${groupId}`)) {
     for (const n of mget(st.issuables.idx.notes, `Epic:${id}`)) deleteNote(st, n);
+    for (const a of mget(st.issuables.idx.awards, `Epic:${id}`)) removeAward(st, a);
     unlinkEpic(st, id);
     tdelete(st.issuables.epics, id);
   }
