@@ -307,4 +307,35 @@ describe('@gitbeaker/rest collaboration API against fauxlab (MSW and HTTP)', () 
     expect(out.hidden).toEqual({ status: 404, description: '404 Namespace Not Found' });
     expect(out.admin).toBe(6);
   });
+
+  it('ProjectSnippetAwardEmojis: award a project snippet, list, show, a second award refused, remove', async () => {
+    const out = await both(async ({ alice, bob }) => {
+      const snippet = await alice.ProjectSnippets.create('acme/app', 'Setup notes', {
+        visibility: 'public',
+        files: [{ filePath: 'setup.md', content: 'Run make' }],
+      });
+      const award = await bob.ProjectSnippetAwardEmojis.award('acme/app', snippet.id as number, 'rocket');
+      const listed = await alice.ProjectSnippetAwardEmojis.all('acme/app', snippet.id as number);
+      const shown = await alice.ProjectSnippetAwardEmojis.show('acme/app', snippet.id as number, award.id);
+      const again = await failure(
+        bob.ProjectSnippetAwardEmojis.award('acme/app', snippet.id as number, 'rocket'),
+      );
+      await bob.ProjectSnippetAwardEmojis.remove('acme/app', snippet.id as number, award.id);
+      const after = await alice.ProjectSnippetAwardEmojis.all('acme/app', snippet.id as number);
+      return { snippetId: snippet.id, award, listed, shown, again, after };
+    });
+    expect(out.award).toMatchObject({
+      name: 'rocket',
+      user: { username: 'bob' },
+      awardable_id: out.snippetId,
+      awardable_type: 'Snippet',
+    });
+    expect(out.listed).toEqual([out.award]);
+    expect(out.shown).toEqual(out.award);
+    expect(out.again).toEqual({
+      status: 404,
+      description: '404 Award Emoji ["Name has already been taken"] Not Found',
+    });
+    expect(out.after).toEqual([]);
+  });
 });

@@ -1024,6 +1024,23 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/epics/${ids.epic[v]}/notes/${ids.epicNote[v]}`,
     (c) => (c.anonymous ? U : !c.visible ? GNF : noteAdmin(204)(c)),
   ),
+  // Award emoji on epic &1 and its note (paid tiers, EE's awardable): the group (404), the epic by iid,
+  // then `read_epic`; removing needs only one's own award.
+  ...[false, true].flatMap((onNote) => {
+    const base = `/groups/:id/epics/:epic_iid${onNote ? '/notes/:note_id' : ''}/award_emoji`;
+    const at = (v: Visibility, ids: Ids) =>
+      `/epics/1${onNote ? `/notes/${ids.epicNote[v]}` : ''}/award_emoji`;
+    const one = (v: Visibility, ids: Ids) =>
+      `${at(v, ids)}/${onNote ? ids.epicNoteAward[v] : ids.epicAward[v]}`;
+    const own = (c: Cell): Expect =>
+      c.anonymous ? U : !c.visible ? GNF : c.role === 'owner' || c.role === 'admin' ? [204] : U;
+    return [
+      group(`GET ${base}`, at, gAuthRead()),
+      group(`GET ${base}/:award_id`, one, gAuthRead()),
+      group(`POST ${base}`, at, gUser(201), { body: json({ name: 'smile' }) }),
+      group(`DELETE ${base}/:award_id`, one, own),
+    ];
+  }),
   // Epics (paid tiers): `authenticate_non_get!`, the group (404), then `admin_epic` (reporters) to
   // write and `destroy_epic` (owners) to delete.
   group('GET /groups/:id/epics', () => '/epics', gRead()),
@@ -1584,6 +1601,17 @@ export const ENDPOINTS: Endpoint[] = [
       ];
     }),
   ),
+  // ---- issue weight events (EE): as the other resource events of issues
+  project(
+    'GET /projects/:id/issues/:eventable_id/resource_weight_events',
+    () => '/issues/1/resource_weight_events',
+    pAuthRead(),
+  ),
+  project(
+    'GET /projects/:id/issues/:eventable_id/resource_weight_events/:event_id',
+    (v, ids) => `/issues/1/resource_weight_events/${ids.weightEvent[v]}`,
+    pAuthRead(),
+  ),
   // ---- time tracking: admin_issue (reporters) or admin_merge_request (developers) after the issuable is found
   ...(
     [
@@ -1632,6 +1660,21 @@ export const ENDPOINTS: Endpoint[] = [
       project(`GET ${base}`, at, read),
       project(`GET ${base}/:award_id`, one, read),
       project(`POST ${base}`, at, award, { body: json({ name: 'smile' }) }),
+      project(`DELETE ${base}/:award_id`, one, ownAward),
+    ];
+  }),
+  // ---- award emoji on project snippets and their notes: found by id, then `read_snippet` (the snippet's
+  // visibility is its project's here, so whoever sees the project reads it)
+  ...[false, true].flatMap((onNote) => {
+    const base = `/projects/:id/snippets/:snippet_id${onNote ? '/notes/:note_id' : ''}/award_emoji`;
+    const at = (v: Visibility, ids: Ids) =>
+      `/snippets/${ids.projectSnippet[v]}${onNote ? `/notes/${ids.snippetNote[v]}` : ''}/award_emoji`;
+    const one = (v: Visibility, ids: Ids) =>
+      `${at(v, ids)}/${onNote ? ids.snippetNoteAward[v] : ids.snippetAward[v]}`;
+    return [
+      project(`GET ${base}`, at, pAuthRead()),
+      project(`GET ${base}/:award_id`, one, pAuthRead()),
+      project(`POST ${base}`, at, pUser(201), { body: json({ name: 'smile' }) }),
       project(`DELETE ${base}/:award_id`, one, ownAward),
     ];
   }),

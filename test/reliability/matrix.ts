@@ -124,6 +124,9 @@ export interface Ids {
   job: Record<Visibility, number>;
   projectSnippet: Record<Visibility, number>;
   snippetNote: Record<Visibility, number>;
+  /** An award of `owner` on the project snippet and on its note. */
+  snippetAward: Record<Visibility, number>;
+  snippetNoteAward: Record<Visibility, number>;
   projectDeployToken: Record<Visibility, number>;
   groupDeployToken: Record<Visibility, number>;
   epic: Record<Visibility, number>;
@@ -152,6 +155,11 @@ export interface Ids {
   discussion: Record<'issue' | 'mr' | 'snippet' | 'epic', Record<Visibility, string>>;
   /** An award of `owner` on the plain issue note and on the merge request note. */
   noteAward: Record<'issues' | 'merge_requests', Record<Visibility, number>>;
+  /** An award of `owner` on epic &1 and on its note. */
+  epicAward: Record<Visibility, number>;
+  epicNoteAward: Record<Visibility, number>;
+  /** A weight event on issue #1 (paid tiers). */
+  weightEvent: Record<Visibility, number>;
   /** A resource event of each kind on issue #1 and merge request !1. */
   events: Record<
     'issues' | 'merge_requests',
@@ -224,6 +232,11 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     job: per(),
     projectSnippet: per(),
     snippetNote: per(),
+    snippetAward: per(),
+    weightEvent: per(),
+    epicAward: per(),
+    epicNoteAward: per(),
+    snippetNoteAward: per(),
     projectDeployToken: per(),
     groupDeployToken: per(),
     epic: per(),
@@ -303,9 +316,38 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
   for (const v of VISIBILITIES) {
     ids.epic[v] = tvalues(st.issuables.epics).find((e) => e.group_id === ids.group[v])!.id;
     ids.epicNote[v] = idOf((await list(`${G(v)}/epics/${ids.epic[v]}/notes`))[0]);
+    ids.epicAward[v] = idOf(
+      await must(
+        send(fx, 'POST', `${G(v)}/epics/1/award_emoji`, 'owner-api', { name: 'tada' }),
+        'epic award',
+      ),
+    );
+    ids.epicNoteAward[v] = idOf(
+      await must(
+        send(fx, 'POST', `${G(v)}/epics/1/notes/${ids.epicNote[v]}/award_emoji`, 'owner-api', {
+          name: 'tada',
+        }),
+        'epic note award',
+      ),
+    );
     // Project snippets have no API of their own here, only their notes.
     ids.projectSnippet[v] = tvalues(st.issuables.snippets).find((s) => s.project_id === ids.project[v])!.id;
     ids.snippetNote[v] = idOf((await list(`${P(v)}/snippets/${ids.projectSnippet[v]}/notes`))[0]);
+    const snippetAt = `${P(v)}/snippets/${ids.projectSnippet[v]}`;
+    ids.snippetAward[v] = idOf(
+      await must(
+        send(fx, 'POST', `${snippetAt}/award_emoji`, 'owner-api', { name: 'tada' }),
+        'snippet award',
+      ),
+    );
+    ids.snippetNoteAward[v] = idOf(
+      await must(
+        send(fx, 'POST', `${snippetAt}/notes/${ids.snippetNote[v]}/award_emoji`, 'owner-api', {
+          name: 'tada',
+        }),
+        'snippet note award',
+      ),
+    );
     for (const [parent, base, label] of [
       ['project', P(v), 'extra'],
       ['group', G(v), 'group-extra'],
@@ -396,6 +438,10 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
         milestone: await first('milestone'),
         state: await first('state'),
       };
+      if (kind === 'issues') {
+        await must(send(fx, 'PUT', at, root, { weight: 3 }), 'weight event');
+        ids.weightEvent[v] = await first('weight');
+      }
     }
   // Let the exports finish, so that their downloads exist.
   fx.clock.advance(60_000);

@@ -60,6 +60,7 @@ export const SYSTEM_FLAGS = [
   'push_events',
   'tag_push_events',
   'merge_requests_events',
+  'repository_update_events',
 ] as const satisfies readonly HookFlag[];
 
 export const ownerKey = (h: Pick<HookRecord, 'kind' | 'project_id' | 'group_id'>) =>

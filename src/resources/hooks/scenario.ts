@@ -28,10 +28,7 @@ const projectHook = z.strictObject({
   releases_events: z.boolean().optional().describe('Release Hooks (13.12 sets it in the UI only)'),
 });
 const groupHook = z.strictObject({ ...common, ...flagFields([...GROUP_FLAGS, 'member_events'] as const) });
-const systemHook = z.strictObject({
-  ...common,
-  ...flagFields([...SYSTEM_FLAGS, 'repository_update_events'] as const),
-});
+const systemHook = z.strictObject({ ...common, ...flagFields(SYSTEM_FLAGS) });
 
 type HookEntry = z.output<typeof projectHook>;
 
@@ -48,7 +45,7 @@ export interface HooksEntry {
 const FLAGS_OF: Record<HookKind, readonly HookFlag[]> = {
   project: [...PROJECT_FLAGS, 'releases_events'],
   group: [...GROUP_FLAGS, 'member_events'],
-  system: [...SYSTEM_FLAGS, 'repository_update_events'],
+  system: SYSTEM_FLAGS,
 };
 
 export function buildHooks(

@@ -1,11 +1,13 @@
 /**
- * Award emoji on issues and merge requests and on their notes: list, get, award and remove, as
- * `award_emoji.rb` has them:
+ * Award emoji on issues, merge requests, project snippets and (paid tiers, EE's awardable) group epics,
+ * and on their notes: list, get, award and remove, as `award_emoji.rb` has them (its awardables: issues,
+ * merge requests and epics by iid, snippets by id):
  * every route authenticates first (its `before { authenticate! }`); the awardable is found by iid without
  * the finders (`find_by!`: `404 Not found` when there is none), then reading and awarding need read access
  * (`404 Award Emoji Not Found`), while removing needs only one's own award (`401` for another's). Upvotes
  * and downvotes of an issuable are its `thumbsup` and `thumbsdown` awards.
  */
+import { findGroup } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
@@ -17,17 +19,20 @@ import { mget, tget } from '../../core/table.js';
 import { abilities, canSeeIssue, canSeeNote } from './access.js';
 import { issueByIid, loadProject, mergeRequestByIid } from './common.js';
 import { issuableRenderer } from './entities.js';
+import { canReadEpic } from './epics.js';
 import { addAward, findAward, removeAward } from './model.js';
+import { canReadSnippet } from './notes.js';
 import type { AwardableType } from './store.js';
 import { emojiName } from './text.js';
 
-type Type = 'Issue' | 'MergeRequest';
+type Type = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
 
 interface Awardable {
   /** What the awards hang on: the issuable, or one of its notes. */
   type: AwardableType;
   id: number;
-  project: ReturnType<typeof loadProject>;
+  /** The project of a project's awardable; none for an epic. */
+  project?: ReturnType<typeof loadProject>;
   /** `read_issue` / `read_merge_request` on it. */
   readable: boolean;
 }
@@ -38,6 +43,7 @@ interface Awardable {
  * note only by those who may see it).
  */
 function awardable(c: Ctx, type: Type, iid: number, noteId?: number): Awardable {
+  if (type === 'Epic') return epicAwardable(c, iid, noteId);
   const project = loadProject(c);
   const st = state(c);
   const a = abilities(st, c.get('viewer').user, project);
@@ -46,16 +52,40 @@ function awardable(c: Ctx, type: Type, iid: number, noteId?: number): Awardable 
     const issue = issueByIid(st, project.id, iid);
     if (!issue) throw recordNotFound('no such issue');
     found = { type, id: issue.id, project, readable: canSeeIssue(a, issue) };
-  } else {
+  } else if (type === 'MergeRequest') {
     const mr = mergeRequestByIid(st, project.id, iid);
     if (!mr) throw recordNotFound('no such merge request');
     found = { type, id: mr.id, project, readable: a.mergeRequests };
+  } else {
+    // `user_project.snippets.find(params[:snippet_id])`; reading it is `read_snippet`.
+    const snippet = tget(st.issuables.snippets, iid);
+    if (!snippet || snippet.project_id !== project.id) throw recordNotFound('no such snippet');
+    found = { type, id: snippet.id, project, readable: canReadSnippet(a, project, snippet) };
   }
   if (noteId === undefined) return found;
   const note = tget(st.issuables.notes, noteId);
   if (!note || note.noteable_type !== type || note.noteable_id !== found.id)
     throw recordNotFound('no such note');
   return { type: 'Note', id: note.id, project, readable: found.readable && canSeeNote(a, note) };
+}
+
+/**
+ * EE's epic awardable: `user_group.epics.find_by!(iid:)` (a confidential one is found, then not read),
+ * and a note of it as its epic is read (`read_ability(awardable.noteable)`).
+ */
+function epicAwardable(c: Ctx, iid: number, noteId?: number): Awardable {
+  const group = findGroup(c, c.req.param('id') ?? '');
+  const st = state(c);
+  const epic = mget(st.issuables.idx.owned, `eg${group.id}`)
+    .map((id) => tget(st.issuables.epics, id))
+    .find((e) => e?.iid === iid);
+  if (!epic) throw recordNotFound('no such epic');
+  const readable = canReadEpic(st, c, epic, group);
+  if (noteId === undefined) return { type: 'Epic', id: epic.id, readable };
+  const note = tget(st.issuables.notes, noteId);
+  if (!note || note.noteable_type !== 'Epic' || note.noteable_id !== epic.id)
+    throw recordNotFound('no such note');
+  return { type: 'Note', id: note.id, readable };
 }
 
 /** `can_read_awardable?`, else `not_found!('Award Emoji')`. */
@@ -65,14 +95,22 @@ function readableAwardable(c: Ctx, type: Type, iid: number, noteId?: number): Aw
   return a;
 }
 
-function routes(r: ApiRouter, type: Type, base: string, idName: string, onNotes: boolean): void {
+function routes(
+  r: ApiRouter,
+  type: Type,
+  base: string,
+  idName: string,
+  onNotes: boolean,
+  tier?: 'premium',
+): void {
+  const opts = tier ? { tier } : {};
   const idShape = (
     onNotes ? { [idName]: p.int().required(), note_id: p.int().required() } : { [idName]: p.int().required() }
   ) as Record<string, ReturnType<typeof p.int>>;
   const iidOf = (prm: Record<string, unknown>) => prm[idName] as number;
   const noteOf = (prm: Record<string, unknown>) => (onNotes ? (prm.note_id as number) : undefined);
 
-  r.get(base, (c) => {
+  r.get(base, opts, (c) => {
     requireUser(c);
     const prm = parse(c, { ...idShape, ...paginationParams });
     const a = readableAwardable(c, type, iidOf(prm), noteOf(prm));
@@ -84,7 +122,7 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string, onNotes:
     return paginate(c, list, (x) => rr.award(x));
   });
 
-  r.get(`${base}/:award_id`, (c) => {
+  r.get(`${base}/:award_id`, opts, (c) => {
     requireUser(c);
     const prm = parse(c, { ...idShape, award_id: p.int().required() });
     const a = readableAwardable(c, type, iidOf(prm), noteOf(prm));
@@ -94,11 +132,11 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string, onNotes:
     return c.json(issuableRenderer(c).award(award));
   });
 
-  r.post(base, (c) => {
+  r.post(base, opts, (c) => {
     const user = requireUser(c);
     const prm = parse(c, { ...idShape, name: p.str().required() });
     const a = readableAwardable(c, type, iidOf(prm), noteOf(prm));
-    if (a.project.archived) throw notFound('Award Emoji');
+    if (a.project?.archived) throw notFound('Award Emoji');
     const raw = prm.name as string;
     const name = emojiName(raw);
     if (!name) throw notFound('Award Emoji ["Name is not included in the list"]');
@@ -109,7 +147,7 @@ function routes(r: ApiRouter, type: Type, base: string, idName: string, onNotes:
     return c.json(issuableRenderer(c).award(tget(state(c).issuables.awards, id)!), 201);
   });
 
-  r.delete(`${base}/:award_id`, (c) => {
+  r.delete(`${base}/:award_id`, opts, (c) => {
     const user = requireUser(c);
     const prm = parse(c, { ...idShape, award_id: p.int().required() });
     const a = awardable(c, type, iidOf(prm), noteOf(prm));
@@ -134,5 +172,7 @@ export function awardRoutes(r: ApiRouter): void {
       'merge_request_iid',
       onNotes,
     );
+    routes(r, 'Snippet', `/projects/:id/snippets/:snippet_id${notes}/award_emoji`, 'snippet_id', onNotes);
+    routes(r, 'Epic', `/groups/:id/epics/:epic_iid${notes}/award_emoji`, 'epic_iid', onNotes, 'premium');
   }
 }

@@ -17,7 +17,7 @@ import type { GroupRecord, PlatformState } from '../../core/state.js';
 import { mget, mremove, tdelete, tget, tvalues } from '../../core/table.js';
 import { descendantIds, selfAndAncestors } from '../groups/model.js';
 import { issuableRenderer, type IssuableRenderer } from './entities.js';
-import { deleteNote } from './model.js';
+import { deleteNote, removeAward } from './model.js';
 import { createEpic, unlinkEpic } from './model/snippets.js';
 import type { EpicRecord } from './store.js';
 
@@ -39,7 +39,8 @@ export function epicLevel(st: PlatformState, c: Ctx, g: GroupRecord) {
   };
 }
 
-const canRead = (st: PlatformState, c: Ctx, e: EpicRecord, g: GroupRecord) =>
+/** `read_epic`: a confidential epic is for reporters and up. */
+export const canReadEpic = (st: PlatformState, c: Ctx, e: EpicRecord, g: GroupRecord) =>
   !e.confidential || epicLevel(st, c, g).reporter;
 
 /** `epic` then `authorize!`: a missing epic and one the viewer may not read are both `403 Forbidden`. */
@@ -48,7 +49,7 @@ export function findEpic(c: Ctx, g: GroupRecord, iid: number): EpicRecord {
   const id = mget(st.issuables.idx.owned, `eg${g.id}`).find((x) => tget(st.issuables.epics, x)?.iid === iid);
   const e = id === undefined ? undefined : tget(st.issuables.epics, id);
   if (!e) throw denied(`no epic &${iid} in this group`);
-  if (!canRead(st, c, e, g)) throw denied('a confidential epic, for reporters and up');
+  if (!canReadEpic(st, c, e, g)) throw denied('a confidential epic, for reporters and up');
   return e;
 }
 
@@ -178,7 +179,7 @@ function list(c: Ctx): Response {
   for (const x of groups.values())
     for (const id of mget(st.issuables.idx.owned, `eg${x.id}`)) {
       const e = tget(st.issuables.epics, id);
-      if (!e || !canRead(st, c, e, x)) continue;
+      if (!e || !canReadEpic(st, c, e, x)) continue;
       if (prm.state !== 'all' && (e.state ?? 'opened') !== prm.state) continue;
       if (prm.author_id !== undefined && e.author_id !== prm.author_id) continue;
       if (search && !`${e.title}\n${e.description ?? ''}`.toLowerCase().includes(search)) continue;
@@ -349,6 +350,7 @@ function remove(c: Ctx): Response {
   if (!epicLevel(state(c), c, g).owner) throw denied('deleting epics needs owner access to the group');
   write(c, (d) => {
     for (const n of mget(d.issuables.idx.notes, `Epic:${e.id}`)) deleteNote(d, n);
+    for (const a of mget(d.issuables.idx.awards, `Epic:${e.id}`)) removeAward(d, a);
     unlinkEpic(d, e.id);
     // Children lose their parent rather than going with it.
     for (const x of tvalues(d.issuables.epics)) if (x.parent_id === e.id) x.parent_id = null;

@@ -63,8 +63,14 @@ function list(c: Ctx): Response {
     return [{ l, other, type }];
   });
   const r = issuableRenderer(c);
-  // `Entities::RelatedIssue`: the issue, with the link's id and type.
-  return paginate(c, related, (x) => ({ ...r.issue(x.other), issue_link_id: x.l.id, link_type: x.type }));
+  // `Entities::RelatedIssue`: the issue, with the link's id, type and times (13.7+).
+  return paginate(c, related, (x) => ({
+    ...r.issue(x.other),
+    issue_link_id: x.l.id,
+    link_type: x.type,
+    link_created_at: x.l.created_at,
+    link_updated_at: x.l.updated_at,
+  }));
 }
 
 function create(c: Ctx): Response {

@@ -100,7 +100,8 @@ export function findNoteable(c: Ctx, type: NoteableType, rawId: number): Noteabl
   return { type, id: snippet.id, parent: { kind: 'project', project }, a, locked: null, shape: snippet };
 }
 
-function canReadSnippet(a: ProjectAbilities, project: Project, s: SnippetRecord): boolean {
+/** `read_snippet` on a project snippet (`ProjectSnippetPolicy`), the snippets feature included. */
+export function canReadSnippet(a: ProjectAbilities, project: Project, s: SnippetRecord): boolean {
   if (project.snippets_access_level === 'disabled') return false;
   if (a.admin || a.level >= 10 || (a.user && s.author_id === a.user.id)) return true;
   if (project.snippets_access_level === 'private') return false;

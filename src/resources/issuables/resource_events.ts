@@ -1,6 +1,7 @@
 /**
  * Resource events of issues and merge requests (`resource_label_events`, `resource_milestone_events`,
- * `resource_state_events`): list and get, each recorded by the write that made the change. Every route
+ * `resource_state_events`, and on paid tiers issues' `resource_weight_events`): list and get, each
+ * recorded by the write that made the change. Every route
  * needs a user first; the issuable is found as the notes API finds it; label and milestone events show
  * only where the viewer may read the label's or milestone's project or group.
  */
@@ -17,19 +18,21 @@ import { issuableRenderer, type IssuableRenderer } from './entities.js';
 import { findNoteable } from './notes.js';
 import type { ResourceEventRecord } from './store.js';
 
-type Kind = 'label' | 'milestone' | 'state';
+type Kind = 'label' | 'milestone' | 'state' | 'weight';
 type Json = Record<string, unknown>;
 
 const PATHS: Record<Kind, string> = {
   label: 'resource_label_events',
   milestone: 'resource_milestone_events',
   state: 'resource_state_events',
+  weight: 'resource_weight_events',
 };
 
 const NAMES: Record<Kind, string> = {
   label: 'ResourceLabelEvent',
   milestone: 'ResourceMilestoneEvent',
   state: 'ResourceStateEvent',
+  weight: 'ResourceWeightEvent',
 };
 
 /** Whether the viewer may read the project or group owning a label or milestone (a deleted one: yes). */
@@ -56,6 +59,15 @@ function visible(st: PlatformState, user: UserRecord | null, e: ResourceEventRec
 
 /** `Entities::ResourceLabelEvent` / `ResourceMilestoneEvent` / `ResourceStateEvent`. */
 function entity(r: IssuableRenderer, e: ResourceEventRecord): Json {
+  // `EE::API::Entities::ResourceWeightEvent`: the issue's id instead of a resource type and id.
+  if (e.kind === 'weight')
+    return {
+      id: e.id,
+      user: r.user(e.user_id),
+      created_at: e.created_at,
+      issue_id: e.target_id,
+      weight: e.weight,
+    };
   const out: Json = {
     id: e.id,
     user: r.user(e.user_id),
@@ -116,4 +128,8 @@ export function resourceEventsRoutes(r: ApiRouter): void {
       r.get(base, list(type, kind));
       r.get(`${base}/:event_id`, show(type, kind));
     }
+  // 13.12 has these in EE only (`ee/lib/api/resource_weight_events.rb`), as issue weights are.
+  const weights = `/projects/:id/issues/:eventable_id/${PATHS.weight}`;
+  r.get(weights, { tier: 'premium' }, list('Issue', 'weight'));
+  r.get(`${weights}/:event_id`, { tier: 'premium' }, show('Issue', 'weight'));
 }

@@ -22,7 +22,7 @@ export type IssueState = 'opened' | 'closed';
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 export type MergeStatus = 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
-export type AwardableType = 'Issue' | 'MergeRequest' | 'Note' | 'Snippet';
+export type AwardableType = 'Issue' | 'MergeRequest' | 'Note' | 'Snippet' | 'Epic';
 
 /** Fields issues and merge requests share. */
 interface IssuableBase {

@@ -5,6 +5,7 @@
  */
 import { state, type Ctx } from '../../core/context.js';
 import { notFound } from '../../core/errors.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { Project } from '../projects/model.js';
@@ -104,10 +105,18 @@ function blameRanges(c: Ctx, proj: Project, ref: string, path: string) {
 export function blameRoutes(r: ApiRouter): void {
   r.get(
     '/projects/:id/repository/files/:file_path/blame',
-    { params: { id: p.str().required(), file_path: p.str().required(), ref: p.str().required() } },
+    {
+      params: {
+        id: p.str().required(),
+        file_path: p.str().required(),
+        ref: p.str().required(),
+        ...paginationParams,
+      },
+    },
     (c, prm) => {
       const proj = readableRepo(c);
-      return c.json(blameRanges(c, proj, prm.ref, prm.file_path));
+      // 13.12 sends every range unpaginated; the spec's "every array answer is paginated" wins.
+      return paginate(c, blameRanges(c, proj, prm.ref, prm.file_path), (r) => r);
     },
   );
 }

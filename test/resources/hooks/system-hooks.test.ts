@@ -29,6 +29,28 @@ describe('system hooks API', () => {
     });
   });
 
+  it('POST /hooks: repository_update_events is a param (13.12 system_hooks.rb), as are the other flags', async () => {
+    const fx = world();
+    const res = await call(fx, 'POST', '/hooks', 'root', {
+      url: 'https://example.com/sys',
+      repository_update_events: false,
+      push_events: true,
+      tag_push_events: true,
+      merge_requests_events: true,
+      enable_ssl_verification: false,
+    });
+    expect(res.status).toBe(201);
+    expect(await body(res)).toMatchObject({
+      push_events: true,
+      tag_push_events: true,
+      merge_requests_events: true,
+      repository_update_events: false,
+      enable_ssl_verification: false,
+    });
+    const list = await call(fx, 'GET', '/hooks', 'root');
+    expect((await body(list))[0].repository_update_events).toBe(false);
+  });
+
   it('POST /hooks: the model errors as 400 with a field hash; local URLs allowed by default', async () => {
     const fx = world();
     const missing = await call(fx, 'POST', '/hooks', 'root', {});

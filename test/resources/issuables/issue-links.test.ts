@@ -28,6 +28,23 @@ describe('issue links', () => {
     expect((await get(fx, `${WEB}/issues/2/links`, 'bob-api')).body[0]).toMatchObject({ iid: 1 });
   });
 
+  it('GET /projects/:id/issues/:issue_iid/links: each related issue ends with the link id, type and times', async () => {
+    const fx = issuablesFx();
+    fx.clock.advance(90_000);
+    expect((await send(fx, 'POST', `${WEB}/issues/1/links`, 'erin-api', link(2))).status).toBe(201);
+    const related = (await get(fx, `${WEB}/issues/1/links`, 'bob-api')).body[0];
+    expect(Object.keys(related).slice(-4)).toEqual([
+      'issue_link_id',
+      'link_type',
+      'link_created_at',
+      'link_updated_at',
+    ]);
+    expect([related.link_created_at, related.link_updated_at]).toEqual([
+      '2021-03-03T12:01:30.000Z',
+      '2021-03-03T12:01:30.000Z',
+    ]);
+  });
+
   it('POST /projects/:id/issues/:issue_iid/links: 409 when linked, 422 for itself, 404 for a guest, 403 for blocks on the free tier', async () => {
     const fx = issuablesFx();
     await send(fx, 'POST', `${WEB}/issues/1/links`, 'erin-api', link(2));

@@ -139,6 +139,82 @@ describe('POST /projects/:id/issues/:issue_iid/move', () => {
       message: '401 Unauthorized',
     });
   });
+
+  it('POST /projects/:id/issues/:issue_iid/move: resource events are copied (milestones matched by title), spent time is not', async () => {
+    const fx = issuablesFx();
+    const rocket = await projectId(fx, ROCKET);
+    const ms = await get(fx, `${WEB}/milestones`, 'root-api');
+    const idOf = (t: string) => ms.body.find((m: { title: string }) => m.title === t).id as number;
+    const made = await send(fx, 'POST', `${ROCKET}/milestones`, 'root-api', { title: 'v2.0' });
+    expect(made.status).toBe(201);
+    const edit = (body: Record<string, unknown>) => send(fx, 'PUT', `${WEB}/issues/1`, 'alice-api', body);
+    // Issue #1 is on v1.0: v2.0 is added, then removed; the target has a v2.0 of its own.
+    for (const body of [
+      { milestone_id: idOf('v2.0') },
+      { milestone_id: 0 },
+      { remove_labels: 'bug' },
+      { add_labels: 'bug' },
+      { state_event: 'close' },
+      { state_event: 'reopen' },
+    ])
+      expect((await edit(body)).status).toBe(200);
+    expect(
+      (await send(fx, 'POST', `${WEB}/issues/1/add_spent_time`, 'alice-api', { duration: '1h' })).status,
+    ).toBe(201);
+    expect(
+      (await send(fx, 'POST', `${WEB}/issues/1/time_estimate`, 'alice-api', { duration: '2h' })).status,
+    ).toBe(200);
+    const events = async (path: string, kind: string) =>
+      (await get(fx, `${path}/resource_${kind}_events`, 'root-api')).body as Record<string, any>[];
+    const labelsBefore = await events(`${WEB}/issues/1`, 'label');
+    expect(labelsBefore.map((e) => [e.action, e.label.name])).toEqual([
+      ['remove', 'bug'],
+      ['add', 'bug'],
+    ]);
+
+    const r = await send(fx, 'POST', `${WEB}/issues/1/move`, 'alice-api', { to_project_id: rocket });
+    expect(r.status).toBe(201);
+    const moved = `${ROCKET}/issues/${r.body.iid}`;
+    const labels = await events(moved, 'label');
+    expect(labels.map((e) => [e.action, e.label.id, e.user.username, e.created_at, e.resource_id])).toEqual(
+      labelsBefore.map((e) => [e.action, e.label.id, e.user.username, e.created_at, r.body.id]),
+    );
+    const milestones = await events(moved, 'milestone');
+    expect(milestones.map((e) => [e.action, e.milestone?.id ?? null, e.state])).toEqual([
+      ['add', made.body.id, 'opened'],
+      ['remove', null, 'opened'],
+    ]);
+    expect((await events(moved, 'state')).map((e) => e.state)).toEqual(['closed', 'reopened']);
+    // The original keeps its own events, and its closing by the move is one more.
+    expect((await events(`${WEB}/issues/1`, 'state')).map((e) => e.state)).toEqual([
+      'closed',
+      'reopened',
+      'closed',
+    ]);
+    expect((await get(fx, `${moved}/time_stats`, 'root-api')).body).toEqual({
+      time_estimate: 7200,
+      total_time_spent: 0,
+      human_time_estimate: '2h',
+      human_total_time_spent: null,
+    });
+  });
+});
+
+describe('POST /projects/:id/issues/:issue_iid/move on a paid tier', () => {
+  it('POST /projects/:id/issues/:issue_iid/move: weight events are copied with the weight (EE AttributesRewriter)', async () => {
+    const fx = issuablesFx({ tier: 'premium' });
+    const rocket = await projectId(fx, ROCKET);
+    for (const weight of [3, 8])
+      expect((await send(fx, 'PUT', `${WEB}/issues/1`, 'alice-api', { weight })).status).toBe(200);
+    const r = await send(fx, 'POST', `${WEB}/issues/1/move`, 'alice-api', { to_project_id: rocket });
+    expect(r.status).toBe(201);
+    expect(r.body.weight).toBe(8);
+    const events = (await get(fx, `${ROCKET}/issues/${r.body.iid}/resource_weight_events`, 'root-api')).body;
+    expect(events.map((e: { weight: number; issue_id: number }) => [e.weight, e.issue_id])).toEqual([
+      [3, r.body.id],
+      [8, r.body.id],
+    ]);
+  });
 });
 
 describe('PUT /projects/:id/issues/:issue_iid/reorder', () => {

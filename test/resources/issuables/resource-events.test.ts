@@ -57,12 +57,13 @@ describe('resource label events', () => {
 describe('resource milestone and state events', () => {
   it('GET /projects/:id/issues/:eventable_id/resource_milestone_events: add and remove, with the milestone and the issue state', async () => {
     const fx = issuablesFx();
-    // Issue #1 is on v1.0.
+    // Issue #1 is on v1.0: a change to v2.0 is one `add` (ChangeMilestoneService), a removal one `remove`.
     await send(fx, 'PUT', `${WEB}/issues/1`, 'erin-api', { milestone_id: 2 });
+    await send(fx, 'PUT', `${WEB}/issues/1`, 'erin-api', { milestone_id: 0 });
     const r = await get(fx, `${WEB}/issues/1/resource_milestone_events`, 'bob-api');
     expect(r.body.map((e: any) => [e.milestone.title, e.action, e.state])).toEqual([
-      ['v1.0', 'remove', 'opened'],
       ['v2.0', 'add', 'opened'],
+      ['v2.0', 'remove', 'opened'],
     ]);
     expect(Object.keys(r.body[0])).toEqual([
       'id',
@@ -74,7 +75,7 @@ describe('resource milestone and state events', () => {
       'action',
       'state',
     ]);
-    expect(r.body[0].milestone).toEqual((await get(fx, `${WEB}/milestones/1`, 'bob-api')).body);
+    expect(r.body[0].milestone).toEqual((await get(fx, `${WEB}/milestones/2`, 'bob-api')).body);
   });
 
   it('GET /projects/:id/merge_requests/:eventable_id/resource_state_events: closed and reopened', async () => {
@@ -109,5 +110,46 @@ describe('resource milestone and state events', () => {
     expect(r.status).toBe(400);
     expect(fx.state).toBe(before);
     expect((await get(fx, `${WEB}/issues/1/resource_label_events`, 'bob-api')).body).toEqual([]);
+  });
+});
+
+describe('resource weight events (paid tiers)', () => {
+  it('GET /projects/:id/issues/:eventable_id/resource_weight_events: one event per weight set, with the issue id', async () => {
+    const fx = issuablesFx({ tier: 'premium' });
+    fx.clock.advance(60_000);
+    expect((await send(fx, 'PUT', `${WEB}/issues/2`, 'erin-api', { weight: 5 })).status).toBe(200);
+    fx.clock.advance(60_000);
+    expect((await send(fx, 'PUT', `${WEB}/issues/2`, 'alice-api', { weight: 2 })).status).toBe(200);
+    const issueId = (await get(fx, `${WEB}/issues/2`, 'bob-api')).body.id;
+    const r = await get(fx, `${WEB}/issues/2/resource_weight_events`, 'bob-api');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('X-Total')).toBe('2');
+    expect(r.body.map((e: any) => [e.user.username, e.weight, e.issue_id, e.created_at])).toEqual([
+      ['erin', 5, issueId, '2021-03-03T12:01:00.000Z'],
+      ['alice', 2, issueId, '2021-03-03T12:02:00.000Z'],
+    ]);
+    expect(Object.keys(r.body[0])).toEqual(['id', 'user', 'created_at', 'issue_id', 'weight']);
+    const one = await get(fx, `${WEB}/issues/2/resource_weight_events/${r.body[1].id}`, 'bob-api');
+    expect(one.body).toEqual(r.body[1]);
+    // Other kinds of events are not weight events.
+    expect((await get(fx, `${WEB}/issues/2/resource_state_events`, 'bob-api')).body).toEqual([]);
+  });
+
+  it('GET /projects/:id/issues/:eventable_id/resource_weight_events/:event_id: 404s, 401 anonymous, no route on the free tier', async () => {
+    const fx = issuablesFx({ tier: 'premium' });
+    await send(fx, 'PUT', `${WEB}/issues/2`, 'erin-api', { weight: 5 });
+    const id = (await get(fx, `${WEB}/issues/2/resource_weight_events`, 'bob-api')).body[0].id;
+    // Another issue's event is not found under this one.
+    expect(await get(fx, `${WEB}/issues/1/resource_weight_events/${id}`, 'bob-api')).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
+    expect((await get(fx, `${WEB}/issues/4/resource_weight_events`, 'carol-api')).status).toBe(404);
+    expect((await get(fx, `${WEB}/issues/2/resource_weight_events`)).status).toBe(401);
+    const free = issuablesFx();
+    expect(await get(free, `${WEB}/issues/2/resource_weight_events`, 'bob-api')).toMatchObject({
+      status: 404,
+      body: { error: '404 Not Found' },
+    });
   });
 });

@@ -75,6 +75,20 @@ describe('GET /projects/:id/snippets', () => {
 });
 
 describe('POST /projects/:id/snippets', () => {
+  it('POST /projects/:id/snippets: an empty body is 400 with every missing param, before create_snippet is checked', async () => {
+    const fx = world();
+    // 13.12: `requires :title`, `requires :visibility`, then `create_file_params`' `exactly_one_of`.
+    const all = {
+      error:
+        'title is missing, visibility is missing, files, content are missing, exactly one parameter must be provided',
+    };
+    for (const who of ['dev', 'outsider']) {
+      const before = fx.state;
+      const r = await send(fx, 'POST', SITE, who, {});
+      expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: all });
+      expect(fx.state).toBe(before);
+    }
+  });
   it('POST /projects/:id/snippets: reporters and up; visibility is required; content or one file', async () => {
     const fx = world();
     const body = { title: 'T', file_name: 'a.txt', content: 'x', visibility: 'internal' };

@@ -243,4 +243,24 @@ describe('blame', () => {
       message: '404 File Not Found',
     });
   });
+  it('GET /projects/:id/repository/files/:file_path/blame: ranges are paginated with the pagination headers', async () => {
+    const fx = world();
+    await commitFiles(fx, { 'f.txt': 'a\nb\nc\n' }, { message: 'First' });
+    fx.clock.advance(60_000);
+    await call(fx, 'PUT', `${FILE}/f.txt`, 'dev', {
+      branch: 'master',
+      content: 'a\nB\nc\nd\n',
+      commit_message: 'Second',
+    });
+    const res = await call(fx, 'GET', `${FILE}/f.txt/blame?ref=master&per_page=3&page=2`, 'rep');
+    expect(res.status).toBe(200);
+    expect(res.body.map((r: { lines: string[] }) => r.lines)).toEqual([['d']]);
+    expect({
+      total: res.headers.get('x-total'),
+      pages: res.headers.get('x-total-pages'),
+      page: res.headers.get('x-page'),
+      prev: res.headers.get('x-prev-page'),
+    }).toEqual({ total: '4', pages: '2', page: '2', prev: '1' });
+    expect(res.headers.get('link')).toContain('rel="first"');
+  });
 });

@@ -197,16 +197,14 @@ export function setMilestone(
   now: string,
 ): boolean {
   if (rec.milestone_id === id) return false;
-  const issuable_state = rec.state;
-  if (rec.milestone_id !== null)
-    resourceEvent(st, t, userId, now, {
-      kind: 'milestone',
-      milestone_id: rec.milestone_id,
-      action: 'remove',
-      issuable_state,
-    });
-  if (id !== null)
-    resourceEvent(st, t, userId, now, { kind: 'milestone', milestone_id: id, action: 'add', issuable_state });
+  // `ResourceEvents::ChangeMilestoneService`: one event per change, `add` of the new milestone, or
+  // `remove` of the old one when none is left (a change from one to another is a single `add`).
+  resourceEvent(st, t, userId, now, {
+    kind: 'milestone',
+    milestone_id: id ?? rec.milestone_id!,
+    action: id === null ? 'remove' : 'add',
+    issuable_state: rec.state,
+  });
   rec.milestone_id = id;
   return true;
 }

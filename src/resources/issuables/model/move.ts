@@ -11,7 +11,7 @@ import { addAward } from './awards.js';
 import { availableLabels } from './labels.js';
 import { createIssue, closeIssue } from './issues.js';
 import { projectMeta } from './meta.js';
-import { createNote, systemNote } from './notes.js';
+import { createNote, resourceEvent, systemNote, type Target } from './notes.js';
 
 type S = Draft<PlatformState>;
 
@@ -37,6 +37,38 @@ function milestoneByTitle(st: PlatformState, project: Project, title: string): n
     for (const id of mget(st.issuables.idx.owned, k))
       if (tget(st.issuables.milestones, id)!.title === title) return id;
   return null;
+}
+
+/**
+ * `Issuable::Clone::AttributesRewriter` (and EE's weight events): the original's resource events, before
+ * its closing, copied with their authors and times. A label event keeps its label, whatever project owns
+ * it; a milestone event names the target's milestone of the same title, and an `add` with none is dropped
+ * while a `remove` keeps no milestone. Spent time is not copied in 13.x (the new issue starts at 0).
+ */
+function copyResourceEvents(st: S, fromId: number, to: Target, target: Project): void {
+  for (const id of [...mget(st.issuables.idx.byTarget, `eIssue:${fromId}`)]) {
+    const e = tget(st.issuables.events, id)!;
+    if (e.kind === 'milestone') {
+      const title =
+        e.milestone_id === null ? undefined : tget(st.issuables.milestones, e.milestone_id)?.title;
+      const match = title === undefined ? null : milestoneByTitle(st, target, title);
+      if (e.action === 'add' && match === null) continue;
+      resourceEvent(st, to, e.user_id, e.created_at, {
+        kind: 'milestone',
+        action: e.action ?? undefined,
+        ...(e.action === 'add' && match !== null && { milestone_id: match }),
+        ...(e.issuable_state !== undefined && { issuable_state: e.issuable_state }),
+      });
+      continue;
+    }
+    resourceEvent(st, to, e.user_id, e.created_at, {
+      kind: e.kind,
+      ...(e.state !== null && { state: e.state }),
+      ...(e.action !== null && { action: e.action }),
+      ...(e.weight !== null && { weight: e.weight }),
+      ...(e.label_id !== undefined && { label_id: e.label_id }),
+    });
+  }
 }
 
 /**
@@ -118,6 +150,7 @@ export function moveIssue(
     const aw = tget(st.issuables.awards, a)!;
     addAward(st, 'Issue', newId, aw.user_id, aw.name, aw.created_at);
   }
+  copyResourceEvents(st, issueId, { type: 'Issue', id: newId, project_id: target.id }, target);
   const oldDraft = tget(st.issuables.issues, issueId)!;
   if (oldDraft.state === 'opened') closeIssue(st, oldDraft, userId, now);
   oldDraft.moved_to_id = newId;

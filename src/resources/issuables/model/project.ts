@@ -3,6 +3,7 @@ import { type Draft } from 'immer';
 import { type PlatformState } from '../../../core/state.js';
 import { idelete, mget, mremove, tdelete, tget } from '../../../core/table.js';
 import { chunkIds } from '../store.js';
+import { removeAward } from './awards.js';
 
 import { deleteMergeRequest } from './merge-requests.js';
 import { deleteIssue } from './issues.js';
@@ -28,8 +29,10 @@ export function deleteProjectIssuables(st: S, projectId: number): void {
   for (const id of mget(st.issuables.idx.owned, `lp${projectId}`)) tdelete(st.issuables.labels, id);
   idelete(st.issuables.idx.owned, `lp${projectId}`);
   for (const id of mget(st.issuables.idx.owned, `sp${projectId}`)) {
-    for (const n of mget(st.issuables.idx.notes, `Snippet:${id}`)) tdelete(st.issuables.notes, n);
+    // With their award emoji, and their notes' (`deleteNote` takes those).
+    for (const n of [...mget(st.issuables.idx.notes, `Snippet:${id}`)]) deleteNote(st, n);
     idelete(st.issuables.idx.notes, `Snippet:${id}`);
+    for (const a of [...mget(st.issuables.idx.awards, `Snippet:${id}`)]) removeAward(st, a);
     mremove(st.issuables.idx.owned, `su${tget(st.issuables.snippets, id)!.author_id}`, id);
     tdelete(st.issuables.snippets, id);
   }
@@ -43,6 +46,7 @@ export function deleteGroupIssuables(st: S, groupId: number): void {
   for (const id of mget(st.issuables.idx.owned, `lg${groupId}`)) tdelete(st.issuables.labels, id);
   for (const id of mget(st.issuables.idx.owned, `eg${groupId}`)) {
     for (const n of mget(st.issuables.idx.notes, `Epic:${id}`)) deleteNote(st, n);
+    for (const a of mget(st.issuables.idx.awards, `Epic:${id}`)) removeAward(st, a);
     unlinkEpic(st, id);
     tdelete(st.issuables.epics, id);
   }
