@@ -25,15 +25,14 @@ export const repositoryArea = defineArea({
     export: exportRepositories,
   },
   cascade: {
-    // Objects stay (a fork may share them, and the store is append-only); protections, statuses and comments go.
+    // Objects stay (a fork may share them, and the store is append-only); protections and statuses go
+    // (comments on commits are notes: the issuables area removes them).
     project: (st, id) => {
       const r = st.repository;
       for (const pb of mget(r.idx.protectedBy, String(id))) tdelete(r.protected, pb);
       idelete(r.idx.protectedBy, String(id));
       for (const s of mget(r.idx.statusesBy, String(id))) tdelete(r.statuses, s);
       idelete(r.idx.statusesBy, String(id));
-      for (const n of mget(r.idx.commentsBy, String(id))) tdelete(r.comments, n);
-      idelete(r.idx.commentsBy, String(id));
     },
   },
 });
