@@ -3,6 +3,7 @@
  * repository world acme/app is private (guest and outsider may not read its code) and acme/site public.
  */
 import { describe, expect, it } from 'vitest';
+import { tvalues } from '../../../src/core/table.js';
 import { APP, call, commitFiles, SITE, world, type World } from './world.js';
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -306,5 +307,43 @@ describe('commit discussions', () => {
     expect(page.headers.get('X-Total')).toBe('3');
     expect(page.headers.get('X-Total-Pages')).toBe('2');
     expect(page.body.map((d: { notes: { body: string }[] }) => d.notes[0]!.body)).toEqual(['3']);
+  });
+});
+
+describe('commit notes elsewhere', () => {
+  it('GET /projects/:id/events: a comment on a commit is a "commented on" event with the commit title', async () => {
+    const fx = world();
+    const c = await commitFiles(fx, { 'a.txt': 'a\n' }, { message: 'Add a\n\nbody' });
+    await call(fx, 'POST', `${APP}/repository/commits/${c.id}/comments`, 'rep', { note: 'Nice' });
+    await call(fx, 'POST', `${APP}/repository/commits/${c.id}/discussions`, 'dev', { body: 'Thread' });
+    const events = (await call(fx, 'GET', `${APP}/events?action=commented`, 'rep')).body;
+    expect(
+      events.map((e: Record<string, unknown>) => [e.action_name, e.target_type, e.target_title]),
+    ).toEqual([
+      ['commented on', 'DiscussionNote', 'Add a'],
+      ['commented on', 'Note', 'Add a'],
+    ]);
+    expect(events[1].note).toMatchObject({ body: 'Nice', noteable_type: 'Commit', noteable_id: null });
+    // A guest of the private project may not read its code, nor the comments on it.
+    expect((await call(fx, 'GET', `${APP}/events?action=commented`, 'guest')).body).toEqual([]);
+  });
+
+  it('GET /projects/:id/search: scope notes finds comments on commits for readers of the code', async () => {
+    const fx = world();
+    const c = await commitFiles(fx, { 'a.txt': 'a\n' });
+    await call(fx, 'POST', `${APP}/repository/commits/${c.id}/comments`, 'rep', { note: 'Needle here' });
+    const found = await call(fx, 'GET', `${APP}/search?scope=notes&search=needle`, 'dev');
+    expect(found.body).toMatchObject([{ body: 'Needle here', noteable_type: 'Commit', noteable_id: null }]);
+    expect((await call(fx, 'GET', `${APP}/search?scope=notes&search=needle`, 'guest')).body).toEqual([]);
+  });
+
+  it('DELETE /projects/:id: the project goes with the notes on its commits', async () => {
+    const fx = world();
+    const c = await commitFiles(fx, { 'a.txt': 'a\n' });
+    await call(fx, 'POST', `${APP}/repository/commits/${c.id}/comments`, 'rep', { note: 'Nice' });
+    const commitNotes = () => tvalues(fx.state.issuables.notes).filter((n) => n.noteable_type === 'Commit');
+    expect(commitNotes()).toHaveLength(1);
+    expect((await call(fx, 'DELETE', APP, 'owner')).status).toBe(202);
+    expect(commitNotes()).toEqual([]);
   });
 });
