@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tvalues } from '../../../src/core/table.js';
-import { APP, call, commitFiles, SITE, world, type World } from './world.js';
+import { createFauxlab, exportScenario } from '../../../src/index.js';
+import { APP, call, commitFiles, repoWorld, SITE, world, type World } from './world.js';
 
 const SHA = /^[0-9a-f]{40}$/;
 
@@ -345,5 +346,76 @@ describe('commit notes elsewhere', () => {
     expect(commitNotes()).toHaveLength(1);
     expect((await call(fx, 'DELETE', APP, 'owner')).status).toBe(202);
     expect(commitNotes()).toEqual([]);
+  });
+});
+
+describe('commit notes in scenarios', () => {
+  it('projects[].commit_notes: loaded as the commit comments and discussions show them; exported as loaded', async () => {
+    const scenario = {
+      ...repoWorld,
+      projects: [
+        {
+          ...repoWorld.projects![0]!,
+          repository: { commits: [{ branch: 'master', message: 'Add a', files: { 'a.txt': 'a\n' } }] },
+          commit_notes: [
+            { commit: 'master', body: 'Nice', author: 'rep', created_at: '2021-02-01T00:00:00Z' },
+            {
+              commit: 'master',
+              body: 'Here',
+              author: 'dev',
+              type: 'LegacyDiffNote' as const,
+              discussion_id: 'c'.repeat(40),
+              line: { path: 'a.txt', line: 1, line_type: 'new' as const },
+            },
+          ],
+        },
+        ...repoWorld.projects!.slice(1),
+      ],
+    };
+    const fx = createFauxlab({ scenario });
+    const sha = (await call(fx, 'GET', `${APP}/repository/commits/master`, 'rep')).body.id as string;
+    const comments = await call(fx, 'GET', `${APP}/repository/commits/${sha}/comments`, 'rep');
+    expect(comments.body.map((n: Record<string, unknown>) => [n.note, n.path, n.line, n.line_type])).toEqual([
+      ['Nice', null, null, null],
+      ['Here', 'a.txt', 1, 'new'],
+    ]);
+    const discussions = await call(fx, 'GET', `${APP}/repository/commits/${sha}/discussions`, 'rep');
+    expect(
+      discussions.body.map((d: { id: string; individual_note: boolean }) => [d.id, d.individual_note]),
+    ).toEqual([
+      [expect.stringMatching(SHA), true],
+      ['c'.repeat(40), false],
+    ]);
+    const exported = exportScenario(fx.state, { now: fx.clock.iso() }).projects!.find(
+      (p) => p.path === 'acme/app',
+    ) as Record<string, unknown>;
+    expect(exported.commit_notes).toEqual([
+      { commit: sha, body: 'Nice', author: 'rep', created_at: '2021-02-01T00:00:00.000Z' },
+      {
+        commit: sha,
+        body: 'Here',
+        author: 'dev',
+        created_at: '2021-03-01T12:00:00.000Z',
+        type: 'LegacyDiffNote',
+        discussion_id: 'c'.repeat(40),
+        line: { path: 'a.txt', line: 1, line_type: 'new' },
+      },
+    ]);
+  });
+
+  it('projects[].commit_notes: an unknown author and a position on a note that is no DiffNote are problems', () => {
+    const bad = {
+      ...repoWorld,
+      projects: [
+        {
+          ...repoWorld.projects![0]!,
+          commit_notes: [{ commit: 'master', body: 'x', author: 'nobody', line: { path: 'a', line: 1 } }],
+        },
+      ],
+    };
+    expect(() => createFauxlab({ scenario: bad })).toThrow(/commit_notes\[0\]\.author: no user "nobody"/);
+    expect(() => createFauxlab({ scenario: bad })).toThrow(
+      /a LegacyDiffNote has a line, and only a LegacyDiffNote/,
+    );
   });
 });
