@@ -1,10 +1,11 @@
 /**
- * The lines of one file's diff as `Gitlab::Diff::Parser` reads its hunks, and the diff that a position on
- * a commit names (`DiffRefs#compare_in`): a diff note's line must be one of these lines (its `line_code`),
- * and the commit comments API shows the line a diff note is on.
+ * The lines of the diff of one file that a position on a commit names (`DiffRefs#compare_in`): a diff note's line must be one of these lines (its `line_code`),
+ * and the commit comments API shows the line a diff note is on. The platform unfolds the diff to an
+ * unchanged line outside the hunks (`LinesUnfolder`), so a position's lines are those of the whole edit
+ * script: every changed line, and every unchanged one with both its numbers.
  */
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
-import { fileDiff } from './diff.js';
+import { editScript, isBinary, lines } from './diff.js';
 import { TREE_MODE } from './objects.js';
 import { resolveCommit } from './refs.js';
 import { objectsOf } from './store.js';
@@ -15,23 +16,6 @@ export interface DiffLine {
   type: 'new' | 'old' | null;
   old_line: number | null;
   new_line: number | null;
-}
-
-/** The changed and context lines of unified hunks (the `@@` lines are meta lines, never on a position). */
-export function parseDiffLines(diff: string): DiffLine[] {
-  const out: DiffLine[] = [];
-  let a = 0;
-  let b = 0;
-  for (const l of diff.split('\n')) {
-    const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
-    if (header) {
-      a = Number(header[1]);
-      b = Number(header[2]);
-    } else if (l.startsWith('+')) out.push({ type: 'new', old_line: null, new_line: b++ });
-    else if (l.startsWith('-')) out.push({ type: 'old', old_line: a++, new_line: null });
-    else if (l.startsWith(' ')) out.push({ type: null, old_line: a++, new_line: b++ });
-  }
-  return out;
 }
 
 export interface LinePosition {
@@ -73,7 +57,20 @@ export function positionDiffLines(
   const a = blob(from, oldPath);
   const b = blob(head, newPath);
   if (a === b) return undefined;
-  return parseDiffLines(fileDiff(store, a, b).diff);
+  const read = (id: string | undefined) =>
+    id ? (store.raw(id, 'blob') ?? Buffer.alloc(0)) : Buffer.alloc(0);
+  const x = read(a);
+  const y = read(b);
+  if (isBinary(x) || isBinary(y)) return [];
+  const out: DiffLine[] = [];
+  let oldLine = 1;
+  let newLine = 1;
+  for (const [kind] of editScript(lines(x.toString('utf8')), lines(y.toString('utf8')))) {
+    if (kind === '+') out.push({ type: 'new', old_line: null, new_line: newLine++ });
+    else if (kind === '-') out.push({ type: 'old', old_line: oldLine++, new_line: null });
+    else out.push({ type: null, old_line: oldLine++, new_line: newLine++ });
+  }
+  return out;
 }
 
 /** `Gitlab::Diff::File#line_for_position`: the diff line with exactly the position's old and new line. */

@@ -167,6 +167,31 @@ describe('commit discussions', () => {
     ]);
   });
 
+  it('POST /projects/:id/repository/commits/:sha/discussions: an unchanged line outside the hunks is a line of the unfolded diff', async () => {
+    const fx = world();
+    const text = (two: string) =>
+      Array.from({ length: 20 }, (_, i) => (i === 1 ? two : `line ${i + 1}`)).join('\n') + '\n';
+    await commitFiles(fx, { 'long.txt': text('two') });
+    const res = await call(fx, 'POST', `${APP}/repository/commits`, 'owner', {
+      branch: 'master',
+      commit_message: 'Change two',
+      actions: [{ action: 'update', file_path: 'long.txt', content: text('TWO') }],
+    });
+    const c = res.body as { id: string; parent_ids: string[] };
+    const base = `${APP}/repository/commits/${c.id}/discussions`;
+    const at = (old_line: number, new_line: number) =>
+      positionOn(c, { old_path: 'long.txt', new_path: 'long.txt', old_line, new_line });
+    expect((await call(fx, 'POST', base, 'rep', { body: 'Far', position: at(15, 15) })).status).toBe(201);
+    expect((await call(fx, 'POST', base, 'rep', { body: 'Past the end', position: at(21, 21) })).status).toBe(
+      400,
+    );
+    expect((await call(fx, 'POST', base, 'rep', { body: 'Skewed', position: at(15, 16) })).status).toBe(400);
+    const comments = await call(fx, 'GET', `${APP}/repository/commits/${c.id}/comments`, 'rep');
+    expect(comments.body.map((n: Record<string, unknown>) => [n.note, n.path, n.line, n.line_type])).toEqual([
+      ['Far', 'long.txt', 15, null],
+    ]);
+  });
+
   it('POST /projects/:id/repository/commits/:sha/discussions: 400 for a position off the diff, an incomplete one, a missing body', async () => {
     const fx = world();
     const { second } = await twoCommits(fx);
