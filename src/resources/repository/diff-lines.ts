@@ -6,7 +6,7 @@
  */
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import { editScript, isBinary, lines } from './diff.js';
-import { TREE_MODE } from './objects.js';
+import { TREE_MODE, type ObjectStore } from './objects.js';
 import { resolveCommit } from './refs.js';
 import { objectsOf } from './store.js';
 import { entryAt } from './tree.js';
@@ -57,6 +57,21 @@ export function positionDiffLines(
   const a = blob(from, oldPath);
   const b = blob(head, newPath);
   if (a === b) return undefined;
+  const key = `${a ?? ''}:${b ?? ''}`;
+  const known = kept.get(key);
+  if (known) return known;
+  const made = blobLines(store, a, b);
+  // Blobs never change: a list of notes on one file diffs it once.
+  if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, made);
+  return made;
+}
+
+const KEPT = 64;
+const kept = new Map<string, DiffLine[]>();
+
+/** Every line of the edit script from one blob to another (none for a binary file). */
+function blobLines(store: ObjectStore, a: string | undefined, b: string | undefined): DiffLine[] {
   const read = (id: string | undefined) =>
     id ? (store.raw(id, 'blob') ?? Buffer.alloc(0)) : Buffer.alloc(0);
   const x = read(a);
