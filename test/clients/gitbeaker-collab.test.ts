@@ -159,6 +159,54 @@ describe('@gitbeaker/rest collaboration API against fauxlab (MSW and HTTP)', () 
     expect(out.after.notes!.map((n) => n.body)).toEqual(['Seen on 13.12 too']);
   });
 
+  it('CommitDiscussions: a diff note on a commit, a reply, and the same notes through the commit comments', async () => {
+    const out = await both(async ({ alice, bob }) => {
+      const commit = await alice.Commits.create('acme/app', 'master', 'Add a', [
+        { action: 'create', filePath: 'a.txt', content: 'one\ntwo\n' },
+      ]);
+      const parent = commit.parent_ids![0]!;
+      const thread = await bob.CommitDiscussions.create('acme/app', commit.id, 'Why two?', {
+        position: {
+          baseSha: parent,
+          startSha: parent,
+          headSha: commit.id,
+          positionType: 'text',
+          newPath: 'a.txt',
+          oldPath: 'a.txt',
+          newLine: '2',
+        },
+      });
+      const reply = await alice.CommitDiscussions.addNote('acme/app', commit.id, thread.id, 'Because');
+      const listed = await bob.CommitDiscussions.all('acme/app', commit.id);
+      const edited = await alice.CommitDiscussions.editNote('acme/app', commit.id, thread.id, reply.id, {
+        body: 'Because of one',
+      });
+      const comments = await bob.Commits.allComments('acme/app', commit.id);
+      await alice.CommitDiscussions.removeNote('acme/app', commit.id, thread.id, reply.id);
+      const after = await bob.CommitDiscussions.show('acme/app', commit.id, thread.id);
+      return { thread, listed, edited, comments, after };
+    });
+    expect(out.thread).toMatchObject({
+      individual_note: false,
+      notes: [
+        {
+          type: 'DiffNote',
+          body: 'Why two?',
+          noteable_id: null,
+          noteable_type: 'Commit',
+          position: { new_path: 'a.txt', new_line: 2, position_type: 'text' },
+        },
+      ],
+    });
+    expect(out.listed).toHaveLength(1);
+    expect(out.edited).toMatchObject({ body: 'Because of one', type: 'DiffNote' });
+    expect(out.comments.map((c) => [c.note, c.path, c.line, c.line_type])).toEqual([
+      ['Why two?', 'a.txt', 2, 'new'],
+      ['Because of one', 'a.txt', 2, 'new'],
+    ]);
+    expect(out.after.notes!.map((n) => n.body)).toEqual(['Why two?']);
+  });
+
   it('ProjectHooks: a local receiver gets the Note Hook and Issue Hook of the thread, with headers and payloads', async () => {
     const out = await both(async ({ alice, bob }, t) => {
       const r = await receiver();

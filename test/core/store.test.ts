@@ -89,7 +89,7 @@ describe('Store', () => {
     store.write((d) => {
       for (let i = 1; i <= 5; i++) d.jobs.push(job(i));
     });
-    const moves = (jobs: ReturnType<typeof job>[]) => {
+    const moves = (jobs: { id: number }[]) => {
       jobs.unshift(job(0));
       jobs.splice(2, 1, job(10), job(11));
       jobs.sort((a, b) => b.id - a.id);

@@ -1945,6 +1945,31 @@ export const ENDPOINTS: Endpoint[] = [
       body: json({ note: 'Looks good' }),
     },
   ),
+  // Commit discussions: `authenticate!`, the project, then the commit only for a caller who may download
+  // the code (`404 Commit Not Found`); the notes' rules after. The world's commit thread is `owner`'s.
+  ...(() => {
+    const base = '/projects/:id/repository/commits/:noteable_id/discussions';
+    const at = () => '/repository/commits/master/discussions';
+    const d = (v: Visibility, ids: Ids) => `${at()}/${ids.discussion.commit[v]}`;
+    const note = (v: Visibility, ids: Ids) => `${d(v, ids)}/notes/${ids.commitNote[v]}`;
+    const gate = (then: (c: Cell) => Expect) => (c: Cell) =>
+      c.anonymous ? U : !c.visible ? PNF : !readsMr(c) ? nf('Commit') : then(c);
+    const ok = (status: number) => () => [status] as Expect;
+    return [
+      project(`GET ${base}`, at, gate(ok(200))),
+      project(`GET ${base}/:discussion_id`, d, gate(ok(200))),
+      project(`POST ${base}`, at, gate(ok(201)), { body: json({ body: 'hello' }) }),
+      project(`GET ${base}/:discussion_id/notes`, (v, ids) => `${d(v, ids)}/notes`, gate(ok(200))),
+      project(`POST ${base}/:discussion_id/notes`, (v, ids) => `${d(v, ids)}/notes`, gate(ok(201)), {
+        body: json({ body: 'reply' }),
+      }),
+      project(`GET ${base}/:discussion_id/notes/:note_id`, note, gate(ok(200))),
+      project(`PUT ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(200)), {
+        body: json({ body: 'edited' }),
+      }),
+      project(`DELETE ${base}/:discussion_id/notes/:note_id`, note, gate(noteAdmin(204))),
+    ];
+  })(),
   // ---- namespaces: `before { authenticate! }`, then `read_namespace`
   instance('GET /namespaces', () => '/namespaces', authed(200)),
   ep(

@@ -131,6 +131,8 @@ export interface Ids {
   groupDeployToken: Record<Visibility, number>;
   epic: Record<Visibility, number>;
   epicNote: Record<Visibility, number>;
+  /** The first note of `owner`'s thread on the commit at `master`. */
+  commitNote: Record<Visibility, number>;
   personalSnippet: Record<Visibility, number>;
   /** The first board of the project and group, its first list, and a label it has no list of. */
   board: Record<Visibility, number>;
@@ -151,8 +153,8 @@ export interface Ids {
   targetGpgKey: number;
   /** Per username: an e-mail, an SSH key, a GPG key and a todo of their own. */
   own: Record<string, { email: number; key: number; gpgKey: number; todo: number }>;
-  /** The discussion of the plain issue note, of the merge request note and of the snippet note. */
-  discussion: Record<'issue' | 'mr' | 'snippet' | 'epic', Record<Visibility, string>>;
+  /** The discussion of the plain issue note, of the merge request note and of the snippet note (and the commit thread). */
+  discussion: Record<'issue' | 'mr' | 'snippet' | 'epic' | 'commit', Record<Visibility, string>>;
   /** An award of `owner` on the plain issue note and on the merge request note. */
   noteAward: Record<'issues' | 'merge_requests', Record<Visibility, number>>;
   /** An award of `owner` on epic &1 and on its note. */
@@ -241,6 +243,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     groupDeployToken: per(),
     epic: per(),
     epicNote: per(),
+    commitNote: per(),
     personalSnippet: per(),
     board: per(),
     boardList: per(),
@@ -263,6 +266,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
       mr: {} as Record<Visibility, string>,
       snippet: {} as Record<Visibility, string>,
       epic: {} as Record<Visibility, string>,
+      commit: {} as Record<Visibility, string>,
     },
     events: { issues: per3(), merge_requests: per3() },
     noteAward: { issues: per(), merge_requests: per() },
@@ -311,6 +315,14 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
       'share',
     );
     await must(send(fx, 'POST', `${P(v)}/export`, root), 'export');
+    const thread = await must(
+      send(fx, 'POST', `${P(v)}/repository/commits/master/discussions`, 'owner-api', {
+        body: 'On the commit',
+      }),
+      'commit discussion',
+    );
+    ids.discussion.commit[v] = thread.id as string;
+    ids.commitNote[v] = idOf((thread.notes as unknown[])[0]);
   }
   const st = fx.state;
   for (const v of VISIBILITIES) {

@@ -1,7 +1,7 @@
 /**
  * The instance's events (`Event` records), derived from what their causes left: a project's creation,
  * its memberships (joined), issues and merge requests (opened, and their state events: closed, reopened,
- * merged), comments and the push log. Milestones keep no author, so their events are not derived.
+ * merged), comments (on commits too) and the push log. Milestones keep no author, so their events are not derived.
  *
  * A project's events come from its own records through the indexes, so that a project's list costs what
  * the project holds. An event's id is made from the record it comes from (16 × the record's id plus its
@@ -28,9 +28,9 @@ export type EventAction =
   | 'approved';
 
 /** The classes of notes an event names. */
-export type NoteClass = 'Note' | 'DiscussionNote' | 'DiffNote';
+export type NoteClass = 'Note' | 'DiscussionNote' | 'DiffNote' | 'LegacyDiffNote';
 export const isNoteClass = (t: string | null): t is NoteClass =>
-  t === 'Note' || t === 'DiscussionNote' || t === 'DiffNote';
+  t === 'Note' || t === 'DiscussionNote' || t === 'DiffNote' || t === 'LegacyDiffNote';
 
 export interface EventRow {
   id: number;
@@ -156,6 +156,8 @@ function deriveProject(st: PlatformState, pid: number): EventRow[] {
   for (const i of projectSet<IssueRecord>(st, 'i', pid).all) issuable('Issue', i);
   for (const m of projectSet<MergeRequestRecord>(st, 'm', pid).all) issuable('MergeRequest', m);
   for (const sid of mget(st.issuables.idx.owned, `sp${pid}`)) notesOf('Snippet', sid);
+  // The project's comments on commits (their notes keep the project's id as their noteable's).
+  notesOf('Commit', pid);
   for (const push of tvalues(st.events.pushes))
     if (push.project_id === pid)
       out.push({

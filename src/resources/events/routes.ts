@@ -15,7 +15,10 @@ import type { PlatformState, UserRecord } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
 import { abilities, canSeeIssue, canSeeNote, type ProjectAbilities } from '../issuables/access.js';
 import { issuableRenderer } from '../issuables/entities.js';
+import { canDownloadCode } from '../projects/access.js';
 import type { Project } from '../projects/model.js';
+import { commitTitle } from '../repository/entities.js';
+import { objectsOf } from '../repository/store.js';
 import { loadProject } from '../projects/helpers.js';
 import { userRenderer } from '../users/entities.js';
 import {
@@ -126,6 +129,8 @@ function visibility(st: PlatformState, viewer: UserRecord | null): (e: EventRow)
         const issue = tget(st.issuables.issues, n.noteable_id);
         return !!issue && a.issues && canSeeIssue(a, issue);
       }
+      if (n.noteable_type === 'Commit')
+        return canDownloadCode(tget(st.projects, e.project_id) as Project, viewer, a.level);
       return n.noteable_type === 'MergeRequest' ? a.mergeRequests : true;
     }
     return true;
@@ -147,6 +152,9 @@ function eventRenderer(c: Ctx) {
           ? tget(st.issuables.issues, e.target_id!)
           : tget(st.issuables.mergeRequests, e.target_id!);
       target = { iid: x?.iid ?? null, title: x?.title ?? null };
+    } else if (note?.noteable_type === 'Commit') {
+      const commit = note.commit_id === undefined ? undefined : objectsOf(st).commit(note.commit_id);
+      target = { iid: null, title: commit ? commitTitle(commit.message) : null };
     } else if (note) {
       const noteable =
         note.noteable_type === 'Issue'

@@ -18,6 +18,7 @@ import {
   labelsAttrs,
   mergeRequestAttrs,
   notePayload,
+  commitHookAttrs,
   deploymentPayload,
   jobPayload,
   releasePayload,
@@ -317,6 +318,12 @@ function noteHooks(s: Scope, id: number): void {
       key: 'merge_request',
       json: mergeRequestAttrs(s.st, s.u, project, m),
       url: `${base}/-/merge_requests/${m.iid}#note_${note.id}`,
+    };
+  } else if (note.noteable_type === 'Commit' && note.commit_id !== undefined) {
+    target = {
+      key: 'commit',
+      json: commitHookAttrs(s.st, s.u, project, note.commit_id, false),
+      url: `${base}/-/commit/${note.commit_id}#note_${note.id}`,
     };
   } else if (note.noteable_type === 'Snippet') {
     const sn = tget(s.st.issuables.snippets, note.noteable_id) as

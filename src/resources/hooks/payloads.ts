@@ -283,8 +283,8 @@ export function notePayload(
       project_id: p.id,
       attachment: null,
       line_code: null,
-      commit_id: '',
-      noteable_id: n.noteable_id,
+      commit_id: n.commit_id ?? '',
+      noteable_id: n.noteable_type === 'Commit' ? null : n.noteable_id,
       system: n.system,
       st_diff: null,
       updated_by_id: null,
@@ -312,11 +312,31 @@ export interface PushData {
   commits?: PushedCommits;
 }
 
-/** `Commit#hook_attrs(with_changed_files: true)`: the commit and the paths it added, modified, removed. */
-function commitHookAttrs(st: PlatformState, u: Urls, p: ProjectRecord, id: string): Json {
+/**
+ * `Commit#hook_attrs(with_changed_files: true)`: the commit and the paths it added, modified, removed
+ * (without them: what a note hook shows of the commit it is on).
+ */
+export function commitHookAttrs(
+  st: PlatformState,
+  u: Urls,
+  p: ProjectRecord,
+  id: string,
+  withChangedFiles = true,
+): Json {
   const store = objectsOf(st);
   const c = store.commit(id);
   if (!c) return { id };
+  const line = c.message.split('\n')[0]!.trim();
+  const title = line.length > 100 ? `${line.slice(0, 80)}…` : line;
+  const attrs: Json = {
+    id,
+    message: c.message,
+    title,
+    timestamp: new Date(c.committer.time * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+    url: `${u.base}/${p.path_with_namespace}/-/commit/${id}`,
+    author: { name: c.author.name, email: c.author.email },
+  };
+  if (!withChangedFiles) return attrs;
   const parent = c.parents[0] === undefined ? undefined : store.commit(c.parents[0])?.tree;
   const added: string[] = [];
   const modified: string[] = [];
@@ -329,19 +349,7 @@ function commitHookAttrs(st: PlatformState, u: Urls, p: ProjectRecord, id: strin
     } else if (!d.old) added.push(d.path);
     else modified.push(d.path);
   }
-  const line = c.message.split('\n')[0]!.trim();
-  const title = line.length > 100 ? `${line.slice(0, 80)}…` : line;
-  return {
-    id,
-    message: c.message,
-    title,
-    timestamp: new Date(c.committer.time * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
-    url: `${u.base}/${p.path_with_namespace}/-/commit/${id}`,
-    author: { name: c.author.name, email: c.author.email },
-    added,
-    modified,
-    removed,
-  };
+  return { ...attrs, added, modified, removed };
 }
 
 const BLANK_SHA = '0000000000000000000000000000000000000000';

@@ -141,19 +141,30 @@ export function collect(st: PlatformState, project: Project, description: string
         created_at: a.created_at,
         updated_at: a.updated_at,
       }));
+  const noteRows = (list: readonly NoteRecord[]) =>
+    list.map((n) => ({
+      author: userRef(st, n.author_id),
+      body: n.body,
+      system: n.system,
+      confidential: n.confidential,
+      created_at: n.created_at,
+      updated_at: n.updated_at,
+      award_emoji: awards('Note', n.id),
+    }));
   const notes = (type: string, id: number) =>
-    mget(st.issuables.idx.notes, `${type}:${id}`)
-      .sort(byId)
-      .map((n) => tget(st.issuables.notes, n) as NoteRecord)
-      .map((n) => ({
-        author: userRef(st, n.author_id),
-        body: n.body,
-        system: n.system,
-        confidential: n.confidential,
-        created_at: n.created_at,
-        updated_at: n.updated_at,
-        award_emoji: awards('Note', n.id),
-      }));
+    noteRows(
+      mget(st.issuables.idx.notes, `${type}:${id}`)
+        .sort(byId)
+        .map((n) => tget(st.issuables.notes, n) as NoteRecord),
+    );
+  // `Ci::Pipeline#notes`: the notes on the pipeline's commit go with each pipeline of that commit.
+  const commitNotes = (sha: string) =>
+    noteRows(
+      mget(st.issuables.idx.notes, `Commit:${pid}`)
+        .sort(byId)
+        .map((n) => tget(st.issuables.notes, n) as NoteRecord)
+        .filter((n) => n.commit_id === sha),
+    );
 
   // Group labels and milestones go with the project as far as its issues and merge requests use them
   // (the platform exports them nested in each issuable; here once each, flagged `group`).
@@ -303,7 +314,11 @@ export function collect(st: PlatformState, project: Project, description: string
     // encrypted token), so an imported project has none.
     ci_pipelines: projectPipelineIds(st, pid)
       .map((id) => tget(st.pipelines, id) as PipelineRecord)
-      .map(({ id: _id, project_id: _p, user_id, ...rest }) => ({ ...rest, user: userRef(st, user_id) })),
+      .map(({ id: _id, project_id: _p, user_id, ...rest }) => ({
+        ...rest,
+        user: userRef(st, user_id),
+        notes: commitNotes(rest.sha),
+      })),
   };
   const repository: ArchiveContent['repository'] = { branches: refTable(), tags: refTable() };
   for (const kind of ['branch', 'tag'] as const)

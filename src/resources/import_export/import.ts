@@ -273,7 +273,7 @@ export function restoreProject(
     }
   };
 
-  const notes = (type: NoteableType, noteableId: number, v: unknown) => {
+  const notes = (type: NoteableType, noteableId: number, v: unknown, commitId?: string) => {
     for (const row of rows(v)) {
       try {
         const author = findUser(row.author);
@@ -285,6 +285,7 @@ export function restoreProject(
           {
             noteable_type: type,
             noteable_id: noteableId,
+            commit_id: commitId,
             project_id: pid,
             author_id: author,
             body,
@@ -448,17 +449,23 @@ export function restoreProject(
     }
   }
 
+  // Every pipeline of a commit carries the commit's notes: they are made once, with the first.
+  const commitsWithNotes = new Set<string>();
   for (const row of rel.ci_pipelines) {
     try {
-      const { user, ...rest } = row;
+      const { user, notes: commitNotes, ...rest } = row;
       str(row, 'ref', true);
-      str(row, 'sha', true);
+      const sha = str(row, 'sha', true)!;
       str(row, 'created_at', true);
       createPipeline(st, {
         ...(rest as unknown as Omit<PipelineRecord, 'id'>),
         project_id: pid,
         user_id: findUser(user) ?? importerId,
       });
+      if (!commitsWithNotes.has(sha) && /^[0-9a-f]{40}$/.test(sha)) {
+        commitsWithNotes.add(sha);
+        notes('Commit', pid, commitNotes, sha);
+      }
     } catch (e) {
       fail('ci_pipelines', e);
     }

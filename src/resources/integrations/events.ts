@@ -20,6 +20,8 @@ import { projectIntegrations, type EventFlag, type IntegrationRecord } from './s
 import type { ProjectEvent } from './kinds.js';
 import { dispatchHooks, finishedPipelineHooks, hooksWantPipeline, jobStepHooks } from '../hooks/dispatch.js';
 import { jobSteps } from '../hooks/transitions.js';
+import { commitTitle } from '../repository/entities.js';
+import { objectsOf } from '../repository/store.js';
 
 export type { ProjectEvent };
 
@@ -173,6 +175,13 @@ function noteEvent(s: Scope, id: number): void {
       target: `merge request !${m.iid}`,
       title: m.title,
       url: `${base}/-/merge_requests/${m.iid}#note_${note.id}`,
+    };
+  } else if (note.noteable_type === 'Commit' && note.commit_id !== undefined) {
+    const commit = objectsOf(s.st).commit(note.commit_id);
+    target = {
+      target: `commit ${note.commit_id.slice(0, 8)}`,
+      title: commit ? commitTitle(commit.message) : '',
+      url: `${base}/-/commit/${note.commit_id}#note_${note.id}`,
     };
   } else if (note.noteable_type === 'Snippet') {
     const sn = tget(s.st.issuables.snippets, note.noteable_id);

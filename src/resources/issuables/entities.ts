@@ -342,7 +342,8 @@ export class IssuableRenderer {
       created_at: n.created_at,
       updated_at: n.updated_at,
       system: n.system,
-      noteable_id: n.noteable_id,
+      // A commit note's column is null: its commit is its `commit_id`, which the entity does not show.
+      noteable_id: n.noteable_type === 'Commit' ? null : n.noteable_id,
       noteable_type: n.noteable_type,
     };
     if (n.type === 'DiffNote') out.position = n.position ?? null;

@@ -17,7 +17,9 @@ import { parse, type ApiRouter } from '../../core/router.js';
 import type { GroupRecord, PlatformState } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { rubyInspect } from '../groups/model.js';
+import { canDownloadCode } from '../projects/access.js';
 import type { Project } from '../projects/model.js';
+import { resolveCommit } from '../repository/refs.js';
 import {
   abilities,
   canAdminNote,
@@ -40,7 +42,10 @@ type Parent = { kind: 'project'; project: Project } | { kind: 'group'; group: Gr
 
 export interface Noteable {
   type: NoteableType;
+  /** The record's id; a commit's project id (what its notes keep in `noteable_id`). */
   id: number;
+  /** A commit's full SHA. */
+  commitId?: string;
   parent: Parent;
   /** Abilities in the parent (a group's members stand in for project abilities on epics). */
   a: ProjectAbilities;
@@ -73,31 +78,55 @@ function groupAbilities(st: PlatformState, c: Ctx, g: GroupRecord): ProjectAbili
  * that is missing or hidden from the viewer (a confidential issue, the merge requests of a project whose
  * code the viewer may not read) is the record's `404 Not found`.
  */
-export function findNoteable(c: Ctx, type: NoteableType, rawId: number): Noteable {
+export function findNoteable(c: Ctx, type: NoteableType, rawId: number | string): Noteable {
   const st = state(c);
   const missing = () => recordNotFound(`no ${type} ${rawId} that this viewer may read`);
+  if (type === 'Commit') return findCommitNoteable(c, String(rawId));
   if (type === 'Epic') {
     const group = findGroup(c, c.req.param('id') ?? '');
-    const epic = tget(st.issuables.epics, rawId);
+    const epic = tget(st.issuables.epics, Number(rawId));
     const a = groupAbilities(st, c, group);
     if (!epic || epic.group_id !== group.id || (epic.confidential && !a.allConfidential)) throw missing();
     return { type, id: epic.id, parent: { kind: 'group', group }, a, locked: null, shape: epic };
   }
   const project = loadProject(c);
   const a = abilities(st, c.get('viewer').user, project);
+  const id = Number(rawId);
   if (type === 'Issue') {
-    const issue = issueByIid(st, project.id, rawId);
+    const issue = issueByIid(st, project.id, id);
     if (!issue || !canSeeIssue(a, issue)) throw missing();
     return { type, id: issue.id, parent: { kind: 'project', project }, a, locked: issue.discussion_locked };
   }
   if (type === 'MergeRequest') {
-    const mr = mergeRequestByIid(st, project.id, rawId);
+    const mr = mergeRequestByIid(st, project.id, id);
     if (!mr || !a.mergeRequests) throw missing();
     return { type, id: mr.id, parent: { kind: 'project', project }, a, locked: mr.discussion_locked };
   }
-  const snippet = tget(st.issuables.snippets, rawId);
+  const snippet = tget(st.issuables.snippets, id);
   if (!snippet || snippet.project_id !== project.id || !canReadSnippet(a, project, snippet)) throw missing();
   return { type, id: snippet.id, parent: { kind: 'project', project }, a, locked: null, shape: snippet };
+}
+
+/**
+ * A commit: `NotesFinder#target` looks it up (a sha or a ref) only for a viewer who may download the
+ * project's code, and `read_commit` is `download_code`: otherwise, or without such a commit,
+ * `404 Commit Not Found`.
+ */
+function findCommitNoteable(c: Ctx, ref: string): Noteable {
+  const st = state(c);
+  const project = loadProject(c);
+  const user = c.get('viewer').user;
+  const a = abilities(st, user, project);
+  const sha = canDownloadCode(project, user, a.level) ? resolveCommit(st, project, ref) : undefined;
+  if (sha === undefined) throw notFound('Commit', 'no commit by this ref or sha that this viewer may read');
+  return {
+    type: 'Commit',
+    id: project.id,
+    commitId: sha,
+    parent: { kind: 'project', project },
+    a,
+    locked: null,
+  };
 }
 
 /** `read_snippet` on a project snippet (`ProjectSnippetPolicy`), the snippets feature included. */
@@ -111,7 +140,7 @@ export function canReadSnippet(a: ProjectAbilities, project: Project, s: Snippet
 
 export function noteOf(st: PlatformState, n: Noteable, noteId: number): NoteRecord {
   const note = tget(st.issuables.notes, noteId);
-  if (!note || note.noteable_type !== n.type || note.noteable_id !== n.id)
+  if (!note || note.noteable_type !== n.type || note.noteable_id !== n.id || note.commit_id !== n.commitId)
     throw recordNotFound('no such note');
   return note;
 }

@@ -21,7 +21,7 @@ import {
 export type IssueState = 'opened' | 'closed';
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 export type MergeStatus = 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
-export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'Commit';
 export type AwardableType = 'Issue' | 'MergeRequest' | 'Note' | 'Snippet' | 'Epic';
 
 /** Fields issues and merge requests share. */
@@ -98,7 +98,13 @@ export interface MergeRequestRecord extends IssuableBase {
 export interface NoteRecord {
   id: number;
   noteable_type: NoteableType;
+  /**
+   * The noteable's id; a commit note (whose column is null on the platform) keeps its project's id here,
+   * so that `Commit:<project id>` indexes a project's commit notes, and names its commit in `commit_id`.
+   */
   noteable_id: number;
+  /** A commit note's commit (40 hex digits). */
+  commit_id?: string;
   project_id: number | null;
   group_id: number | null;
   author_id: number;
@@ -109,8 +115,13 @@ export interface NoteRecord {
   updated_at: string;
   /** 40 hex digits; an individual note is a discussion of its own. */
   discussion_id: string;
-  /** `DiscussionNote` (a thread) or `DiffNote` (a thread on a diff line); null for an individual note. */
-  type: 'DiscussionNote' | 'DiffNote' | null;
+  /**
+   * `DiscussionNote` (a thread) or `DiffNote` (a thread on a diff line); null for an individual note.
+   * `LegacyDiffNote`: a comment on a commit's line through the commit comments API (`line_code`).
+   */
+  type: 'DiscussionNote' | 'DiffNote' | 'LegacyDiffNote' | null;
+  /** A `LegacyDiffNote`'s line: the file, its line number and the diff line's side. */
+  legacy_line?: { path: string; line: number; line_type: 'new' | 'old' };
   /** A diff note's position, as given (`Gitlab::Diff::Position#to_h`). */
   position?: DiffPosition;
   /** Resolution of a resolvable note (a thread's non-system note on a merge request). */
@@ -364,7 +375,7 @@ export interface IssuablesState {
     iids: Index;
     /** `i<project>:<iid >> 6>` / `m<project>:<iid >> 6>` -> issue / merge request ids (chunks of 64 iids) */
     byProject: MultiIndex;
-    /** `<NoteableType>:<id>` -> note ids */
+    /** `<NoteableType>:<id>` -> note ids (`Commit:<project id>`: the project's commit notes) */
     notes: MultiIndex;
     /** `p<project>` / `g<group>` -> milestone ids; also labels (`lp<project>`), snippets (`sp<project>`; by author `su<user>`; public personal ones `spublic`) and epics (`eg<group>`); an epic's issue links (`ee<epic>`) and an issue's one (`ie<issue>`) */
     owned: MultiIndex;

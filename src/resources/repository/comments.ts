@@ -1,32 +1,58 @@
 /**
  * Comments on a commit (`GET`/`POST .../repository/commits/:sha/comments`, `Entities::CommitNote`):
  * anyone who may read the code reads them; a signed-in reader may comment, on the commit or on one line
- * of a file its diff touches.
+ * of a file its diff touches. A comment is a note on the commit (`noteable_type: Commit`), the same notes
+ * the commit's discussions show: a comment on a line is a `LegacyDiffNote`, and a diff note started
+ * through the discussions API shows here with its file and line.
  */
 import { state, write, type Ctx } from '../../core/context.js';
 import { apiError } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
-import { nextId } from '../../core/state.js';
-import { madd, mget, tget, tset } from '../../core/table.js';
+import type { PlatformState, ProjectRecord } from '../../core/state.js';
+import { mget, tget } from '../../core/table.js';
+import { createNote } from '../issuables/model/notes.js';
+import type { NoteRecord } from '../issuables/store.js';
+import { emitEvent } from '../integrations/events.js';
 import { readableRepo } from './access.js';
+import { lineForPosition, positionDiffLines } from './diff-lines.js';
 import { authorEntity } from './entities.js';
 import { commitDeltas, findCommit } from './commits.js';
-import type { CommitCommentRecord } from './store.js';
 
 /** The longest comment kept (the platform's notes column bound). */
 const MAX_NOTE = 1_000_000;
 
-function commentEntity(c: Ctx, n: CommitCommentRecord) {
+/** `diff_file.file_path`, `diff_line.line` and `diff_line.type` of a note on a line; nulls for others. */
+function noteLine(st: PlatformState, project: ProjectRecord, n: NoteRecord) {
+  if (n.legacy_line) return n.legacy_line;
+  const none = { path: null, line: null, line_type: null };
+  if (n.type !== 'DiffNote' || !n.position) return none;
+  const lines = positionDiffLines(st, project, n.position);
+  if (!lines) return none;
+  const path = n.position.new_path || n.position.old_path;
+  const l = n.position.position_type === 'text' ? lineForPosition(lines, n.position) : undefined;
+  return { path, line: l ? (l.new_line ?? l.old_line) : null, line_type: l?.type ?? null };
+}
+
+function commentEntity(c: Ctx, project: ProjectRecord, n: NoteRecord) {
+  const { path, line, line_type } = noteLine(state(c), project, n);
   return {
-    note: n.note,
-    path: n.path,
-    line: n.line,
-    line_type: n.line_type,
+    note: n.body,
+    path,
+    line,
+    line_type,
     author: authorEntity(c, n.author_id),
     created_at: n.created_at,
   };
+}
+
+/** The commit's notes, by `created_at` (then id). */
+export function commitNotes(st: PlatformState, projectId: number, sha: string): NoteRecord[] {
+  return mget(st.issuables.idx.notes, `Commit:${projectId}`)
+    .map((id) => tget(st.issuables.notes, id)!)
+    .filter((n) => n.commit_id === sha)
+    .sort((a, b) => (a.created_at === b.created_at ? a.id - b.id : a.created_at < b.created_at ? -1 : 1));
 }
 
 const shaParams = { id: p.str().required(), sha: p.str().required() };
@@ -38,11 +64,7 @@ export function commentRoutes(r: ApiRouter): void {
     (c, prm) => {
       const proj = readableRepo(c);
       const sha = findCommit(c, proj, prm.sha);
-      const st = state(c);
-      const list = mget(st.repository.idx.commentsBy, String(proj.id))
-        .map((id) => tget(st.repository.comments, id)!)
-        .filter((n) => n.sha === sha);
-      return paginate(c, list, (n) => commentEntity(c, n));
+      return paginate(c, commitNotes(state(c), proj.id, sha), (n) => commentEntity(c, proj, n));
     },
   );
 
@@ -67,23 +89,26 @@ export function commentRoutes(r: ApiRouter): void {
       if (onLine && !commitDeltas(c, sha).some((d) => d.path === prm.path || d.from === prm.path))
         throw apiError(400, 'Failed to save note {:note=>["can\'t be blank"]}');
       const now = c.get('fx').clock.iso();
-      const id = write(c, (d) => {
-        const id = nextId(d, 'notes');
-        tset(d.repository.comments, id, {
-          id,
-          project_id: proj.id,
-          sha,
-          note: prm.note,
-          path: onLine ? prm.path! : null,
-          line: onLine ? prm.line! : null,
-          line_type: onLine ? (prm.line_type as 'new' | 'old') : null,
-          author_id: c.get('viewer').user!.id,
-          created_at: now,
-        });
-        madd(d.repository.idx.commentsBy, String(proj.id), id);
-        return id;
-      });
-      return c.json(commentEntity(c, tget(state(c).repository.comments, id)!), 201);
+      const id = write(c, (d) =>
+        createNote(
+          d,
+          {
+            noteable_type: 'Commit',
+            noteable_id: proj.id,
+            project_id: proj.id,
+            commit_id: sha,
+            author_id: c.get('viewer').user!.id,
+            body: prm.note,
+            type: onLine ? 'LegacyDiffNote' : null,
+            legacy_line: onLine
+              ? { path: prm.path!, line: prm.line!, line_type: prm.line_type as 'new' | 'old' }
+              : undefined,
+          },
+          now,
+        ),
+      );
+      emitEvent(c, { kind: 'note', id });
+      return c.json(commentEntity(c, proj, tget(state(c).issuables.notes, id)!), 201);
     },
   );
 }

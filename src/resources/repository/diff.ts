@@ -11,7 +11,7 @@ const CONTEXT = 3;
 
 type Op = [kind: ' ' | '-' | '+', line: string];
 
-function lines(text: string): string[] {
+export function lines(text: string): string[] {
   if (text === '') return [];
   const out = text.split('\n');
   if (out[out.length - 1] === '') out.pop();
@@ -123,7 +123,7 @@ function hunks(ops: readonly Op[]): string {
   return out.join('');
 }
 
-const isBinary = (b: Buffer) => b.subarray(0, 8000).includes(0);
+export const isBinary = (b: Buffer) => b.subarray(0, 8000).includes(0);
 
 export interface FileDiff {
   diff: string;

@@ -16,7 +16,8 @@ export const gitTime = (seconds: number) => new Date(seconds * 1000).toISOString
 
 export const projectWebUrl = (c: Ctx, p: ProjectRecord) => `${requestBase(c)}/${p.path_with_namespace}`;
 
-const title = (message: string) => message.split('\n', 1)[0]!;
+/** A commit's title: the first line of its message. */
+export const commitTitle = (message: string) => message.split('\n', 1)[0]!;
 
 /** `Entities::Commit`; an id the store does not know (a ref given a bare sha) shows its id only. */
 export function commitEntity(c: Ctx, p: ProjectRecord, id: string, commit?: CommitObject) {
@@ -26,7 +27,7 @@ export function commitEntity(c: Ctx, p: ProjectRecord, id: string, commit?: Comm
     short_id: id.slice(0, 8),
     created_at: o ? gitTime(o.committer.time) : null,
     parent_ids: o ? [...o.parents] : [],
-    title: o ? title(o.message) : '',
+    title: o ? commitTitle(o.message) : '',
     message: o ? o.message : '',
     author_name: o?.author.name ?? null,
     author_email: o?.author.email ?? null,

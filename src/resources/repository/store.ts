@@ -1,7 +1,8 @@
 /**
- * The repository area's slice: the instance's object store (outside immer's drafting, see objects.ts)
- * and the protected branches. Branch and tag heads live in the core `refs` table, inside the immer
- * state, so that moving a ref is part of a request's one write.
+ * The repository area's slice: the instance's object store (outside immer's drafting, see objects.ts),
+ * the protected branches and the commit statuses (comments on commits are notes, in the issuables area).
+ * Branch and tag heads live in the core `refs` table, inside the immer state, so that moving a ref is
+ * part of a request's one write.
  */
 import { emptyIndex, emptyTable, type MultiIndex, type Table } from '../../core/table.js';
 import { isDraft, original, type Draft } from 'immer';
@@ -37,19 +38,6 @@ export interface CommitStatusRecord {
   finished_at: string | null;
 }
 
-/** A comment on a commit, optionally on one line of its diff (`Note` with `noteable_type: Commit`). */
-export interface CommitCommentRecord {
-  id: number;
-  project_id: number;
-  sha: string;
-  note: string;
-  path: string | null;
-  line: number | null;
-  line_type: 'new' | 'old' | null;
-  author_id: number;
-  created_at: string;
-}
-
 export interface RepositoryState {
   /**
    * The `ObjectStore`, or the packed objects of a state file until first use: read only through
@@ -58,14 +46,11 @@ export interface RepositoryState {
   objects: unknown;
   protected: Table<ProtectedBranchRecord>;
   statuses: Table<CommitStatusRecord>;
-  comments: Table<CommitCommentRecord>;
   idx: {
     /** project id -> protected branch ids */
     protectedBy: MultiIndex;
     /** project id -> commit status ids */
     statusesBy: MultiIndex;
-    /** project id -> commit comment ids */
-    commentsBy: MultiIndex;
   };
 }
 
@@ -73,8 +58,7 @@ export const emptyRepository = (): RepositoryState => ({
   objects: new ObjectStore(),
   protected: emptyTable(),
   statuses: emptyTable(),
-  comments: emptyTable(),
-  idx: { protectedBy: emptyIndex(), statusesBy: emptyIndex(), commentsBy: emptyIndex() },
+  idx: { protectedBy: emptyIndex(), statusesBy: emptyIndex() },
 });
 
 declare module '../../core/state.js' {

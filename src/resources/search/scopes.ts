@@ -16,6 +16,7 @@ import type {
   NoteRecord,
   SnippetRecord,
 } from '../issuables/store.js';
+import { canDownloadCode } from '../projects/access.js';
 import type { Project } from '../projects/model.js';
 import { searchProjects } from '../projects/finder.js';
 import { canReadSnippet } from '../snippets/model.js';
@@ -147,6 +148,8 @@ export function searchNotes(i: SearchInput, project: Project): NoteRecord[] {
       const s = tget(st.issuables.snippets, n.noteable_id);
       return !!s && canReadSnippet(st, i.ctx.user, s);
     }
+    // `NotesFinder`: a project's commit notes for a viewer who may download its code.
+    if (n.noteable_type === 'Commit') return canDownloadCode(project, i.ctx.user, a.level);
     return false;
   };
   return tvalues(st.issuables.notes)

@@ -277,6 +277,37 @@ describe('project hook deliveries', () => {
     });
   });
 
+  it('delivery: a comment on a commit is a Note Hook with the commit', async () => {
+    const r = await listen();
+    const fx = world({}, LOCAL_OK);
+    await addHook(fx, { url: r.url, note_events: true });
+    const head = await body(await call(fx, 'GET', `${APP}/repository/commits/master`, 'dev'));
+    const sha = head.id as string;
+    const res = await call(fx, 'POST', `${APP}/repository/commits/${sha}/discussions`, 'dev', {
+      body: 'Why?',
+    });
+    expect(res.status).toBe(201);
+    const noteId = (await body(res)).notes[0].id as number;
+    await deliveries(fx.clock).settled();
+    expect(r.received).toHaveLength(1);
+    expect(r.received[0]!.headers['x-gitlab-event']).toBe('Note Hook');
+    expect(r.received[0]!.body).toMatchObject({
+      object_kind: 'note',
+      event_type: 'note',
+      project_id: 1,
+      object_attributes: {
+        note: 'Why?',
+        noteable_type: 'Commit',
+        noteable_id: null,
+        commit_id: sha,
+        type: 'DiscussionNote',
+        url: `http://localhost/acme/app/-/commit/${sha}#note_${noteId}`,
+      },
+      commit: { id: sha, title: head.title, url: `http://localhost/acme/app/-/commit/${sha}` },
+    });
+    expect(r.received[0]!.body.commit).not.toHaveProperty('added');
+  });
+
   it('delivery: opening and merging a merge request', async () => {
     const r = await listen();
     const fx = world({}, LOCAL_OK);

@@ -987,6 +987,47 @@ describe('project import', () => {
   });
 });
 
+describe('commit notes', () => {
+  it('GET /projects/:id/export/download: the notes on a commit go with each pipeline of that commit; an import makes them once', async () => {
+    const fx = world({
+      ...scenario,
+      projects: [
+        {
+          ...scenario.projects![0]!,
+          pipelines: [
+            { ref: 'master', status: 'success', user: 'owner' },
+            { ref: 'master', status: 'failed', user: 'owner' },
+          ],
+        },
+      ],
+    });
+    const sha = (await get(fx, `${APP}/repository/commits/master`)).id as string;
+    const comment = await call(fx, 'POST', `${APP}/repository/commits/${sha}/comments`, 'dev', {
+      note: 'Nice',
+    });
+    expect(comment.status).toBe(201);
+    const bytes = await exported(fx);
+    const files = await untarText(bytes);
+    const pipelines = ndjson(files.get('tree/project/ci_pipelines.ndjson'));
+    expect(pipelines).toHaveLength(2);
+    for (const pl of pipelines)
+      expect(pl).toMatchObject({
+        sha,
+        notes: [{ body: 'Nice', author: { username: 'dev', email: 'dev@example.com' }, system: false }],
+      });
+    const created = await startImport(fx, bytes, { path: 'copy', namespace: 'acme' });
+    advance(fx, 3000);
+    expect((await get(fx, `projects/${created.id as number}/import`)).import_status).toBe('finished');
+    const copied = (await getAny(
+      fx,
+      `projects/${created.id as number}/repository/commits/${sha}/comments`,
+    )) as {
+      note: string;
+    }[];
+    expect(copied.map((n) => n.note)).toEqual(['Nice']);
+  });
+});
+
 describe('round trip', () => {
   const full: ScenarioFile = {
     ...scenario,

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tvalues } from '../../../src/core/table.js';
 import { deliveries } from '../../../src/resources/integrations/delivery.js';
 import { APP, body, call, receiver, world, type World } from '../settings/world.js';
 
@@ -299,6 +300,26 @@ describe('notification delivery', () => {
       text,
       fallback: text,
       attachments: [{ text: 'Looking into it', color: '#345' }],
+    });
+  });
+
+  it('delivery: a comment on a commit is a note event naming the commit', async () => {
+    const r = await hook();
+    const fx = world({}, LOCAL_OK);
+    await slack(fx, r.url);
+    const head = await body(await call(fx, 'GET', `${APP}/repository/commits/master`, 'dev'));
+    const sha = head.id as string;
+    const res = await call(fx, 'POST', `${APP}/repository/commits/${sha}/comments`, 'dev', { note: 'Neat' });
+    expect(res.status).toBe(201);
+    await deliveries(fx.clock).settled();
+    const note = tvalues(fx.state.issuables.notes).find((n) => n.noteable_type === 'Commit')!;
+    const text =
+      `Dev User (dev) <http://localhost/acme/app/-/commit/${sha}#note_${note.id}|commented on commit ${sha.slice(0, 8)}> in ` +
+      `<http://localhost/acme/app|Acme / App>: *${head.title as string}*`;
+    expect(r.received[0]!.body).toEqual({
+      text,
+      fallback: text,
+      attachments: [{ text: 'Neat', color: '#345' }],
     });
   });
 

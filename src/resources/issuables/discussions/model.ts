@@ -11,10 +11,11 @@ import { type DiffPosition, type NoteableType, type NoteRecord } from '../store.
 
 type S = Draft<PlatformState>;
 
-/** Every note of a noteable, oldest first (`fresh`). */
-export function notesOf(st: PlatformState, type: NoteableType, id: number): NoteRecord[] {
+/** Every note of a noteable (of a commit: `id` is its project's, `commitId` its SHA), oldest first (`fresh`). */
+export function notesOf(st: PlatformState, type: NoteableType, id: number, commitId?: string): NoteRecord[] {
   return mget(st.issuables.idx.notes, `${type}:${id}`)
     .map((nid) => tget(st.issuables.notes, nid)!)
+    .filter((n) => n.commit_id === commitId)
     .sort((a, b) => (a.created_at === b.created_at ? a.id - b.id : a.created_at < b.created_at ? -1 : 1));
 }
 

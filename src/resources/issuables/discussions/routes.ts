@@ -1,9 +1,10 @@
 /**
- * The discussions API (`lib/api/discussions.rb`) on issues, merge requests, project snippets and (paid
- * tiers, by id) group epics: list
- * and get discussions, start one (a diff note with `position` on merge requests), reply, get, edit,
- * resolve and delete its notes, and resolve a merge request discussion. The notes are the notes API's
- * notes: an individual note is a discussion of its own. Every route needs a user first.
+ * The discussions API (`lib/api/discussions.rb`) on issues, merge requests, project snippets, commits
+ * (by SHA or ref) and (paid tiers, by id) group epics: list
+ * and get discussions, start one (a diff note with `position` on merge requests and commits), reply, get,
+ * edit, resolve and delete its notes, and resolve a merge request discussion. The notes are the notes
+ * API's notes (a commit's: the commit comments API's): an individual note is a discussion of its own.
+ * Every route needs a user first.
  */
 import { requireUser } from '../../../core/auth.js';
 import { state, write, type Ctx } from '../../../core/context.js';
@@ -16,7 +17,8 @@ import { rubyInspect } from '../../groups/model.js';
 import { emitEvent } from '../../integrations/events.js';
 import { canComment, canSeeNote } from '../access.js';
 import { issuableRenderer, type IssuableRenderer } from '../entities.js';
-import { createNote, isResolvable } from '../model.js';
+import { createNote, isResolvable, type NewNote } from '../model.js';
+import { lineForPosition, positionDiffLines } from '../../repository/diff-lines.js';
 import { bodyErrors, destroyNote, editNote, findNoteable, noteOf, type Noteable } from '../notes.js';
 import type { DiffPosition, NoteableType, NoteRecord } from '../store.js';
 import {
@@ -40,19 +42,24 @@ function discussionEntity(r: IssuableRenderer, notes: readonly NoteRecord[]) {
 
 /** `readable_discussion_notes`: the discussion's notes the viewer may read, oldest first. */
 function readableNotes(c: Ctx, type: NoteableType, n: Noteable, discussionId: string): NoteRecord[] {
-  return notesOf(state(c), type, n.id).filter((x) => x.discussion_id === discussionId && canSeeNote(n.a, x));
+  return notesOf(state(c), type, n.id, n.commitId).filter(
+    (x) => x.discussion_id === discussionId && canSeeNote(n.a, x),
+  );
 }
 
-const idShape = { noteable_id: p.int().required() };
-const discussionShape = { ...idShape, discussion_id: p.str().required() };
+const intId = { noteable_id: p.int().required() };
+/** A commit is named by a string (its SHA, or a ref), every other noteable by an integer. */
+const commitId = { noteable_id: p.str().required() };
+const idShapeOf = (type: NoteableType) => (type === 'Commit' ? commitId : intId);
+const discussionShapeOf = (type: NoteableType) => ({ ...idShapeOf(type), discussion_id: p.str().required() });
 
 function list(type: NoteableType) {
   return (c: Ctx): Response => {
     requireUser(c);
-    const prm = parse(c, { ...idShape, ...paginationParams });
+    const prm = parse(c, { ...idShapeOf(type), ...paginationParams });
     const n = findNoteable(c, type, prm.noteable_id);
     // Pages of discussions; notes the viewer may not read drop out after, and with them empty discussions.
-    const page = offsetPage(c, discussionsOf(notesOf(state(c), type, n.id)));
+    const page = offsetPage(c, discussionsOf(notesOf(state(c), type, n.id, n.commitId)));
     const visible = page.items.map((d) => d.filter((x) => canSeeNote(n.a, x))).filter((d) => d.length > 0);
     const r = issuableRenderer(c);
     return sendPage(c, { ...page, items: visible }, (d) => discussionEntity(r, d));
@@ -62,7 +69,7 @@ function list(type: NoteableType) {
 function show(type: NoteableType) {
   return (c: Ctx): Response => {
     requireUser(c);
-    const prm = parse(c, discussionShape);
+    const prm = parse(c, discussionShapeOf(type));
     const n = findNoteable(c, type, prm.noteable_id);
     const notes = readableNotes(c, type, n, prm.discussion_id);
     if (notes.length === 0) throw notFound('Discussion');
@@ -129,6 +136,34 @@ function readPosition(raw: RawParams): DiffPosition {
   return out;
 }
 
+function withoutLineRange(raw: RawParams): RawParams {
+  const out = Object.create(null) as RawParams;
+  for (const [k, v] of Object.entries(raw)) if (k !== 'line_range') out[k] = v;
+  return out;
+}
+
+/**
+ * `DiffNote`'s validations on a commit: a text position needs a `line_code`, the line of the position's
+ * diff (from `start_sha` to `head_sha`) with exactly its old and new line; and the position complete.
+ */
+function commitDiffNoteErrors(c: Ctx, n: Noteable, pos: DiffPosition): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (pos.position_type === 'text' && n.parent.kind === 'project') {
+    const lines = positionDiffLines(state(c), n.parent.project, pos);
+    if (!lines || !lineForPosition(lines, pos))
+      errors.line_code = ["can't be blank", 'must be a valid line code'];
+  }
+  if (!positionComplete(pos)) errors.position = ['is incomplete'];
+  return errors;
+}
+
+/** What a reply takes of a commit discussion's first note: its class and its line. */
+function replyOnLine(first: NoteRecord): Partial<NewNote> {
+  if (first.type === 'DiffNote') return { type: 'DiffNote', position: first.position };
+  if (first.type === 'LegacyDiffNote') return { type: 'LegacyDiffNote', legacy_line: first.legacy_line };
+  return { type: 'DiscussionNote' };
+}
+
 /** `set_note_created_at`: owners and admins may date a note. */
 function createdAt(n: Noteable, raw: string | undefined): string | undefined {
   if (raw === undefined || !n.a.owner) return undefined;
@@ -139,13 +174,24 @@ function createdAt(n: Noteable, raw: string | undefined): string | undefined {
 function start(type: NoteableType) {
   return (c: Ctx): Response => {
     const user = requireUser(c);
-    const prm = parse(c, { ...idShape, body: p.str().required(), created_at: p.str(), position: p.hash() });
-    const position = prm.position === undefined ? undefined : readPosition(prm.position);
+    const prm = parse(c, {
+      ...idShapeOf(type),
+      body: p.str().required(),
+      created_at: p.str(),
+      position: p.hash(),
+    });
+    // On a commit the position takes no `line_range` (the API declares it for merge requests only).
+    const rawPosition =
+      type === 'Commit' && prm.position
+        ? withoutLineRange(prm.position)
+        : (prm.position as RawParams | undefined);
+    const position = rawPosition === undefined ? undefined : readPosition(rawPosition);
     const n = findNoteable(c, type, prm.noteable_id);
     if (!canComment(n.a, n.locked)) throw forbidden();
     const errors = { ...bodyErrors(prm.body) };
-    // `DiffNote`: only merge requests (and commits) take one, and its position must be complete.
-    if (position && type !== 'MergeRequest') errors.noteable_type = ['is not included in the list'];
+    // `DiffNote`: only merge requests and commits take one, and its position must be complete.
+    if (position && type === 'Commit') Object.assign(errors, commitDiffNoteErrors(c, n, position));
+    else if (position && type !== 'MergeRequest') errors.noteable_type = ['is not included in the list'];
     else if (position && !positionComplete(position)) errors.position = ['is incomplete'];
     if (Object.keys(errors).length) throw badRequest(`Note ${rubyInspect(errors)}`);
     const now = c.get('fx').clock.iso();
@@ -156,6 +202,7 @@ function start(type: NoteableType) {
         {
           noteable_type: type,
           noteable_id: n.id,
+          commit_id: n.commitId,
           project_id: n.parent.kind === 'project' ? n.parent.project.id : null,
           group_id: n.parent.kind === 'group' ? n.parent.group.id : null,
           author_id: user.id,
@@ -177,7 +224,7 @@ function start(type: NoteableType) {
 function reply(type: NoteableType) {
   return (c: Ctx): Response => {
     const user = requireUser(c);
-    const prm = parse(c, { ...discussionShape, body: p.str().required(), created_at: p.str() });
+    const prm = parse(c, { ...discussionShapeOf(type), body: p.str().required(), created_at: p.str() });
     const n = findNoteable(c, type, prm.noteable_id);
     const notes = readableNotes(c, type, n, prm.discussion_id);
     const first = notes[0];
@@ -197,11 +244,13 @@ function reply(type: NoteableType) {
         {
           noteable_type: type,
           noteable_id: n.id,
+          commit_id: n.commitId,
           project_id: n.parent.kind === 'project' ? n.parent.project.id : null,
           group_id: n.parent.kind === 'group' ? n.parent.group.id : null,
           author_id: user.id,
           body: prm.body,
-          type: 'DiscussionNote',
+          // `Discussion#reply_attributes`: a reply on a commit's line is a note on the same line.
+          ...(type === 'Commit' ? replyOnLine(first) : { type: 'DiscussionNote' as const }),
           discussion_id: first.discussion_id,
           created_at: when,
           updated_at: when,
@@ -214,12 +263,12 @@ function reply(type: NoteableType) {
   };
 }
 
-const noteShape = { ...discussionShape, note_id: p.int().required() };
+const noteShapeOf = (type: NoteableType) => ({ ...discussionShapeOf(type), note_id: p.int().required() });
 
 function listNotes(type: NoteableType) {
   return (c: Ctx): Response => {
     requireUser(c);
-    const prm = parse(c, { ...discussionShape, ...paginationParams });
+    const prm = parse(c, { ...discussionShapeOf(type), ...paginationParams });
     const n = findNoteable(c, type, prm.noteable_id);
     const notes = readableNotes(c, type, n, prm.discussion_id);
     if (notes.length === 0) throw notFound('Notes');
@@ -231,7 +280,7 @@ function listNotes(type: NoteableType) {
 function showNote(type: NoteableType) {
   return (c: Ctx): Response => {
     requireUser(c);
-    const prm = parse(c, noteShape);
+    const prm = parse(c, noteShapeOf(type));
     const n = findNoteable(c, type, prm.noteable_id);
     const note = noteOf(state(c), n, prm.note_id);
     if (!canSeeNote(n.a, note)) throw notFound('Note');
@@ -250,7 +299,7 @@ function canResolve(c: Ctx, n: Noteable, noteAuthor?: number): boolean {
 function updateNote(type: NoteableType) {
   return (c: Ctx): Response => {
     const user = requireUser(c);
-    const prm = parse(c, { ...noteShape, body: p.str(), resolved: p.bool() });
+    const prm = parse(c, { ...noteShapeOf(type), body: p.str(), resolved: p.bool() });
     exactlyOneOf(c.get('params'), 'body', 'resolved');
     const n = findNoteable(c, type, prm.noteable_id);
     const note = noteOf(state(c), n, prm.note_id);
@@ -268,7 +317,7 @@ function updateNote(type: NoteableType) {
 function deleteNote(type: NoteableType) {
   return (c: Ctx): Response => {
     requireUser(c);
-    const prm = parse(c, noteShape);
+    const prm = parse(c, noteShapeOf(type));
     const n = findNoteable(c, type, prm.noteable_id);
     return destroyNote(c, n, noteOf(state(c), n, prm.note_id));
   };
@@ -277,7 +326,7 @@ function deleteNote(type: NoteableType) {
 /** `PUT .../discussions/:discussion_id` on merge requests: resolves or unresolves the whole discussion. */
 function resolveDiscussion(c: Ctx): Response {
   const user = requireUser(c);
-  const prm = parse(c, { ...discussionShape, resolved: p.bool().required() });
+  const prm = parse(c, { ...discussionShapeOf('MergeRequest'), resolved: p.bool().required() });
   const n = findNoteable(c, 'MergeRequest', prm.noteable_id);
   const notes = notesOf(state(c), 'MergeRequest', n.id).filter((x) => x.discussion_id === prm.discussion_id);
   if (notes.length === 0) throw notFound('Discussion');
@@ -303,6 +352,7 @@ const BASES: [NoteableType, string, 'premium' | undefined][] = [
   ['MergeRequest', '/projects/:id/merge_requests/:noteable_id/discussions', undefined],
   ['Snippet', '/projects/:id/snippets/:noteable_id/discussions', undefined],
   ['Epic', '/groups/:id/epics/:noteable_id/discussions', 'premium'],
+  ['Commit', '/projects/:id/repository/commits/:noteable_id/discussions', undefined],
 ];
 
 export function discussionsRoutes(r: ApiRouter): void {

@@ -6,7 +6,7 @@ import type { DiffPosition, NoteRecord } from '../store.js';
 
 const line = z.number().int().min(0).nullable().optional();
 
-const positionScenario = z.strictObject({
+export const positionScenario = z.strictObject({
   base_sha: z.string().max(64),
   start_sha: z.string().max(64),
   head_sha: z.string().max(64),

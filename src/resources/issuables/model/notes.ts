@@ -26,15 +26,18 @@ export interface NewNote {
   updated_at?: string;
   /** A reply joins this discussion; a new thread or individual note starts its own. */
   discussion_id?: string;
-  type?: 'DiscussionNote' | 'DiffNote' | null;
+  type?: NoteRecord['type'];
   position?: DiffPosition;
+  /** A commit note's commit (its `noteable_id` is then the project's id). */
+  commit_id?: string;
+  legacy_line?: NoteRecord['legacy_line'];
   resolved_at?: string | null;
   resolved_by_id?: number | null;
 }
 
 /** A new discussion's id: 40 hex digits, as the platform's SHA-1 ids, derived from the note. */
 const discussionIdFor = (input: NewNote, id: number) =>
-  sha(`discussion:${input.noteable_type}:${input.noteable_id}:${id}`);
+  sha(`discussion:${input.noteable_type}:${input.commit_id ?? input.noteable_id}:${id}`);
 
 export function createNote(st: S, input: NewNote, now: string): number {
   const id = nextId(st, 'notes');
@@ -54,7 +57,9 @@ export function createNote(st: S, input: NewNote, now: string): number {
     discussion_id: input.discussion_id ?? discussionIdFor(input, id),
     type: input.type ?? null,
   };
+  if (input.commit_id !== undefined) rec.commit_id = input.commit_id;
   if (input.position) rec.position = input.position;
+  if (input.legacy_line) rec.legacy_line = input.legacy_line;
   if (input.resolved_at) {
     rec.resolved_at = input.resolved_at;
     rec.resolved_by_id = input.resolved_by_id ?? null;
@@ -69,7 +74,7 @@ export function createNote(st: S, input: NewNote, now: string): number {
       if (now > target.updated_at) target.updated_at = now;
     }
     projectMeta(st, target.project_id);
-  }
+  } else if (input.noteable_type === 'Commit') projectMeta(st, input.noteable_id);
   return id;
 }
 
@@ -82,7 +87,7 @@ export function deleteNote(st: S, noteId: number): void {
   if (target) {
     if (!n.system && target.user_notes_count > 0) target.user_notes_count--;
     projectMeta(st, target.project_id);
-  }
+  } else if (n.noteable_type === 'Commit') projectMeta(st, n.noteable_id);
   tdelete(st.issuables.notes, noteId);
 }
 

@@ -37,6 +37,8 @@ export function deleteProjectIssuables(st: S, projectId: number): void {
     tdelete(st.issuables.snippets, id);
   }
   idelete(st.issuables.idx.owned, `sp${projectId}`);
+  for (const n of mget(st.issuables.idx.notes, `Commit:${projectId}`)) deleteNote(st, n);
+  idelete(st.issuables.idx.notes, `Commit:${projectId}`);
   tdelete(st.issuables.projectMeta, projectId);
 }
 
