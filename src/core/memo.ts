@@ -13,8 +13,9 @@ export interface MemoOptions {
   /** Answers kept (default 200,000); when full, the oldest eighth makes room. */
   entries?: number;
   /**
-   * Characters of keys and of string bodies kept (default 256 MiB). Bodies held as bytes or pieces are
-   * the renderings the entities keep anyway, so they are not counted again.
+   * Characters of keys and bytes of bodies kept (default 64 MiB). Bodies held as bytes or pieces count
+   * too: a body may be a rendering that the renderings' own budget has dropped since, and then the
+   * answer kept here is all that holds it.
    */
   bytes?: number;
 }
@@ -37,11 +38,13 @@ export interface Kept {
 }
 
 export const DEFAULT_MEMO_ENTRIES = 200_000;
-export const DEFAULT_MEMO_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MEMO_BYTES = 64 * 1024 * 1024;
 
-/** What an answer holds on its own: its key and a string body (built for it alone). */
-const heldBy = (key: string, kept: Kept) =>
-  key.length + (typeof kept.body === 'string' ? kept.body.length : 0);
+/**
+ * What an answer holds: its key and its body (a list's pieces counted whole, though records share them).
+ * The entries bound covers what each answer holds besides.
+ */
+const heldBy = (key: string, kept: Kept) => key.length + kept.size;
 
 export class ResponseMemo {
   readonly #entries: number;

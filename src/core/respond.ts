@@ -17,10 +17,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
  * times their size.
  */
 export function keptBytes(s: string): Buffer<ArrayBuffer> {
-  const b = Buffer.from(s, 'utf8');
-  if (b.byteOffset === 0 && b.buffer.byteLength === b.length) return b;
-  const own = Buffer.allocUnsafeSlow(b.length);
-  b.copy(own);
+  // Encoded straight into memory of its own: one pass, no pooled copy in between.
+  const own = Buffer.allocUnsafeSlow(Buffer.byteLength(s, 'utf8'));
+  own.write(s);
   return own;
 }
 
