@@ -25,12 +25,10 @@ describe('RenderCache', () => {
   it('drops the least recently used entries when over its budget, and what it holds stays within it', () => {
     const dropped: string[] = [];
     const cache = new RenderCache(100);
-    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((n) => entry(n, dropped)) as [
-      CacheEntry,
-      CacheEntry,
-      CacheEntry,
-      CacheEntry,
-    ];
+    const a = entry('a', dropped);
+    const b = entry('b', dropped);
+    const c = entry('c', dropped);
+    const d = entry('d', dropped);
     cache.add(a, 40);
     cache.add(b, 40);
     cache.touch(a);
