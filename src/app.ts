@@ -120,7 +120,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   /** Keeps a lean answer that wrote nothing, when it is held as bytes. */
   function keep(key: string, root: PlatformState, res: Response, probe: Probe, reads: number): void {
     const made = madeOf(res);
-    if (!made || !memo) return;
+    if (!made || !memo || !memo.admits(key, made.size)) return;
     const err = probe.error instanceof ApiError ? probe.error : undefined;
     memo.set(key, root, {
       key,

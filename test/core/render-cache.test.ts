@@ -8,9 +8,11 @@ import {
 import { createFauxlab, type Fauxlab } from '../../src/index.js';
 import type { ScenarioFile } from '../../src/scenario/schema.js';
 
+let hashes = 0;
 function entry(name: string, dropped: string[]): CacheEntry & { name: string } {
   return {
     name,
+    hash: ++hashes,
     held: 0,
     older: null,
     newer: null,
@@ -29,11 +31,15 @@ describe('RenderCache', () => {
     const b = entry('b', dropped);
     const c = entry('c', dropped);
     const d = entry('d', dropped);
-    cache.add(a, 40);
-    cache.add(b, 40);
+    expect(cache.add(a, 40)).toBe(true);
+    expect(cache.add(b, 40)).toBe(true);
     cache.touch(a);
-    cache.add(c, 40);
-    // b was used least recently: a was touched after it.
+    // Full: a newcomer asked for no more often than the oldest entry (b) stays out.
+    expect(cache.add(c, 40)).toBe(false);
+    expect([c.cached, dropped]).toEqual([false, []]);
+    cache.touch(c);
+    // Asked for more often now than b: it enters, and b (used least recently: a was touched after it) goes.
+    expect(cache.add(c, 40)).toBe(true);
     expect(dropped).toEqual(['b']);
     expect([a.cached, b.cached, c.cached]).toEqual([true, false, true]);
     expect(cache.bytes).toBe(80);
@@ -42,7 +48,7 @@ describe('RenderCache', () => {
     cache.charge(c, 30);
     expect(dropped).toEqual(['b', 'a']);
     expect(cache.bytes).toBe(70);
-    cache.add(d, 20);
+    expect(cache.add(d, 20)).toBe(true);
     expect(cache.bytes).toBe(90);
     // A charge to an entry that is no longer kept changes nothing.
     cache.charge(b, 1000);
@@ -62,11 +68,34 @@ describe('RenderCache', () => {
     const cache = new RenderCache(10);
     const a = entry('a', dropped);
     const b = entry('b', dropped);
-    cache.add(a, 50);
+    expect(cache.add(a, 50)).toBe(true);
+    expect(cache.add(b, 50)).toBe(false);
     expect(a.cached).toBe(true);
-    cache.add(b, 50);
+    cache.touch(b);
+    cache.touch(b);
+    expect(cache.add(b, 50)).toBe(true);
     expect(dropped).toEqual(['a']);
     expect(b.cached).toBe(true);
+  });
+
+  it('reads spread evenly over ten times what fits: the kept entries stay, the rest pass through', () => {
+    const dropped: string[] = [];
+    const cache = new RenderCache(100);
+    const all = Array.from({ length: 100 }, (_, i) => entry(`e${i}`, dropped));
+    let hits = 0;
+    let i = 0;
+    for (let n = 0; n < 5000; n++) {
+      i = (i * 7919 + 13) % 100;
+      const e = all[i]!;
+      if (e.cached) {
+        hits++;
+        cache.touch(e);
+      } else cache.add(e, 10);
+    }
+    expect(cache.size).toBe(10);
+    // Without admission every miss would drop an entry (about 4,500); the first ten filled it.
+    expect(dropped.length).toBeLessThan(100);
+    expect(hits).toBeGreaterThan(300);
   });
 });
 

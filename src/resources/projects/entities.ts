@@ -253,12 +253,18 @@ export class ProjectRenderer {
     return this.#kept(out, slot);
   }
 
-  /** A record's JSON as just used: the newest in the budget, kept by record and on the list key. */
+  /**
+   * A record's JSON as just used: the newest in the budget, kept by record and on the list key, when the
+   * budget admits it; else it serves this request only.
+   */
   #kept(r: RecordJson, slot: RenderSlot | undefined): RecordJson {
     if (r.cached) projectRenderings.touch(r);
-    else {
+    else if (projectRenderings.add(r, recordHeld(r) + (r.views ? sumHeld(r.views) : 0)))
       records.set(r.record, r);
-      projectRenderings.add(r, recordHeld(r) + (r.views ? sumHeld(r.views) : 0));
+    else {
+      if (records.get(r.record) === r) records.delete(r.record);
+      r.views = undefined;
+      return r;
     }
     if (slot && slot.rendered !== r) {
       slot.rendered = r;
@@ -336,7 +342,8 @@ export class ProjectRenderer {
     const v = i >= 0 ? views![i] : undefined;
     if (this.#fresh(v, key, st)) return v;
     const parts: string[] = [];
-    this.#write(parts, p, o, slot);
+    this.#write(parts, p, o, r);
+    const s = parts.join('');
     const made: View = {
       key,
       base: this.base,
@@ -350,8 +357,10 @@ export class ProjectRenderer {
       settings: st.settings,
       // Statistics show the repository's size: a moved ref anywhere makes a fresh rendering.
       refs: o.statistics === true ? st.refs : undefined,
-      json: keptBytes(parts.join('')),
+      // Bytes of their own only for a rendering that is kept: anything else is young garbage.
+      json: r.cached ? keptBytes(s) : Buffer.from(s),
     };
+    if (!r.cached) return made;
     // One per key; a record read by many viewers starts over rather than growing.
     let delta = viewHeld(made);
     if (!views || views.length >= VIEWS_PER_RECORD) {
@@ -386,8 +395,12 @@ export class ProjectRenderer {
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
       let v = item.view as View | undefined;
-      if (!this.#fresh(v, key, st)) item.view = v = this.#view(item.p as Project, st, o, key, item);
-      else if (item.rendered) projectRenderings.touch(item.rendered as RecordJson);
+      if (!this.#fresh(v, key, st)) {
+        v = this.#view(item.p as Project, st, o, key, item);
+        // Kept on the key only along with a record JSON the budget keeps.
+        const r = item.rendered as RecordJson | undefined;
+        item.view = r?.cached && r.views?.includes(v) ? v : undefined;
+      } else if (item.rendered) projectRenderings.touch(item.rendered as RecordJson);
       chunks[i * 2] = i === 0 ? OPEN : COMMA;
       chunks[i * 2 + 1] = v.json;
       size += v.json.length;
@@ -397,11 +410,11 @@ export class ProjectRenderer {
   }
 
   /** Appends the pieces of one entity's JSON to `parts`. */
-  #write(parts: string[], p: Project, o: ProjectEntityOptions, slot?: RenderSlot): void {
+  #write(parts: string[], p: Project, o: ProjectEntityOptions, known?: RecordJson): void {
     const st = this.st;
     const viewer = this.viewer;
     const admin = this.admin;
-    const r = this.#record(p, st, slot);
+    const r = known ?? this.#record(p, st);
     // Admins may do everything a membership would allow: their level changes no field, and only a
     // disabled feature is closed to them (read from the cache entry, without touching the record).
     const access = viewer && !admin ? this.#access(p) : admin ? ACCESS.OWNER : 0;

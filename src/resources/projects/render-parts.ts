@@ -218,6 +218,9 @@ export class RecordJson {
   views?: View[];
 
   // Its place in the renderings' budget (src/core/render-cache.ts).
+  get hash(): number {
+    return this.id;
+  }
   held = 0;
   older: CacheEntry | null = null;
   newer: CacheEntry | null = null;
