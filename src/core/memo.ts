@@ -15,7 +15,7 @@ export interface MemoOptions {
   /** Answers kept (default 200,000); when full, the oldest eighth makes room. */
   entries?: number;
   /**
-   * Characters of keys and bytes of bodies kept (default 64 MiB). Bodies held as bytes or pieces count
+   * Characters of keys and bytes of bodies kept (default 48 MiB). Bodies held as bytes or pieces count
    * too: a body may be a rendering that the renderings' own budget has dropped since, and then the
    * answer kept here is all that holds it.
    */
@@ -40,7 +40,7 @@ export interface Kept {
 }
 
 export const DEFAULT_MEMO_ENTRIES = 200_000;
-export const DEFAULT_MEMO_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MEMO_BYTES = 48 * 1024 * 1024;
 
 /**
  * What an answer holds: its key and its body (a list's pieces counted whole, though records share them).

@@ -72,8 +72,8 @@ export interface CacheEntry {
   drop(): void;
 }
 
-/** Default budget of the project renderings: about 20,000 projects' JSON. */
-export const DEFAULT_RENDER_CACHE_BYTES = 128 * 1024 * 1024;
+/** Default budget of the project renderings: about 10,000 projects' JSON (single and list). */
+export const DEFAULT_RENDER_CACHE_BYTES = 64 * 1024 * 1024;
 
 export class RenderCache {
   #limit: number;
