@@ -262,7 +262,9 @@ export class ProjectRenderer {
     else if (projectRenderings.add(r, recordHeld(r) + (r.views ? sumHeld(r.views) : 0)))
       records.set(r.record, r);
     else {
+      // Not kept anywhere: whatever still points to it lets go, so that only the budget holds renderings.
       if (records.get(r.record) === r) records.delete(r.record);
+      if (slot && slot.rendered === r) slot.rendered = slot.view = undefined;
       r.views = undefined;
       return r;
     }
