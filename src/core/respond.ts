@@ -138,7 +138,12 @@ class LightResponse {
     return false;
   }
   get headers(): Headers {
-    return (this.#headers ??= new Headers(this.#plain));
+    if (this.#headers) return this.#headers;
+    const h = new Headers(this.#plain);
+    // What the native constructor adds to a string body that names no type.
+    if (typeof this.#body === 'string' && !h.has('content-type'))
+      h.set('content-type', 'text/plain;charset=UTF-8');
+    return (this.#headers = h);
   }
   get body(): ReadableStream<Uint8Array> | null {
     return this.#real().body;

@@ -44,6 +44,9 @@ describe('plainResponse in process', () => {
     expect(await (await make().blob()).text()).toBe(BODY);
     expect(await readStream(make().body!)).toBe(BODY);
     expect(Buffer.from(await plainResponse(BODY, 200, {}).arrayBuffer()).toString()).toBe(BODY);
+    // The type the native constructor gives a body that names none: text for a string, none for bytes.
+    for (const body of [BODY, bytes])
+      expect([...plainResponse(body, 200, {}).headers]).toEqual([...new Response(body).headers]);
   });
 
   it('clone reads apart from the original, with the headers as changed; a response can be rebuilt around it', async () => {
