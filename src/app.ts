@@ -8,6 +8,7 @@ import { Clock } from './core/clock.js';
 import type { Env, Fx } from './core/context.js';
 import { chunkResponse, madeOf, materialize, plainHeaders, plainResponse } from './core/respond.js';
 import { ResponseMemo, type Kept } from './core/memo.js';
+import { projectRenderings } from './core/render-cache.js';
 import { ApiError } from './core/errors.js';
 import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
@@ -77,6 +78,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
 
   const table = options.routes ? buildTable(options.routes) : sharedTable();
   const memo = options.responseCache === false ? undefined : new ResponseMemo(options.responseCache);
+  if (options.renderCacheBytes !== undefined) projectRenderings.limit = options.renderCacheBytes;
 
   function fetch(request: Request, env?: object): Promise<Response> {
     try {
@@ -118,7 +120,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   /** Keeps a lean answer that wrote nothing, when it is held as bytes. */
   function keep(key: string, root: PlatformState, res: Response, probe: Probe, reads: number): void {
     const made = madeOf(res);
-    if (!made || !memo) return;
+    if (!made || !memo || !memo.admits(key, made.size)) return;
     const err = probe.error instanceof ApiError ? probe.error : undefined;
     memo.set(key, root, {
       key,

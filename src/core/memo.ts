@@ -9,12 +9,15 @@
  * responses with `Headers` are computed each time.
  */
 
+import { FrequencySketch, hashString } from './render-cache.js';
+
 export interface MemoOptions {
   /** Answers kept (default 200,000); when full, the oldest eighth makes room. */
   entries?: number;
   /**
-   * Characters of keys and of string bodies kept (default 256 MiB). Bodies held as bytes or pieces are
-   * the renderings the entities keep anyway, so they are not counted again.
+   * Characters of keys and bytes of bodies kept (default 48 MiB). Bodies held as bytes or pieces count
+   * too: a body may be a rendering that the renderings' own budget has dropped since, and then the
+   * answer kept here is all that holds it.
    */
   bytes?: number;
 }
@@ -37,11 +40,13 @@ export interface Kept {
 }
 
 export const DEFAULT_MEMO_ENTRIES = 200_000;
-export const DEFAULT_MEMO_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MEMO_BYTES = 48 * 1024 * 1024;
 
-/** What an answer holds on its own: its key and a string body (built for it alone). */
-const heldBy = (key: string, kept: Kept) =>
-  key.length + (typeof kept.body === 'string' ? kept.body.length : 0);
+/**
+ * What an answer holds: its key and its body (a list's pieces counted whole, though records share them).
+ * The entries bound covers what each answer holds besides.
+ */
+const heldBy = (key: string, kept: Kept) => key.length + kept.size;
 
 export class ResponseMemo {
   readonly #entries: number;
@@ -78,8 +83,34 @@ export class ResponseMemo {
     return { url: lines[0]!, headers: lines.slice(1) };
   }
 
+  /** How often each request was asked for lately (every `get` counts one). */
+  readonly #sketch = new FrequencySketch();
+  #lastKey: string | undefined;
+  #lastHash = 0;
+
+  #hash(key: string): number {
+    if (key !== this.#lastKey) {
+      this.#lastKey = key;
+      this.#lastHash = hashString(key);
+    }
+    return this.#lastHash;
+  }
+
+  /**
+   * Whether an answer of `size` under `key` is worth keeping: always while there is room; when full, only
+   * if it was asked for more often lately than the answer it would drop. Requests that are each new (a
+   * header that changes every time) then pass through instead of pushing out what is asked again.
+   */
+  admits(key: string, size: number): boolean {
+    if (this.#map.size < this.#entries && this.#size + key.length + size <= this.#bytes) return true;
+    const oldest = this.#map.keys().next();
+    if (oldest.done) return true;
+    return this.#sketch.frequency(this.#hash(key)) > this.#sketch.frequency(hashString(oldest.value));
+  }
+
   /** The answer kept for `key`, if it was computed from `root` and still holds at `nowMs`. */
   get(key: string, root: unknown, nowMs: () => number): Kept | undefined {
+    this.#sketch.record(this.#hash(key));
     if (root !== this.#root) {
       this.#restart(root);
       return undefined;

@@ -17,10 +17,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
  * times their size.
  */
 export function keptBytes(s: string): Buffer<ArrayBuffer> {
-  const b = Buffer.from(s, 'utf8');
-  if (b.byteOffset === 0 && b.buffer.byteLength === b.length) return b;
-  const own = Buffer.allocUnsafeSlow(b.length);
-  b.copy(own);
+  // Encoded straight into memory of its own: one pass, no pooled copy in between.
+  const own = Buffer.allocUnsafeSlow(Buffer.byteLength(s, 'utf8'));
+  own.write(s);
   return own;
 }
 
@@ -67,13 +66,146 @@ function jsonHeaders(headers?: Record<string, string>): Record<string, string> {
   return all;
 }
 
-/** A response built from plain headers, which are remembered for `plainHeaders`. */
+/**
+ * The platform's `Response`, whatever a server adapter put in its place: @hono/node-server swaps in a
+ * lightweight class of its own whose prototype chain leads to the native one.
+ */
+const NativeResponse: typeof Response = (() => {
+  let R = globalThis.Response;
+  while (Object.getPrototypeOf(R) !== Function.prototype && typeof Object.getPrototypeOf(R) === 'function')
+    R = Object.getPrototypeOf(R) as typeof Response;
+  return R;
+})();
+
+const utf8 = new TextEncoder();
+
+/**
+ * A `Response` (its prototype is the native one's, so `instanceof Response` holds) that builds the native
+ * response only when something needs it (a stream body, `clone`, `blob`, `formData`): `text`, `json` and
+ * `arrayBuffer` read the bytes it holds directly. A native response makes a web stream for every body
+ * and converts its init through WebIDL: most of an in-process answer's cost. `headers` is built on first
+ * read, once.
+ */
+class LightResponse {
+  readonly #body: string | Uint8Array<ArrayBuffer>;
+  readonly #status: number;
+  readonly #plain: Readonly<Record<string, string>>;
+  #headers: Headers | undefined;
+  #native: Response | undefined;
+  #used = false;
+
+  constructor(
+    body: string | Uint8Array<ArrayBuffer>,
+    status: number,
+    headers: Readonly<Record<string, string>>,
+  ) {
+    this.#body = body;
+    this.#status = status;
+    this.#plain = headers;
+  }
+
+  #real(): Response {
+    if (this.#native) return this.#native;
+    const real = new NativeResponse(this.#body, { status: this.#status, headers: this.headers });
+    // Read already: the native body is as used up as it would have been.
+    if (this.#used) void real.arrayBuffer().catch(() => undefined);
+    return (this.#native = real);
+  }
+
+  /** The body as its reader gets it, once; a second read fails as the platform's does. */
+  #take(): Promise<string | Uint8Array<ArrayBuffer>> {
+    if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+    this.#used = true;
+    return Promise.resolve(this.#body);
+  }
+
+  get status(): number {
+    return this.#status;
+  }
+  get ok(): boolean {
+    return this.#status >= 200 && this.#status < 300;
+  }
+  get statusText(): string {
+    return '';
+  }
+  get type(): ResponseType {
+    return 'default';
+  }
+  get url(): string {
+    return '';
+  }
+  get redirected(): boolean {
+    return false;
+  }
+  get headers(): Headers {
+    if (this.#headers) return this.#headers;
+    const h = new Headers(this.#plain);
+    // What the native constructor adds to a string body that names no type.
+    if (typeof this.#body === 'string' && !h.has('content-type'))
+      h.set('content-type', 'text/plain;charset=UTF-8');
+    return (this.#headers = h);
+  }
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#real().body;
+  }
+  get bodyUsed(): boolean {
+    return this.#native ? this.#native.bodyUsed : this.#used;
+  }
+  text(): Promise<string> {
+    if (this.#native) return this.#native.text();
+    return this.#take().then((b) =>
+      typeof b === 'string' ? b : Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8'),
+    );
+  }
+  json(): Promise<unknown> {
+    return this.text().then((t) => JSON.parse(t) as unknown);
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    if (this.#native) return this.#native.arrayBuffer();
+    // A copy of its own: the kept bytes are shared with every other answer of the same rendering.
+    return this.#take().then((b) => (typeof b === 'string' ? utf8.encode(b) : new Uint8Array(b)).buffer);
+  }
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return this.arrayBuffer().then((b) => new Uint8Array(b));
+  }
+  blob(): Promise<Blob> {
+    return this.#real().blob();
+  }
+  formData(): Promise<FormData> {
+    return this.#real().formData();
+  }
+  clone(): Response {
+    if (this.#native || this.#used) return this.#real().clone();
+    const copy = new LightResponse(this.#body, this.#status, this.#plain);
+    // Headers as they are now, changes included, in an object of the copy's own.
+    if (this.#headers) copy.#headers = new Headers(this.#headers);
+    (copy as unknown as Marked)[MADE] = (this as unknown as Marked)[MADE];
+    return copy as unknown as Response;
+  }
+}
+Object.setPrototypeOf(LightResponse.prototype, NativeResponse.prototype);
+Object.defineProperty(LightResponse.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value(this: LightResponse) {
+    return `Response { status: ${this.status}, headers: ${JSON.stringify(Object.fromEntries(this.headers))} }`;
+  },
+});
+
+/**
+ * A response built from plain headers, which are remembered for `plainHeaders`. Under a server adapter
+ * that replaced `Response` (@hono/node-server writes its own class's body straight to the socket), its
+ * class; anywhere else the light one.
+ */
 export function plainResponse(
   body: string | Uint8Array<ArrayBuffer>,
   status: number,
   headers: Readonly<Record<string, string>>,
 ): Response {
-  const res = new Response(body, { status, headers }) as Marked;
+  const Current = globalThis.Response;
+  const res = (
+    Current === NativeResponse
+      ? new LightResponse(body, status, headers)
+      : new Current(body, { status, headers })
+  ) as Marked;
   res[MADE] = { headers, body, size: body.length };
   return res;
 }

@@ -68,6 +68,12 @@ export interface FauxlabOptions {
    * `{ entries, bytes }` bounds it, `false` computes every answer.
    */
   responseCache?: false | MemoOptions;
+  /**
+   * Bytes of project renderings kept across requests (src/core/render-cache.ts; default 64 MiB), the
+   * least recently used dropped first; 0 keeps none beyond the one in use. Process-wide, as the
+   * renderings are (kept by record identity): the instance created last with it sets it.
+   */
+  renderCacheBytes?: number;
 }
 
 export interface Snapshot {

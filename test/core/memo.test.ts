@@ -229,6 +229,41 @@ describe('ResponseMemo', () => {
   });
   const now = () => 5;
 
+  it('when full, an answer asked for once lately does not push out one asked for again; one asked more often does', () => {
+    const r = {};
+    for (const bound of [{ entries: 2 }, { bytes: 4 }]) {
+      const m = new ResponseMemo(bound);
+      for (const k of ['a', 'b']) {
+        m.get(k, r, now);
+        m.get(k, r, now);
+        expect(m.admits(k, 1)).toBe(true);
+        m.set(k, r, kept(1));
+      }
+      expect(m.get('c', r, now)).toBeUndefined();
+      expect(m.admits('c', 1)).toBe(false);
+      m.get('c', r, now);
+      m.get('c', r, now);
+      expect(m.admits('c', 1)).toBe(true);
+      m.set('c', r, kept(1));
+      expect([m.get('a', r, now), m.get('b', r, now), m.get('c', r, now)].map(Boolean)).toEqual([
+        false,
+        true,
+        true,
+      ]);
+    }
+  });
+
+  it('GET with a query new on every request: the answers asked for again stay kept once the cache is full', async () => {
+    const { runs, get } = counted({ responseCache: { entries: 4 } });
+    const paths = [1, 2, 3, 4].map((k) => `/counted?k=${k}`);
+    for (let round = 0; round < 3; round++) for (const p of paths) await get(p);
+    expect(runs.plain).toBe(4);
+    for (let n = 0; n < 20; n++) await get(`/counted?new=${n}`);
+    expect(runs.plain).toBe(24);
+    for (const p of paths) expect((await get(p)).status).toBe(200);
+    expect(runs.plain).toBe(24);
+  });
+
   it('keeps answers per root: another root finds nothing and drops what was kept', () => {
     const m = new ResponseMemo();
     const r1 = {};

@@ -16,6 +16,7 @@
 import { ACCESS, canReadProject, projectAccess } from '../../core/access.js';
 import { type Ctx, type Fx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
+import { projectRenderings } from '../../core/render-cache.js';
 import { keptBytes } from '../../core/respond.js';
 import {
   type GroupRecord,
@@ -59,9 +60,11 @@ import {
   isDefault,
   linkTemplates,
   namespaceCache,
+  recordHeld,
   records,
   sameChain,
   sharedCache,
+  viewHeld,
   withoutBranch,
 } from './render-parts.js';
 import type { ProjectEntityOptions, ProjectShape, RenderSlot, View } from './render-types.js';
@@ -72,6 +75,8 @@ export type { ProjectEntityOptions, ProjectShape, RenderSlot } from './render-ty
 export { isoTime, projectLanguages, projectStatistics, type ProjectStatistics } from './statistics.js';
 
 const q = JSON.stringify;
+
+const sumHeld = (views: readonly View[]) => views.reduce((n, v) => n + viewHeld(v), 0);
 
 interface Memberships {
   projects: Map<number, number>;
@@ -194,13 +199,13 @@ export class ProjectRenderer {
       const ns = hit.ns;
       // The same record in the same groups (or users) table has the same namespace records.
       if (
-        ns.base === this.base &&
-        ns.settings === st.settings &&
-        ns.table === (hit.userNamespace ? st.users : st.groups) &&
-        ns.deps.length > 0
+        (ns.base === this.base &&
+          ns.settings === st.settings &&
+          ns.table === (hit.userNamespace ? st.users : st.groups) &&
+          ns.deps.length > 0) ||
+        this.#namespace(p) === ns
       )
-        return hit;
-      if (this.#namespace(p) === ns) return hit;
+        return this.#kept(hit, slot);
     }
     const ns = this.#namespace(p);
     const base = this.base;
@@ -245,9 +250,29 @@ export class ProjectRenderer {
       p.namespace_id,
       p.owner_id,
     );
-    records.set(p, out);
-    if (slot) slot.rendered = out;
-    return out;
+    return this.#kept(out, slot);
+  }
+
+  /**
+   * A record's JSON as just used: the newest in the budget, kept by record and on the list key, when the
+   * budget admits it; else it serves this request only.
+   */
+  #kept(r: RecordJson, slot: RenderSlot | undefined): RecordJson {
+    if (r.cached) projectRenderings.touch(r);
+    else if (projectRenderings.add(r, recordHeld(r) + (r.views ? sumHeld(r.views) : 0)))
+      records.set(r.record, r);
+    else {
+      // Not kept anywhere: whatever still points to it lets go, so that only the budget holds renderings.
+      if (records.get(r.record) === r) records.delete(r.record);
+      if (slot && slot.rendered === r) slot.rendered = slot.view = undefined;
+      r.views = undefined;
+      return r;
+    }
+    if (slot && slot.rendered !== r) {
+      slot.rendered = r;
+      r.slot = slot;
+    }
+    return r;
   }
 
   /** The shared pieces of a default-valued project, for this request's settings and tier. */
@@ -319,7 +344,8 @@ export class ProjectRenderer {
     const v = i >= 0 ? views![i] : undefined;
     if (this.#fresh(v, key, st)) return v;
     const parts: string[] = [];
-    this.#write(parts, p, o, slot);
+    this.#write(parts, p, o, r);
+    const s = parts.join('');
     const made: View = {
       key,
       base: this.base,
@@ -333,12 +359,20 @@ export class ProjectRenderer {
       settings: st.settings,
       // Statistics show the repository's size: a moved ref anywhere makes a fresh rendering.
       refs: o.statistics === true ? st.refs : undefined,
-      json: keptBytes(parts.join('')),
+      // Bytes of their own only for a rendering that is kept: anything else is young garbage.
+      json: r.cached ? keptBytes(s) : Buffer.from(s),
     };
+    if (!r.cached) return made;
     // One per key; a record read by many viewers starts over rather than growing.
-    if (!views || views.length >= VIEWS_PER_RECORD) r.views = [made];
-    else if (i >= 0) views[i] = made;
-    else views.push(made);
+    let delta = viewHeld(made);
+    if (!views || views.length >= VIEWS_PER_RECORD) {
+      if (views) delta -= sumHeld(views);
+      r.views = [made];
+    } else if (i >= 0) {
+      delta -= viewHeld(views[i]!);
+      views[i] = made;
+    } else views.push(made);
+    projectRenderings.charge(r, delta);
     return made;
   }
 
@@ -363,7 +397,12 @@ export class ProjectRenderer {
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
       let v = item.view as View | undefined;
-      if (!this.#fresh(v, key, st)) item.view = v = this.#view(item.p as Project, st, o, key, item);
+      if (!this.#fresh(v, key, st)) {
+        v = this.#view(item.p as Project, st, o, key, item);
+        // Kept on the key only along with a record JSON the budget keeps.
+        const r = item.rendered as RecordJson | undefined;
+        item.view = r?.cached && r.views?.includes(v) ? v : undefined;
+      } else if (item.rendered) projectRenderings.touch(item.rendered as RecordJson);
       chunks[i * 2] = i === 0 ? OPEN : COMMA;
       chunks[i * 2 + 1] = v.json;
       size += v.json.length;
@@ -373,11 +412,11 @@ export class ProjectRenderer {
   }
 
   /** Appends the pieces of one entity's JSON to `parts`. */
-  #write(parts: string[], p: Project, o: ProjectEntityOptions, slot?: RenderSlot): void {
+  #write(parts: string[], p: Project, o: ProjectEntityOptions, known?: RecordJson): void {
     const st = this.st;
     const viewer = this.viewer;
     const admin = this.admin;
-    const r = this.#record(p, st, slot);
+    const r = known ?? this.#record(p, st);
     // Admins may do everything a membership would allow: their level changes no field, and only a
     // disabled feature is closed to them (read from the cache entry, without touching the record).
     const access = viewer && !admin ? this.#access(p) : admin ? ACCESS.OWNER : 0;

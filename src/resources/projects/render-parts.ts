@@ -2,7 +2,8 @@
 import { type GroupRecord, type PlatformState, type ProjectRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { PROJECT_DEFAULTS, type Project } from './model.js';
-import type { View } from './render-types.js';
+import type { CacheEntry } from '../../core/render-cache.js';
+import type { RenderSlot, View } from './render-types.js';
 
 const q = JSON.stringify;
 
@@ -215,7 +216,44 @@ export class RecordJson {
 
   /** Its last renderings by viewer and options (`ProjectRenderer.#view`). */
   views?: View[];
+
+  // Its place in the renderings' budget (src/core/render-cache.ts).
+  get hash(): number {
+    return this.id;
+  }
+  held = 0;
+  older: CacheEntry | null = null;
+  newer: CacheEntry | null = null;
+  cached = false;
+  /** The list key that keeps it too (`RenderSlot.rendered`), forgotten with it. */
+  slot: RenderSlot | undefined = undefined;
+
+  /** Forgets the record's JSON and renderings wherever the renderer keeps them (the budget dropped it). */
+  drop(): void {
+    if (records.get(this.record) === this) records.delete(this.record);
+    this.views = undefined;
+    const slot = this.slot;
+    if (slot && slot.rendered === this) {
+      slot.rendered = undefined;
+      slot.view = undefined;
+    }
+    this.slot = undefined;
+  }
 }
+
+/** Bytes a record's JSON is charged besides its text: the object, its numbers and string headers. */
+const RECORD_OVERHEAD = 400;
+/** Bytes a kept rendering is charged besides its JSON: the view object and its buffer's bookkeeping. */
+export const VIEW_OVERHEAD = 250;
+
+/** What a record's JSON holds of its own (shared and interned pieces are held once for all). */
+export function recordHeld(r: RecordJson): number {
+  let n = RECORD_OVERHEAD + r.text.length + r.nextRun.length;
+  if (r.custom !== NO_CUSTOM) for (const k in r.custom) n += r.custom[k as SharedPiece]!.length;
+  return n;
+}
+
+export const viewHeld = (v: View) => VIEW_OVERHEAD + v.json.length;
 
 export const OPEN = Buffer.from('[');
 export const COMMA = Buffer.from(',');
