@@ -646,13 +646,18 @@ function missingValue(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-try {
-  const missing = missingValue(hideBin(process.argv));
-  if (missing) throw new CliError(`${missing} needs a value\nRun "fauxlab --help" for usage.`, 2);
-  await cli.parseAsync();
-} catch (e) {
-  process.stderr.write(`fauxlab: ${e instanceof Error ? e.message : String(e)}\n`);
-  // A bug rather than a user error: the stack is there for whoever asks.
-  if (!(e instanceof CliError) && process.env.FAUXLAB_DEBUG) console.error(e);
-  process.exitCode = e instanceof CliError ? e.exitCode : 1;
+// No top-level await: the bundled bin is a script, which cannot have one.
+async function main(): Promise<void> {
+  try {
+    const missing = missingValue(hideBin(process.argv));
+    if (missing) throw new CliError(`${missing} needs a value\nRun "fauxlab --help" for usage.`, 2);
+    await cli.parseAsync();
+  } catch (e) {
+    process.stderr.write(`fauxlab: ${e instanceof Error ? e.message : String(e)}\n`);
+    // A bug rather than a user error: the stack is there for whoever asks.
+    if (!(e instanceof CliError) && process.env.FAUXLAB_DEBUG) console.error(e);
+    process.exitCode = e instanceof CliError ? e.exitCode : 1;
+  }
 }
+
+void main();

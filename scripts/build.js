@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: the library with its types (tsc: dist/src, dist/bench, dist/bin/coverage-list.js),
+ * then the `fauxlab` command (esbuild), which starts in a fraction of the time of the compiled modules:
+ *
+ * - dist/bin/fauxlab.bundle.cjs: bin/fauxlab.ts and all it imports as one script (a function of the
+ *   CommonJS arguments and `import.meta.url`); packages that load on first use (faker, the Markdown
+ *   libraries, yaml, tar-stream, gemoji) stay outside it, in node_modules;
+ * - dist/bin/fauxlab.js: bin/launch.ts, which runs that script with a V8 code cache;
+ * - dist/bin/worker.js: the Markdown render worker (found next to the command, as unbundled next to
+ *   its pool);
+ * - dist/bin/fauxlab.bundle.cache: the code cache, written by one warm-up run of the built command.
+ *
+ * `--bin-only` builds the command alone, `--out-dir DIR` into DIR instead of dist/. Like tsc, it writes
+ * its output even when type errors are reported, and then exits non-zero. Plain JavaScript: it runs
+ * before anything is compiled.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath, URL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const binOnly = args.includes('--bin-only');
+const outAt = args.indexOf('--out-dir');
+const out = outAt >= 0 && args[outAt + 1] ? resolve(args[outAt + 1]) : join(root, 'dist');
+const binDir = join(out, 'bin');
+
+/** Loaded on first use (or never) by the command: bundling them would compile them at every start. */
+const LAZY_PACKAGES = [
+  '@faker-js/faker',
+  'gemoji',
+  'tar-stream',
+  'yaml',
+  'mdast-util-*',
+  'hast-util-*',
+  'micromark-*',
+  'msw',
+];
+
+let status = 0;
+if (!binOnly) {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const tscArgs = [tsc, '-p', join(root, 'tsconfig.build.json'), ...(outAt >= 0 ? ['--outDir', out] : [])];
+  status = spawnSync(process.execPath, tscArgs, { stdio: 'inherit' }).status ?? 1;
+}
+
+const esbuild = await import('esbuild');
+
+/**
+ * Builds one output file and puts it in place by a rename: a command started meanwhile (another test
+ * suite building too) runs the old file or the new one, never a half-written one.
+ */
+async function buildFile(options, mode = 0o644) {
+  const { outputFiles } = await esbuild.build({ ...options, write: false });
+  for (const f of outputFiles) {
+    mkdirSync(dirname(f.path), { recursive: true });
+    const tmp = `${f.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, f.contents, { mode });
+    renameSync(tmp, f.path);
+  }
+}
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'eof',
+};
+// Old output first: a failed build must not leave a cache that belongs to another script.
+rmSync(join(binDir, 'fauxlab.bundle.cache'), { force: true });
+await buildFile({
+  ...common,
+  entryPoints: [join(root, 'bin', 'fauxlab.ts')],
+  outfile: join(binDir, 'fauxlab.bundle.cjs'),
+  format: 'cjs',
+  external: LAZY_PACKAGES,
+  define: { 'import.meta.url': '__fauxlabImportMetaUrl' },
+  banner: { js: '(function (exports, require, module, __filename, __dirname, __fauxlabImportMetaUrl) {' },
+  footer: { js: '})' },
+});
+await buildFile({
+  ...common,
+  entryPoints: [join(root, 'src', 'resources', 'markdown', 'worker.ts')],
+  outfile: join(binDir, 'worker.js'),
+  format: 'esm',
+  packages: 'external',
+});
+await buildFile(
+  {
+    ...common,
+    entryPoints: [join(root, 'bin', 'launch.ts')],
+    outfile: join(binDir, 'fauxlab.js'),
+    format: 'esm',
+    packages: 'external',
+  },
+  0o755,
+);
+
+await warmUp();
+process.exit(status);
+
+/**
+ * Runs the built command once as a server (the demo world, a few requests) and lets it write its code
+ * cache on exit: what V8 compiled for start-up and the first requests is then ready for every start.
+ * A failure here costs only the cache: the command compiles without one.
+ */
+async function warmUp() {
+  // A token of the environment would lock the control plane the warm-up calls.
+  const env = { ...process.env, FAUXLAB_CODE_CACHE_WARMUP: '1' };
+  delete env.FAUXLAB_ADMIN_TOKEN;
+  const child = spawn(
+    process.execPath,
+    [
+      join(binDir, 'fauxlab.js'),
+      'serve',
+      '--quiet',
+      '--port',
+      '0',
+      '--scenario',
+      join(root, 'scenarios', 'demo.yaml'),
+    ],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const closed = new Promise((done) => child.on('close', done));
+  const base = await new Promise((done) => {
+    const timer = setTimeout(() => done(undefined), 60_000);
+    child.stderr.on('data', (d) => (output += d));
+    child.stdout.on('data', (d) => {
+      output += d;
+      const m = /base URL:\s+(\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        done(m[1]);
+      }
+    });
+    child.on('close', () => done(undefined));
+  });
+  try {
+    if (!base) throw new Error(`the command did not start:\n${output}`);
+    const token = /token (\S+)/.exec(output)?.[1];
+    const headers = token ? { 'PRIVATE-TOKEN': token } : {};
+    for (const path of [
+      '/__fauxlab/clock',
+      '/api/v4/version',
+      '/api/v4/user',
+      '/api/v4/projects',
+      '/api/v4/projects/1',
+      '/api/v4/users?per_page=5',
+      '/api/v4/groups',
+      '/api/v4/projects/1/issues',
+      '/api/v4/projects/1/merge_requests',
+      '/api/v4/projects/1/repository/branches',
+    ])
+      await (await fetch(base + path, { headers })).arrayBuffer();
+  } catch (e) {
+    console.warn(`build: no code cache for the command (${e.message})`);
+  } finally {
+    child.kill('SIGTERM');
+    await closed;
+  }
+  if (!existsSync(join(binDir, 'fauxlab.bundle.cache')))
+    console.warn('build: the warm-up run wrote no code cache; the command starts without one');
+}
