@@ -18,7 +18,7 @@ import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { constants, Script } from 'node:vm';
+import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 
 const here = fileURLToPath(import.meta.url);
@@ -57,12 +57,8 @@ function readCache(): Buffer | undefined {
 }
 
 const cachedData = readCache();
-const script = new Script(source, {
-  filename: bundle,
-  cachedData,
-  // The bundle's `import()` of packages left outside it (faker) goes to Node's loader.
-  importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-});
+// The bundle has no `import()` (scripts/build.js turns them into require calls): no loader callback.
+const script = new Script(source, { filename: bundle, cachedData });
 
 function writeCache(): void {
   const tmp = `${cacheFile}.${process.pid}.tmp`;

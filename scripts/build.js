@@ -78,6 +78,9 @@ await buildFile({
   entryPoints: [join(root, 'bin', 'fauxlab.ts')],
   outfile: join(binDir, 'fauxlab.bundle.cjs'),
   format: 'cjs',
+  // A script's `import()` needs a loader callback that does not survive the code cache: packages left
+  // outside are required instead (Node >= 20.19 requires ES modules too).
+  supported: { 'dynamic-import': false },
   external: LAZY_PACKAGES,
   define: { 'import.meta.url': '__fauxlabImportMetaUrl' },
   banner: { js: '(function (exports, require, module, __filename, __dirname, __fauxlabImportMetaUrl) {' },
