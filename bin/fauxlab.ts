@@ -45,6 +45,9 @@ function version(): string {
 /** Validates a scenario file; a bad one is a CliError carrying the file and field paths. */
 async function readScenario(file: string): Promise<Scenario> {
   const { loadScenario, ScenarioError } = await import('../src/scenario/index.js');
+  // A command parses one file once: zod's generated parsers cost more to compile than they save. The
+  // setting is the command's own (its bundle has its own zod), never a library user's.
+  (await import('zod')).config({ jitless: true });
   try {
     return loadScenario(file);
   } catch (e) {
