@@ -17,7 +17,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 
@@ -39,6 +39,39 @@ const LAZY_PACKAGES = [
   'micromark-*',
   'msw',
 ];
+
+/**
+ * string-width (yargs' help layout, three copies) makes an `Intl.Segmenter` when loaded: ICU's
+ * segmentation data, read from the Node binary, a tenth of a second on a cold disk. Each import of it
+ * becomes a stub that loads the copy it names on the first measurement (only help and usage text).
+ */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.pluginData?.real) return undefined;
+      const real = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { real: true },
+      });
+      if (real.errors.length) return { errors: real.errors };
+      // Relative: the bundle names the module without the build's directory.
+      return { path: relative(root, real.path), namespace: 'lazy-string-width' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      contents:
+        'let real;\n' +
+        'export default function stringWidth(text, options) {\n' +
+        `  real ??= require(${JSON.stringify(join(root, args.path))});\n` +
+        '  return real.default(text, options);\n' +
+        '}\n',
+      loader: 'js',
+      resolveDir: dirname(join(root, args.path)),
+    }));
+  },
+};
 
 let status = 0;
 if (!binOnly) {
@@ -82,6 +115,7 @@ await buildFile({
   // outside are required instead (Node >= 20.19 requires ES modules too).
   supported: { 'dynamic-import': false },
   external: LAZY_PACKAGES,
+  plugins: [lazyStringWidth],
   define: { 'import.meta.url': '__fauxlabImportMetaUrl' },
   banner: { js: '(function (exports, require, module, __filename, __dirname, __fauxlabImportMetaUrl) {' },
   footer: { js: '})' },
