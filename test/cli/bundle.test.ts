@@ -186,7 +186,8 @@ describe('the built command', () => {
     const foreign = Buffer.from(builtCache);
     foreign.writeUInt32LE((foreign.readUInt32LE(4) + 1) >>> 0, 4);
     const corrupt = Buffer.from(builtCache);
-    corrupt[corrupt.length >> 1] ^= 0xff;
+    const mid = corrupt.length >> 1;
+    corrupt.writeUInt8(corrupt.readUInt8(mid) ^ 0xff, mid);
     for (const bad of [corrupt, builtCache.subarray(0, 100), foreign, Buffer.from('not a cache')]) {
       writeFileSync(cache, bad);
       const child = await servesDemo();
