@@ -16,7 +16,8 @@
  * before anything is compiled.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
@@ -111,6 +112,9 @@ await buildFile({
   entryPoints: [join(root, 'bin', 'fauxlab.ts')],
   outfile: join(binDir, 'fauxlab.bundle.cjs'),
   format: 'cjs',
+  // Without comments the script is ASCII (esbuild escapes the rest), which the launcher reads as Latin-1,
+  // several times faster than UTF-8; names stay as written, for readable stack traces.
+  minifyWhitespace: true,
   // A script's `import()` needs a loader callback that does not survive the code cache: packages left
   // outside are required instead (Node >= 20.19 requires ES modules too).
   supported: { 'dynamic-import': false },
@@ -137,6 +141,13 @@ await buildFile(
   },
   0o755,
 );
+
+const text = readFileSync(join(binDir, 'fauxlab.bundle.cjs'));
+if (!isAscii(text))
+  console.warn(
+    'build: dist/bin/fauxlab.bundle.cjs is not ASCII (a tagged template with a non-ASCII character?): ' +
+      'the command reads it as UTF-8, more slowly',
+  );
 
 await warmUp();
 process.exit(status);

@@ -3,6 +3,7 @@
  * Markdown worker and a V8 code cache, built into a directory laid out like an installed package. The
  * cache is an optimisation only: a corrupt, foreign or unwritable one must change nothing a user sees.
  */
+import { isAscii } from 'node:buffer';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
@@ -138,11 +139,13 @@ async function servesDemo(): Promise<ChildProcess> {
 }
 
 describe('the built command', () => {
-  it('build: a launcher, one bundled script with a valid code cache, and the Markdown worker', () => {
+  it('build: a launcher, one ASCII bundled script with a valid code cache, and the Markdown worker', () => {
     for (const f of [bin, bundle, join(binDir, 'worker.js')]) expect(existsSync(f)).toBe(true);
     expect(statSync(bin).mode & 0o111).not.toBe(0);
     expect(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(validCache(builtCache)).toBe(true);
+    // ASCII: the launcher's fast way to read it.
+    expect(isAscii(readFileSync(bundle))).toBe(true);
   });
 
   it('build: the bundle calls no import() and requires only builtins and declared dependencies', () => {
