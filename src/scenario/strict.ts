@@ -213,15 +213,29 @@ const strictField = (key: string): Schema => {
 const strictTops = new Map<string, typeof scenarioSchema>();
 
 /**
+ * A value whose strict and open schemas answer alike: absent, an empty list or an empty plain object
+ * (strictness is about keys, and it has none). A loaded scenario, given again (`createFauxlab`), is
+ * mostly such lists.
+ */
+function holdsNothing(v: unknown): boolean {
+  if (v === undefined) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return (proto === Object.prototype || proto === null) && Object.keys(v).length === 0;
+}
+
+/**
  * The scenario format as a file is checked against it: strict (see `strictScenarioSchema`) in the
  * fields `input` gives. A field left out takes its default or stays out, whatever its schema's
- * strictness (a default is not parsed), so the result is the fully strict schema's.
+ * strictness (a default is not parsed), and one that holds nothing has no key to refuse, so the result
+ * is the fully strict schema's.
  */
 export function strictSchemaFor(input: unknown): typeof scenarioSchema {
   const shape = topShape();
   const given =
     typeof input === 'object' && input !== null && !Array.isArray(input)
-      ? Object.keys(shape).filter((k) => Object.hasOwn(input, k))
+      ? Object.keys(shape).filter((k) => !holdsNothing((input as Record<string, unknown>)[k]))
       : [];
   const id = given.join(',');
   let top = strictTops.get(id);

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readScenarioFile } from '../../src/scenario/index.js';
+import { loadScenario, readScenarioFile } from '../../src/scenario/index.js';
 import { strictScenarioSchema, strictSchemaFor } from '../../src/scenario/strict.js';
 
 const demo = readScenarioFile(fileURLToPath(new URL('../../scenarios/demo.yaml', import.meta.url)));
@@ -24,6 +24,12 @@ const INPUTS: [string, unknown][] = [
   ['a field given as undefined', { users: undefined, now: '2021-01-04T10:00:00Z' }],
   ['a wrong type', { users: 'root' }],
   ['generate', { generate: { users: 3, groups: 1, projects: 2, projectz: 1 } }],
+  ['empty lists and objects', { users: [], groups: [], settings: {}, features: [], generate: {} }],
+  ['empty lists beside a project', { groups: [{ path: 'g' }], users: [], projects: [{ path: 'g/p', x: 1 }] }],
+  ['a scenario as loaded, given again', loadScenario({})],
+  ['the demo world as loaded, given again', loadScenario(demo as object)],
+  ['settings as a Map', { settings: new Map([['signup_enabled', true]]) }],
+  ['settings with a null prototype', { settings: Object.create(null) as object }],
   ['an array', []],
   ['null', null],
   ['a string', 'users'],
@@ -42,7 +48,13 @@ describe('scenario files: strict in the fields given', () => {
     });
 
   it('strictSchemaFor: the same schema again for files that give the same fields', () => {
-    expect(strictSchemaFor({ users: [] })).toBe(strictSchemaFor({ users: [{ username: 'x' }] }));
-    expect(strictSchemaFor({ users: [] })).not.toBe(strictSchemaFor({ groups: [] }));
+    expect(strictSchemaFor({ users: [{ username: 'y' }] })).toBe(
+      strictSchemaFor({ users: [{ username: 'x' }] }),
+    );
+    expect(strictSchemaFor({ users: [{ username: 'x' }] })).not.toBe(
+      strictSchemaFor({ groups: [{ path: 'g' }] }),
+    );
+    // Nothing to refuse in empty lists: the same schema as for no fields.
+    expect(strictSchemaFor({ users: [], groups: [] })).toBe(strictSchemaFor({}));
   });
 });
