@@ -210,7 +210,24 @@ const strictField = (key: string): Schema => {
   return s;
 };
 
+/** The formats made for the sets of fields files gave; a few in practice, bounded whatever they give. */
 const strictTops = new Map<string, typeof scenarioSchema>();
+const MAX_TOPS = 64;
+
+/** The format strict in the top-level fields `given` (shape order), open in the others. */
+function strictTop(given: readonly string[]): typeof scenarioSchema {
+  const id = given.join(',');
+  let top = strictTops.get(id);
+  if (!top) {
+    const shape = topShape();
+    const out: Record<string, Schema> = {};
+    for (const k of Object.keys(shape)) out[k] = given.includes(k) ? strictField(k) : shape[k]!;
+    top = strictObject(scenarioSchema, out, '', extrasAt) as typeof scenarioSchema;
+    if (strictTops.size >= MAX_TOPS) strictTops.clear();
+    strictTops.set(id, top);
+  }
+  return top;
+}
 
 /**
  * A value whose strict and open schemas answer alike: absent, an empty list or an empty plain object
@@ -232,21 +249,10 @@ function holdsNothing(v: unknown): boolean {
  * is the fully strict schema's.
  */
 export function strictSchemaFor(input: unknown): typeof scenarioSchema {
-  const shape = topShape();
-  const given =
-    typeof input === 'object' && input !== null && !Array.isArray(input)
-      ? Object.keys(shape).filter((k) => !holdsNothing((input as Record<string, unknown>)[k]))
-      : [];
-  const id = given.join(',');
-  let top = strictTops.get(id);
-  if (!top) {
-    const out: Record<string, Schema> = {};
-    for (const k of Object.keys(shape)) out[k] = given.includes(k) ? strictField(k) : shape[k]!;
-    top = strictObject(scenarioSchema, out, '', extrasAt) as typeof scenarioSchema;
-    strictTops.set(id, top);
-  }
-  return top;
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return strictTop([]);
+  const given = Object.keys(topShape()).filter((k) => !holdsNothing((input as Record<string, unknown>)[k]));
+  return strictTop(given);
 }
 
 /** The scenario format as its JSON Schema shows it: strict in every field. */
-export const strictScenarioSchema = (): typeof scenarioSchema => strictSchemaFor(topShape());
+export const strictScenarioSchema = (): typeof scenarioSchema => strictTop(Object.keys(topShape()));
