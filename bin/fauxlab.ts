@@ -45,6 +45,9 @@ function version(): string {
 /** Validates a scenario file; a bad one is a CliError carrying the file and field paths. */
 async function readScenario(file: string): Promise<Scenario> {
   const { loadScenario, ScenarioError } = await import('../src/scenario/index.js');
+  // A command parses one file once: zod's generated parsers cost more to compile than they save. The
+  // setting is the command's own (its bundle has its own zod), never a library user's.
+  (await import('zod')).config({ jitless: true });
   try {
     return loadScenario(file);
   } catch (e) {
@@ -646,13 +649,18 @@ function missingValue(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-try {
-  const missing = missingValue(hideBin(process.argv));
-  if (missing) throw new CliError(`${missing} needs a value\nRun "fauxlab --help" for usage.`, 2);
-  await cli.parseAsync();
-} catch (e) {
-  process.stderr.write(`fauxlab: ${e instanceof Error ? e.message : String(e)}\n`);
-  // A bug rather than a user error: the stack is there for whoever asks.
-  if (!(e instanceof CliError) && process.env.FAUXLAB_DEBUG) console.error(e);
-  process.exitCode = e instanceof CliError ? e.exitCode : 1;
+// No top-level await: the bundled bin is a script, which cannot have one.
+async function main(): Promise<void> {
+  try {
+    const missing = missingValue(hideBin(process.argv));
+    if (missing) throw new CliError(`${missing} needs a value\nRun "fauxlab --help" for usage.`, 2);
+    await cli.parseAsync();
+  } catch (e) {
+    process.stderr.write(`fauxlab: ${e instanceof Error ? e.message : String(e)}\n`);
+    // A bug rather than a user error: the stack is there for whoever asks.
+    if (!(e instanceof CliError) && process.env.FAUXLAB_DEBUG) console.error(e);
+    process.exitCode = e instanceof CliError ? e.exitCode : 1;
+  }
 }
+
+void main();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Builds dist/ only when a source is newer than the build, so that `npm start` starts in about a second
- * instead of recompiling every time; a fresh clone (no dist/) builds once. Plain JavaScript: it runs
+ * Builds dist/ (scripts/build.js) only when a source is newer than the build, so that `npm start` starts
+ * at once instead of recompiling every time; a fresh clone (no dist/) builds once. Plain JavaScript: it runs
  * before anything is compiled.
  */
 import { spawnSync } from 'node:child_process';
@@ -11,8 +11,13 @@ import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** Every file tsc writes is rewritten by a build: this one stands for the whole output. */
-const output = join(root, 'dist', 'bin', 'fauxlab.js');
+/**
+ * What a build writes: tsc rewrites every file it emits, so its entry point stands for the library; the
+ * command is three files of esbuild's.
+ */
+const outputs = ['src/index.js', 'bin/fauxlab.js', 'bin/fauxlab.bundle.cjs', 'bin/worker.js'].map((f) =>
+  join(root, 'dist', f),
+);
 
 function newest(path) {
   const st = statSync(path, { throwIfNoEntry: false });
@@ -23,12 +28,12 @@ function newest(path) {
   return max;
 }
 
-const built = statSync(output, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+const built = Math.min(...outputs.map((f) => statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0));
 const sources = Math.max(
   ...['src', 'bin', 'bench', 'tsconfig.json', 'tsconfig.build.json'].map((p) => newest(join(root, p))),
+  statSync(join(root, 'scripts', 'build.js')).mtimeMs,
 );
 if (built === 0 || sources > built) {
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.js')], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

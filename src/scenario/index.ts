@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { digest } from '../core/store.js';
 import type { ScenarioRefs } from '../core/area.js';
 import type { Scenario, ScenarioFile } from './schema.js';
-import { strictScenarioSchema } from './strict.js';
+import { strictSchemaFor } from './strict.js';
 import { SCENARIO_PARTS } from './build.js';
 import { generateProblems } from './limits.js';
 import { builtInScenario, scenarioFile } from './builtin.js';
@@ -83,7 +83,7 @@ export function readScenarioFile(file: string): unknown {
 export function loadScenario(input: ScenarioInput): Scenario {
   const file = typeof input === 'string' ? input : '(scenario)';
   const { raw, origins } = resolveExtends(typeof input === 'string' ? scenarioFile(input) : input, []);
-  const result = strictScenarioSchema().safeParse(raw ?? {});
+  const result = strictSchemaFor(raw ?? {}).safeParse(raw ?? {});
   if (!result.success) throw new ScenarioError(file, issuesOf(result.error));
   const problems = [
     ...generateProblems(result.data),
@@ -134,13 +134,13 @@ function resolveExtends(
   if (typeof raw !== 'object' || Array.isArray(raw) || !('extends' in raw)) {
     // Shape errors of an inherited file are reported against that file.
     if (!root) {
-      const r = strictScenarioSchema().safeParse(raw);
+      const r = strictSchemaFor(raw).safeParse(raw);
       if (!r.success) throw new ScenarioError(label, issuesOf(r.error));
     }
     return { raw: raw as Record<string, unknown>, origins: fresh(raw as Record<string, unknown>) };
   }
   const self = raw as Record<string, unknown>;
-  const checked = strictScenarioSchema().safeParse(self);
+  const checked = strictSchemaFor(self).safeParse(self);
   if (!checked.success) throw new ScenarioError(label, issuesOf(checked.error));
   const bases = ([] as string[]).concat(checked.data.extends ?? []);
   const dir = typeof input === 'string' ? dirname(file) : process.cwd();

@@ -75,16 +75,36 @@ export function unknownKeysMessage(keys: readonly string[], known: readonly stri
   return `unknown field${keys.length === 1 ? '' : 's'} ${parts.join(', ')}${more}`;
 }
 
+type ExtrasAt = (path: string) => readonly string[] | undefined;
+
+/**
+ * An object schema made strict: `out` its fields (made strict already), an open object given the extra
+ * fields `extrasAt` names for its path, unknown keys named with the closest known one.
+ */
+function strictObject(s: Schema, out: Record<string, Schema>, path: string, extrasAt: ExtrasAt): Schema {
+  const def = defOf(s);
+  const catchall = def.catchall as Schema | undefined;
+  const open = catchall === undefined || ['unknown', 'any'].includes(defOf(catchall).type);
+  if (open)
+    for (const k of extrasAt(path) ?? [])
+      if (!(k in out)) out[k] = z.unknown().optional().describe('a field of the record, as the API shows it');
+  const known = Object.keys(out);
+  return withDef(s, {
+    ...def,
+    shape: out,
+    catchall: open ? z.never() : catchall,
+    error: (iss: { code: string; keys?: string[] }) =>
+      iss.code === 'unrecognized_keys' ? unknownKeysMessage(iss.keys ?? [], known) : undefined,
+  });
+}
+
 /**
  * `schema` with every object strict. `extrasAt` names, by path (`users[]`, `projects[].integrations[]`),
  * the extra fields an open object accepts; an open object it says nothing of becomes strict on its
  * declared fields alone. Every object names its unknown keys with the closest known one; schemas that
- * hold no object come back as they are.
+ * hold no object come back as they are. `path` is where `schema` sits ('' for the file).
  */
-export function strictDeep(
-  schema: Schema,
-  extrasAt: (path: string) => readonly string[] | undefined,
-): Schema {
+export function strictDeep(schema: Schema, extrasAt: ExtrasAt, path = ''): Schema {
   const walk = (s: Schema, path: string): Schema => {
     const def = defOf(s);
     const inner = (key: string, at = path) => {
@@ -98,20 +118,7 @@ export function strictDeep(
         const shape = def.shape as Record<string, Schema>;
         const out: Record<string, Schema> = {};
         for (const [k, v] of Object.entries(shape)) out[k] = walk(v, path ? `${path}.${k}` : k);
-        const catchall = def.catchall as Schema | undefined;
-        const open = catchall === undefined || ['unknown', 'any'].includes(defOf(catchall).type);
-        if (open)
-          for (const k of extrasAt(path) ?? [])
-            if (!(k in out))
-              out[k] = z.unknown().optional().describe('a field of the record, as the API shows it');
-        const known = Object.keys(out);
-        return withDef(s, {
-          ...def,
-          shape: out,
-          catchall: open ? z.never() : catchall,
-          error: (iss: { code: string; keys?: string[] }) =>
-            iss.code === 'unrecognized_keys' ? unknownKeysMessage(iss.keys ?? [], known) : undefined,
-        });
+        return strictObject(s, out, path, extrasAt);
       }
       case 'array': {
         const element = inner('element', `${path}[]`);
@@ -148,7 +155,7 @@ export function strictDeep(
         return s;
     }
   };
-  return walk(schema, '');
+  return walk(schema, path);
 }
 
 /** The fields each open object of the scenario format takes besides its declared ones. */
@@ -184,13 +191,68 @@ function recordFields(): Map<string, readonly string[]> {
   ]);
 }
 
-let strictScenario: typeof scenarioSchema | undefined;
+/** The paths `recordFields` names: asking of any other needs no world built. */
+const RECORD_PATHS = new Set(['settings', 'users[]', 'groups[]', 'projects[]', 'projects[].integrations[]']);
+let recordFieldsMap: Map<string, readonly string[]> | undefined;
+const extrasAt: ExtrasAt = (path) =>
+  RECORD_PATHS.has(path) ? (recordFieldsMap ??= recordFields()).get(path) : undefined;
 
-/** The scenario format as files are checked against it, and as its JSON Schema shows it: strict. */
-export function strictScenarioSchema(): typeof scenarioSchema {
-  if (!strictScenario) {
-    const fields = recordFields();
-    strictScenario = strictDeep(scenarioSchema, (path) => fields.get(path)) as typeof scenarioSchema;
+/**
+ * The top-level fields made strict, each on first need. Making the whole format strict clones a few
+ * thousand zod schemas (and builds a world for the records' fields): a tenth of the command's start-up,
+ * spent on the fields a file does not even give.
+ */
+const strictFields = new Map<string, Schema>();
+const topShape = () => defOf(scenarioSchema).shape as Record<string, Schema>;
+const strictField = (key: string): Schema => {
+  let s = strictFields.get(key);
+  if (!s) strictFields.set(key, (s = strictDeep(topShape()[key]!, extrasAt, key)));
+  return s;
+};
+
+/** The formats made for the sets of fields files gave; a few in practice, bounded whatever they give. */
+const strictTops = new Map<string, typeof scenarioSchema>();
+const MAX_TOPS = 64;
+
+/** The format strict in the top-level fields `given` (shape order), open in the others. */
+function strictTop(given: readonly string[]): typeof scenarioSchema {
+  const id = given.join(',');
+  let top = strictTops.get(id);
+  if (!top) {
+    const shape = topShape();
+    const out: Record<string, Schema> = {};
+    for (const k of Object.keys(shape)) out[k] = given.includes(k) ? strictField(k) : shape[k]!;
+    top = strictObject(scenarioSchema, out, '', extrasAt) as typeof scenarioSchema;
+    if (strictTops.size >= MAX_TOPS) strictTops.clear();
+    strictTops.set(id, top);
   }
-  return strictScenario;
+  return top;
 }
+
+/**
+ * A value whose strict and open schemas answer alike: absent, an empty list or an empty plain object
+ * (strictness is about keys, and it has none). A loaded scenario, given again (`createFauxlab`), is
+ * mostly such lists.
+ */
+function holdsNothing(v: unknown): boolean {
+  if (v === undefined) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return (proto === Object.prototype || proto === null) && Object.keys(v).length === 0;
+}
+
+/**
+ * The scenario format as a file is checked against it: strict (see `strictScenarioSchema`) in the
+ * fields `input` gives. A field left out takes its default or stays out, whatever its schema's
+ * strictness (a default is not parsed), and one that holds nothing has no key to refuse, so the result
+ * is the fully strict schema's.
+ */
+export function strictSchemaFor(input: unknown): typeof scenarioSchema {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return strictTop([]);
+  const given = Object.keys(topShape()).filter((k) => !holdsNothing((input as Record<string, unknown>)[k]));
+  return strictTop(given);
+}
+
+/** The scenario format as its JSON Schema shows it: strict in every field. */
+export const strictScenarioSchema = (): typeof scenarioSchema => strictTop(Object.keys(topShape()));

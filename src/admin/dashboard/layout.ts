@@ -26,7 +26,7 @@ function document(title: string, header: Html, main: Html): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · fauxlab</title>
+<title>${title} \u00B7 fauxlab</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/__fauxlab/dashboard.css">
 <script src="/__fauxlab/dashboard.js" defer></script>

@@ -242,7 +242,7 @@ function projectPage(fx: Fx, st: PlatformState, pid: number, as: string | undefi
       .map((id) => tget(st.pipelines, id)!),
   );
   return h`<section aria-labelledby="project-h"><h2 id="project-h">Project ${p.path_with_namespace}</h2>
-<p><a href="${api(`/projects/${pid}`)}">The project as the API renders it</a> · <a href="${worldLink({ list: 'projects' })}">All projects</a></p>
+<p><a href="${api(`/projects/${pid}`)}">The project as the API renders it</a> \u00B7 <a href="${worldLink({ list: 'projects' })}">All projects</a></p>
 ${table(
   'Issues (newest first)',
   ['Iid', 'Title', 'State'],

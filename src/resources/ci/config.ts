@@ -8,7 +8,8 @@
  * lower-cased (`jobs:build config contains unknown keys: scriptt`); the jobs entry's own errors name the
  * job humanised (`jobs build config should implement a script: or a trigger: keyword`).
  */
-import { parseDocument, stringify, type Document, type ScalarTag, type Tags } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, ScalarTag, Tags } from 'yaml';
 import {
   ExpressionError,
   existsMatches,
@@ -17,6 +18,9 @@ import {
   type PipelineFacts,
   type Policy,
 } from './config-expr.js';
+
+/** The YAML library, loaded on the first CI configuration read: most servers never read one. */
+const yaml = () => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
 /** `Gitlab::Config::Loader::Yaml::MAX_YAML_SIZE` and `MAX_YAML_DEPTH`. */
 export const YAML_LIMITS = {
@@ -232,7 +236,7 @@ function load(text: string): Json {
   if (nestsTooDeep(text)) throw new LoadError('The parsed YAML is too deep');
   let doc: Document;
   try {
-    doc = parseDocument(text, {
+    doc = yaml().parseDocument(text, {
       version: '1.1',
       customTags: psychBooleans,
       merge: true,
@@ -781,7 +785,7 @@ export function processCiConfig(text: string | undefined, source: IncludeSource)
 
 /** The configuration as the lint API shows `merged_yaml` (Psych's `to_yaml`: a document marker, block style). */
 export function mergedYaml(merged: Json): string {
-  return `---\n${stringify(merged, { indentSeq: false, lineWidth: 0 })}`;
+  return `---\n${yaml().stringify(merged, { indentSeq: false, lineWidth: 0 })}`;
 }
 
 // ---------------------------------------------------------------------------------------------------
