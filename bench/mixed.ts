@@ -283,7 +283,7 @@ export async function suiteLoad(seconds: number, slices = 2): Promise<{ fauxlab:
 }
 
 /** µs per sequential in-process call: `fx.fetch` GET /api/v4/user at USERS users, and bare Hono. */
-export async function fetchCost(): Promise<{ fauxlabUs: number; bareUs: number; status: number }> {
+async function fetchCost(): Promise<{ fauxlabUs: number; bareUs: number; status: number }> {
   const fx = await world();
   const url = 'http://gitlab.bench/api/v4/user';
   const body = await (await fx.fetch(new Request(url, { headers: AUTH }))).text();
@@ -377,7 +377,11 @@ export async function runMixed(): Promise<void> {
   console.log(JSON.stringify({ bench: 'fauxlab-mixed', node: process.version, mixed, bare, suite, fetchUser: f }));
 }
 
-const [mode] = process.argv.slice(2);
+/** The in-process `fx.fetch` figure, measured in a fresh child. */
+export const fetchUserCost = () => inChild<Awaited<ReturnType<typeof fetchCost>>>(SELF, ['--fetch-user']);
+
+// Run as a script (or as a forked child of one); imported by run.ts and table.ts, do nothing on load.
+const [mode] = process.argv[1] === SELF ? process.argv.slice(2) : [];
 if (mode === '--serve-mixed') await serveMixed();
 else if (mode === '--serve-suite') await serveSuite();
 else if (mode === '--fetch-user') await measure(fetchCost, WATCHDOG_MS);

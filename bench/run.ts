@@ -7,7 +7,8 @@
  * process; the servers run in a child, so that the two do not share an event loop.
  *
  * Environment: FAUXLAB_BENCH_SECONDS (load phase length, default 5), FAUXLAB_BENCH_USERS (default 100000),
- * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases), mixed (only bench/mixed.ts), git (only bench/git.ts) or
+ * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases), mixed (only bench/mixed.ts), git (only bench/git.ts),
+ * table (only the performance issue's table, bench/table.ts) or
  * budgets (only the time budgets, bench/budgets.ts) or repository (only bench/repository.ts),
  * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal), FAUXLAB_BENCH_ROUNDS
  * (the projects phases measure each target of a set in this many alternating slices, default 5).
@@ -466,6 +467,7 @@ async function main(): Promise<void> {
   );
   if (process.env.FAUXLAB_BENCH_ONLY === 'budgets') return printBudgets();
   if (process.env.FAUXLAB_BENCH_ONLY === 'mixed') return (await import('./mixed.js')).runMixed();
+  if (process.env.FAUXLAB_BENCH_ONLY === 'table') return void (await import('./table.js')).runTable();
   if (process.env.FAUXLAB_BENCH_ONLY === 'repository')
     return (await import('./repository.js')).runRepository();
   if (process.env.FAUXLAB_BENCH_ONLY === 'git') return (await import('./git.js')).runGit();
@@ -575,6 +577,8 @@ async function main(): Promise<void> {
   await (await import('./issues.js')).runIssues();
   await (await import('./repository.js')).runRepository();
   await (await import('./git.js')).runGit();
+  console.log('');
+  await (await import('./table.js')).runTable();
   await printBudgets();
 }
 
