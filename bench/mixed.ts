@@ -201,7 +201,10 @@ function projectSteps(): autocannon.Request[] {
         body: JSON.stringify({ description: `updated ${++suiteSeq}`, labels: 'bug,doing' }),
       }),
     },
-    { method: 'GET', setupRequest: (req, c) => ({ ...req, path: `/api/v4/projects/${pid(c)}/issues/${iid(c)}` }) },
+    {
+      method: 'GET',
+      setupRequest: (req, c) => ({ ...req, path: `/api/v4/projects/${pid(c)}/issues/${iid(c)}` }),
+    },
     { method: 'GET', setupRequest: (req, c) => ({ ...req, path: `/api/v4/projects/${pid(c)}/issues` }) },
     { method: 'GET', setupRequest: (req, c) => ({ ...req, path: `/api/v4/projects/${pid(c)}` }) },
   ];
@@ -374,7 +377,9 @@ export async function runMixed(): Promise<void> {
       row(['bare Hono fetch, same bytes (µs)', fmt(f.bareUs, 1)], w),
     ].join('\n'),
   );
-  console.log(JSON.stringify({ bench: 'fauxlab-mixed', node: process.version, mixed, bare, suite, fetchUser: f }));
+  console.log(
+    JSON.stringify({ bench: 'fauxlab-mixed', node: process.version, mixed, bare, suite, fetchUser: f }),
+  );
 }
 
 /** The in-process `fx.fetch` figure, measured in a fresh child. */

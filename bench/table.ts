@@ -62,7 +62,7 @@ const loadSet = (targets: LoadTarget[]) =>
   loadSetIn({ connections: CONNECTIONS, seconds: PHASE_SECONDS, rounds: ROUNDS }, targets);
 
 /** A target check: the row is `ok` when `on` (its value, ratio or p99) is `op` the limit. */
-interface Check {
+export interface Check {
   on: 'value' | 'ratio' | 'p99';
   op: '<=' | '>=';
   limit: number;
@@ -77,6 +77,7 @@ export interface TableRow {
   baselineP99?: number;
   ratio?: number;
   target?: string;
+  check?: Check;
   ok?: boolean;
   /** Answers that were not 2xx, or failed: a figure with any is not comparable (printed ERR). */
   failed?: number;
@@ -91,11 +92,20 @@ function tableRow(
 ): TableRow {
   const r: TableRow = { figure, unit, value, ...extra };
   if (check) {
-    const x = check.on === 'value' ? r.value : check.on === 'ratio' ? r.ratio : r.p99;
-    r.target = `${check.on === 'value' ? '' : check.on + ' '}${check.op} ${fmt(check.limit, check.limit < 10 ? 2 : 0)}`;
-    r.ok = x !== undefined && (check.op === '<=' ? x <= check.limit : x >= check.limit);
+    r.target = targetText(check);
+    r.check = check;
+    r.ok = meets(check, r);
   }
   return r;
+}
+
+export const targetText = (c: Check) =>
+  `${c.on === 'value' ? '' : c.on + ' '}${c.op} ${fmt(c.limit, c.limit < 10 ? 2 : 0)}`;
+
+/** Whether figures meet a check (the value, ratio or p99 it is on). */
+export function meets(c: Check, r: { value: number; ratio?: number; p99?: number }): boolean {
+  const x = c.on === 'value' ? r.value : c.on === 'ratio' ? r.ratio : r.p99;
+  return x !== undefined && !Number.isNaN(x) && (c.op === '<=' ? x <= c.limit : x >= c.limit);
 }
 
 /** A load row: req/s (p99) of `l` next to the baseline `b`, ratio l/b. */
@@ -440,7 +450,13 @@ export async function runTable(): Promise<TableRow[]> {
       ),
     );
   rows.push(
-    tableRow('  POST /api/v4/users 100k/1k', 'x', big.apiUs / small.apiUs, {}, { on: 'value', op: '<=', limit: 1.3 }),
+    tableRow(
+      '  POST /api/v4/users 100k/1k',
+      'x',
+      big.apiUs / small.apiUs,
+      {},
+      { on: 'value', op: '<=', limit: 1.3 },
+    ),
   );
   for (const w of [small, big])
     rows.push(
@@ -539,12 +555,18 @@ export async function runTable(): Promise<TableRow[]> {
       const few = randomIn(10, 26);
       const [single, singleOff, naiveL, replay, bareOne] = (await loadSet([
         { name: 'project', port: fp, nextPath: () => `/api/v4/projects/${idA!()}`, headers: AUTH },
-        { name: 'project, cache off', port: off, nextPath: () => `/api/v4/projects/${idB!()}`, headers: AUTH },
+        {
+          name: 'project, cache off',
+          port: off,
+          nextPath: () => `/api/v4/projects/${idB!()}`,
+          headers: AUTH,
+        },
         { name: 'naive', port: naive, nextPath: () => `/api/v4/projects/${idC!()}` },
         { name: 'replay', port: fp, nextPath: () => `/api/v4/projects/${few() * 1000}`, headers: AUTH },
         { name: 'bare project', port: bare, nextPath: () => '/project' },
       ])) as [Load, Load, Load, Load, Load];
-      const pageOf = (r: () => number) => () => `/api/v4/projects?per_page=${PER_PAGE}&page=${((r() - 1) % pages) + 1}`;
+      const pageOf = (r: () => number) => () =>
+        `/api/v4/projects?per_page=${PER_PAGE}&page=${((r() - 1) % pages) + 1}`;
       const [listOff, listOn, bareList] = (await loadSet([
         { name: 'list, cache off', port: off, nextPath: pageOf(page1!), headers: AUTH },
         { name: 'list, cache on', port: fp, nextPath: pageOf(page2!), headers: AUTH },
@@ -593,11 +615,17 @@ export async function runTable(): Promise<TableRow[]> {
         }),
       );
       rows.push(
-        tableRow('  same, p99 (ms)', 'ms', single.p99, { p99: single.p99, baseline: naiveL.p99 }, {
-          on: 'p99',
-          op: '<=',
-          limit: 20,
-        }),
+        tableRow(
+          '  same, p99 (ms)',
+          'ms',
+          single.p99,
+          { p99: single.p99, baseline: naiveL.p99 },
+          {
+            on: 'p99',
+            op: '<=',
+            limit: 20,
+          },
+        ),
       );
       rows.push(loadRow('  same / bare pre-serialised project', single, bareOne));
       rows.push(
@@ -622,7 +650,12 @@ export async function runTable(): Promise<TableRow[]> {
       const p1 = randomIn(ISSUE_PROJECTS, 31);
       const p2 = randomIn(ISSUE_PROJECTS, 32);
       const [on, offL, bareL] = (await loadSet([
-        { name: 'issues', port: fp, nextPath: () => `/api/v4/projects/${p1()}/issues?${FILTERS}`, headers: AUTH },
+        {
+          name: 'issues',
+          port: fp,
+          nextPath: () => `/api/v4/projects/${p1()}/issues?${FILTERS}`,
+          headers: AUTH,
+        },
         {
           name: 'issues, cache off',
           port: off,
@@ -639,7 +672,13 @@ export async function runTable(): Promise<TableRow[]> {
           limit: 0.5,
         }),
       );
-      rows.push(loadRow('  same, cache on (100 distinct URLs) / bare', on, bareL, { on: 'ratio', op: '>=', limit: 0.5 }));
+      rows.push(
+        loadRow('  same, cache on (100 distinct URLs) / bare', on, bareL, {
+          on: 'ratio',
+          op: '>=',
+          limit: 0.5,
+        }),
+      );
     } finally {
       await stopChild(child);
     }

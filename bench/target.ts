@@ -22,7 +22,8 @@ export function targetDist(): string {
   throw new Error(`FAUXLAB_BENCH_TARGET=${dir}: no build there (dist/src/index.js); run npm run build in it`);
 }
 
-const load = <T>(rel: string): Promise<T> => import(pathToFileURL(join(targetDist(), rel)).href) as Promise<T>;
+const load = <T>(rel: string): Promise<T> =>
+  import(pathToFileURL(join(targetDist(), rel)).href) as Promise<T>;
 
 /** The public entry point of the target build. */
 export const fauxlab = (): Promise<IndexModule> => load<IndexModule>('src/index.js');
