@@ -13,7 +13,7 @@
  * world lives in a child process that is stopped (or killed) at the end; a watchdog ends a run that
  * hangs; the spawned servers of the start-up figure are killed after their first answer.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -156,7 +156,8 @@ function childGuard(): void {
 
 interface UsersReady {
   users: number;
-  ports: { fauxlab: number; bare: number };
+  ports: { fauxlab: number };
+  bodies: { page: string; user: string };
 }
 
 /** 100,000 users (the default instance) next to the bare bodies of one page and one user. */
@@ -170,14 +171,10 @@ async function serveUsers(): Promise<void> {
   const get = async (path: string) => (await fx.app.request(origin + path, { headers: AUTH })).text();
   const page = await get(`/api/v4/users?per_page=${PER_PAGE}&page=7`);
   const user = await get('/api/v4/users/4242');
-  const bare = new Hono();
-  bare.get('/page', (c) => c.body(page, 200, JSON_TYPE));
-  bare.get('/user', (c) => c.body(user, 200, JSON_TYPE));
-  const b = await listen(bare.fetch);
-  serveUntil({ users: fx.state.users.size, ports: { fauxlab: a.port, bare: b.port } } satisfies UsersReady, [
-    a.server,
-    b.server,
-  ]);
+  serveUntil(
+    { users: fx.state.users.size, ports: { fauxlab: a.port }, bodies: { page, user } } satisfies UsersReady,
+    [a.server],
+  );
 }
 
 interface ProjectsReady {
@@ -185,7 +182,8 @@ interface ProjectsReady {
   buildMs: number;
   rssBefore: number;
   rssAfter: number;
-  ports: { fauxlab: number; off: number; naive: number; bare: number };
+  ports: { fauxlab: number; off: number; naive: number };
+  bodies: { page: string; project: string };
 }
 
 /**
@@ -223,25 +221,23 @@ async function serveProjects(): Promise<void> {
   const get = async (path: string) => (await off.app.request(origin + path, { headers: AUTH })).text();
   const page = await get(`/api/v4/projects?per_page=${PER_PAGE}&page=7`);
   const project = await get('/api/v4/projects/4242');
-  const bare = new Hono();
-  bare.get('/page', (c) => c.body(page, 200, JSON_TYPE));
-  bare.get('/project', (c) => c.body(project, 200, JSON_TYPE));
-  const b = await listen(bare.fetch);
   serveUntil(
     {
       projects: records.size || fx.state.projects.size,
       buildMs,
       rssBefore,
       rssAfter,
-      ports: { fauxlab: a.port, off: o.port, naive: n.port, bare: b.port },
+      ports: { fauxlab: a.port, off: o.port, naive: n.port },
+      bodies: { page, project },
     } satisfies ProjectsReady,
-    [a.server, o.server, n.server, b.server],
+    [a.server, o.server, n.server],
   );
 }
 
 interface IssuesReady {
   issues: number;
-  ports: { fauxlab: number; off: number; bare: number };
+  ports: { fauxlab: number; off: number };
+  bodies: { page: string };
 }
 
 /** 100,000 issues in 100 projects: the default instance, one with the response cache off, bare bytes. */
@@ -268,15 +264,13 @@ async function serveIssues(): Promise<void> {
   const body = await (
     await off.app.request(`http://127.0.0.1:${a.port}/api/v4/projects/7/issues?${FILTERS}`, { headers: AUTH })
   ).text();
-  const bare = new Hono();
-  bare.get('/page', (c) => c.body(body, 200, JSON_TYPE));
-  const b = await listen(bare.fetch);
   serveUntil(
     {
       issues: fx.state.issuables.issues.size,
-      ports: { fauxlab: a.port, off: o.port, bare: b.port },
+      ports: { fauxlab: a.port, off: o.port },
+      bodies: { page: body },
     } satisfies IssuesReady,
-    [a.server, o.server, b.server],
+    [a.server, o.server],
   );
 }
 
@@ -351,6 +345,30 @@ async function writeCost(existing: number): Promise<WriteCost> {
   return { existing: before, apiUs, storeUs, bareApiUs, bareStoreUs, statuses };
 }
 
+/**
+ * Child: a bare Hono server sending the bodies it is given (`/<name>`), in a process of its own, so
+ * that the heap and the collections of the world next to it weigh on fauxlab's figures, not on it.
+ */
+function serveBare(): void {
+  childGuard();
+  process.once('message', (m: { bodies: Record<string, string> }) => {
+    const bare = new Hono();
+    for (const [name, body] of Object.entries(m.bodies))
+      bare.get(`/${name}`, (c) => c.body(body, 200, JSON_TYPE));
+    void listen(bare.fetch).then((b) => serveUntil({ port: b.port }, [b.server]));
+  });
+  process.send!({ type: 'hello' });
+}
+
+async function startBare(bodies: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const { child } = await forkSelf<unknown>(SELF, ['--serve-bare']);
+  const ready = new Promise<{ port: number }>((resolve) =>
+    child.once('message', (m) => resolve(m as { port: number })),
+  );
+  child.send({ bodies });
+  return { child, port: (await ready).port };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Start-up: spawn to first 200, fauxlab's CLI and a bare Hono server alternately.
 
@@ -413,7 +431,7 @@ async function startUp(): Promise<{ fauxlabMs: number; bareMs: number; failed: n
 
 // ---------------------------------------------------------------------------------------------------
 
-const rssOf = (child: import('node:child_process').ChildProcess) =>
+const rssOf = (child: ChildProcess) =>
   new Promise<number>((resolve) => {
     const on = (m: unknown) => {
       if (typeof m === 'object' && m !== null && (m as { type?: string }).type === 'rss') {
@@ -506,8 +524,10 @@ export async function runTable(): Promise<TableRow[]> {
   // Users over HTTP: random pages and ids across the whole world.
   {
     const { child, message: ready } = await forkSelf<UsersReady>(SELF, ['--serve-users']);
+    const b = await startBare(ready.bodies);
     try {
-      const { fauxlab: fp, bare } = ready.ports;
+      const { fauxlab: fp } = ready.ports;
+      const bare = b.port;
       const pages = Math.ceil(ready.users / PER_PAGE);
       const page = randomIn(pages, 11);
       const id = randomIn(ready.users, 12);
@@ -540,15 +560,18 @@ export async function runTable(): Promise<TableRow[]> {
       );
     } finally {
       await stopChild(child);
+      await stopChild(b.child);
     }
   }
 
   // Projects: a fresh process, its build and RSS, then single projects and pages over HTTP.
   {
     const { child, message: ready } = await forkSelf<ProjectsReady>(SELF, ['--serve-projects']);
+    const b = await startBare(ready.bodies);
     let rssEnd: number;
     try {
-      const { fauxlab: fp, off, naive, bare } = ready.ports;
+      const { fauxlab: fp, off, naive } = ready.ports;
+      const bare = b.port;
       const n = ready.projects;
       const pages = Math.min(Math.ceil(n / PER_PAGE), 50_000 / PER_PAGE);
       const [idA, idB, idC, page1, page2] = [21, 22, 23, 24, 25].map((seed) => randomIn(n, seed));
@@ -639,14 +662,17 @@ export async function runTable(): Promise<TableRow[]> {
       rows.push(loadRow('replay: GET /projects/:id, the same 10 ids / bare', replay, bareOne));
     } finally {
       await stopChild(child);
+      await stopChild(b.child);
     }
   }
 
   // Issues: filtered lists in a 100k-issue world.
   {
     const { child, message: ready } = await forkSelf<IssuesReady>(SELF, ['--serve-issues']);
+    const b = await startBare(ready.bodies);
     try {
-      const { fauxlab: fp, off, bare } = ready.ports;
+      const { fauxlab: fp, off } = ready.ports;
+      const bare = b.port;
       const p1 = randomIn(ISSUE_PROJECTS, 31);
       const p2 = randomIn(ISSUE_PROJECTS, 32);
       const [on, offL, bareL] = (await loadSet([
@@ -681,6 +707,7 @@ export async function runTable(): Promise<TableRow[]> {
       );
     } finally {
       await stopChild(child);
+      await stopChild(b.child);
     }
   }
 
@@ -747,6 +774,7 @@ export function tableLines(rows: readonly TableRow[]): string[] {
 
 const [mode, arg] = process.argv[1] === SELF ? process.argv.slice(2) : [];
 if (mode === '--serve-users') await serveUsers();
+else if (mode === '--serve-bare') serveBare();
 else if (mode === '--serve-projects') await serveProjects();
 else if (mode === '--serve-issues') await serveIssues();
 else if (mode === '--writes') await measure(() => writeCost(Number(arg)), WATCHDOG_MS);
