@@ -572,13 +572,21 @@ async function main(): Promise<void> {
       msw,
     }),
   );
+  // The watchdog bounds each part, not the whole run (which takes several times as long).
+  watchdog.refresh();
   await (await import('./mixed.js')).runMixed();
+  watchdog.refresh();
   await (await import('./ergonomics.js')).runErgonomics();
+  watchdog.refresh();
   await (await import('./issues.js')).runIssues();
+  watchdog.refresh();
   await (await import('./repository.js')).runRepository();
+  watchdog.refresh();
   await (await import('./git.js')).runGit();
+  watchdog.refresh();
   console.log('');
   await (await import('./table.js')).runTable();
+  watchdog.refresh();
   await printBudgets();
 }
 

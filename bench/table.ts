@@ -768,6 +768,7 @@ export async function runTable(): Promise<TableRow[]> {
     );
   });
 
+  clearTimeout(watchdog);
   const seconds = (performance.now() - started) / 1000;
   const load1 = loadavg()[0]!;
   console.log(tableLines(rows).join('\n'));
