@@ -162,6 +162,7 @@ export async function runGit(): Promise<void> {
     await stopChild(child);
     rmSync(dir, { recursive: true, force: true });
   }
+  clearTimeout(watchdog);
 }
 
 // Run as a script (or as a forked child of one); imported by run.ts, do nothing on load.

@@ -192,6 +192,7 @@ export async function runIssues(): Promise<void> {
       writes: { small, big, apiRatio: big.apiUs / small.apiUs, storeRatio: big.storeUs / small.storeUs },
     }),
   );
+  clearTimeout(watchdog);
 }
 
 // Run as a script (or as a forked child of one); imported by run.ts, do nothing on load.

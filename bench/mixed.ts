@@ -5,6 +5,9 @@
  * - a mixed workload over HTTP: creates, updates and reads interleaved on every connection (create a
  *   user, read it back, update it, read a page of users, read a user at random), req/s and p99, next to
  *   a bare Hono server answering the same number of requests with pre-serialised bodies;
+ * - the same over projects and issues, each connection on what it created (create a project, an issue
+ *   in it, a note on it, update the issue, read it, list the issues, read the project) in a world of
+ *   1,000 projects, next to the same bare baseline;
  * - the in-process `fx.fetch` cost of `GET /api/v4/user` in a world of 100,000 users, next to a bare
  *   Hono `fetch` sending the same bytes.
  *
@@ -13,9 +16,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { Hono } from 'hono';
-import { createFauxlab } from '../src/index.js';
+import { Hono, type Context } from 'hono';
 import { fmt, forkSelf, gc, inChild, listen, measure, row, serveUntilStopped, stopChild } from './report.js';
+import { fauxlab } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -27,8 +30,8 @@ const TOKEN = 'bench-admin-token';
 const AUTH = { 'PRIVATE-TOKEN': TOKEN };
 const WATCHDOG_MS = (PHASE_SECONDS * 10 + 300) * 1000;
 
-const world = () =>
-  createFauxlab({
+const world = async () =>
+  (await fauxlab()).createFauxlab({
     scenario: {
       now: NOW,
       users: [{ username: 'root', name: 'Administrator', admin: true, tokens: [{ token: TOKEN }] }],
@@ -55,7 +58,7 @@ interface MixedReady {
 async function serveMixed(): Promise<void> {
   setTimeout(() => process.exit(3), WATCHDOG_MS).unref();
   process.on('disconnect', () => process.exit(0));
-  const fx = world();
+  const fx = await world();
   gc();
   const user = await (await fx.app.request('/api/v4/users/4242', { headers: AUTH })).text();
   const page = await (await fx.app.request('/api/v4/users?per_page=20&page=7', { headers: AUTH })).text();
@@ -67,7 +70,7 @@ async function serveMixed(): Promise<void> {
   serveUntilStopped({ ports: { fauxlab: a.port, bare: b.port } } satisfies MixedReady, [a.server, b.server]);
 }
 
-interface Mixed {
+export interface Mixed {
   rps: number;
   p50: number;
   p99: number;
@@ -75,11 +78,11 @@ interface Mixed {
   errors: number;
 }
 
-async function mixedLoad(port: number, steps: autocannon.Request[]): Promise<Mixed> {
+async function mixedLoad(port: number, steps: autocannon.Request[], seconds = PHASE_SECONDS): Promise<Mixed> {
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
-    duration: PHASE_SECONDS,
+    duration: seconds,
     headers: { ...AUTH, 'content-type': 'application/json' },
     requests: steps,
   });
@@ -142,9 +145,149 @@ const bareSteps = (): autocannon.Request[] => [
   { method: 'GET', path: '/user' },
 ];
 
+/**
+ * The test-suite sequence over projects and issues each connection repeats, each on what it created
+ * (autocannon's per-connection context): create a project, create an issue in it, add a note, update
+ * the issue, read it, list the project's issues, read the project.
+ */
+interface SuiteContext {
+  pid?: number;
+  iid?: number;
+}
+
+const SUITE_PROJECTS = 1_000;
+
+/** Names stay unique across the slices of a run (a taken project name answers 400). */
+let suiteSeq = 0;
+
+function projectSteps(): autocannon.Request[] {
+  const ctx = (c: object) => c as SuiteContext;
+  const pid = (c: object) => ctx(c).pid ?? 1;
+  const iid = (c: object) => ctx(c).iid ?? 1;
+  const json = (body: string) => JSON.parse(body) as { id?: number; iid?: number };
+  return [
+    {
+      method: 'POST',
+      path: '/api/v4/projects',
+      setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `suite-${++suiteSeq}` }) }),
+      onResponse: (status, body, c) => {
+        if (status === 201) ctx(c).pid = json(body).id;
+      },
+    },
+    {
+      method: 'POST',
+      setupRequest: (req, c) => ({
+        ...req,
+        path: `/api/v4/projects/${pid(c)}/issues`,
+        body: JSON.stringify({ title: `Suite issue ${++suiteSeq}`, labels: 'bug' }),
+      }),
+      onResponse: (status, body, c) => {
+        if (status === 201) ctx(c).iid = json(body).iid;
+      },
+    },
+    {
+      method: 'POST',
+      setupRequest: (req, c) => ({
+        ...req,
+        path: `/api/v4/projects/${pid(c)}/issues/${iid(c)}/notes`,
+        body: JSON.stringify({ body: `note ${++suiteSeq}` }),
+      }),
+    },
+    {
+      method: 'PUT',
+      setupRequest: (req, c) => ({
+        ...req,
+        path: `/api/v4/projects/${pid(c)}/issues/${iid(c)}`,
+        body: JSON.stringify({ description: `updated ${++suiteSeq}`, labels: 'bug,doing' }),
+      }),
+    },
+    {
+      method: 'GET',
+      setupRequest: (req, c) => ({ ...req, path: `/api/v4/projects/${pid(c)}/issues/${iid(c)}` }),
+    },
+    { method: 'GET', setupRequest: (req, c) => ({ ...req, path: `/api/v4/projects/${pid(c)}/issues` }) },
+    { method: 'GET', setupRequest: (req, c) => ({ ...req, path: `/api/v4/projects/${pid(c)}` }) },
+  ];
+}
+
+/** The bare baseline's project sequence: as many requests, same methods, the bodies fauxlab sent. */
+const bareProjectSteps = (): autocannon.Request[] => [
+  { method: 'POST', path: '/project', body: '{}' },
+  { method: 'POST', path: '/issue', body: '{}' },
+  { method: 'POST', path: '/note', body: '{}' },
+  { method: 'PUT', path: '/issue', body: '{}' },
+  { method: 'GET', path: '/issue' },
+  { method: 'GET', path: '/issues' },
+  { method: 'GET', path: '/project' },
+];
+
+/** Child: a test suite's world (1,000 projects, two issues each) and the bare baseline, until stopped. */
+async function serveSuite(): Promise<void> {
+  setTimeout(() => process.exit(3), WATCHDOG_MS).unref();
+  process.on('disconnect', () => process.exit(0));
+  const fx = (await fauxlab()).createFauxlab({
+    scenario: {
+      now: NOW,
+      users: [{ username: 'root', name: 'Administrator', admin: true, tokens: [{ token: TOKEN }] }],
+      generate: { users: 1_000, groups: 50, projects: SUITE_PROJECTS, issues_per_project: 2 },
+    },
+  });
+  gc();
+  // The bodies of one pass of the sequence, for the bare server to send.
+  const call = async (method: string, path: string, body?: object) =>
+    (
+      await fx.app.request(path, {
+        method,
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        ...(body && { body: JSON.stringify(body) }),
+      })
+    ).text();
+  const project = await call('POST', '/api/v4/projects', { name: 'suite-probe' });
+  const pid = (JSON.parse(project) as { id: number }).id;
+  const issue = await call('POST', `/api/v4/projects/${pid}/issues`, { title: 'probe', labels: 'bug' });
+  const iid = (JSON.parse(issue) as { iid: number }).iid;
+  const note = await call('POST', `/api/v4/projects/${pid}/issues/${iid}/notes`, { body: 'probe' });
+  const issues = await call('GET', `/api/v4/projects/${pid}/issues`);
+  const bare = new Hono();
+  const send = (body: string) => (c: Context) => c.body(body, 200, { 'Content-Type': 'application/json' });
+  bare.all('/project', send(project));
+  bare.all('/issue', send(issue));
+  bare.all('/note', send(note));
+  bare.all('/issues', send(issues));
+  const a = await listen(fx.app.fetch);
+  const b = await listen(bare.fetch);
+  serveUntilStopped({ ports: { fauxlab: a.port, bare: b.port } } satisfies MixedReady, [a.server, b.server]);
+}
+
+/**
+ * The project/issue suite over HTTP, in `slices` alternating slices of `seconds` in all per target:
+ * req/s over the measured time, p50 the median slice's, p99 the worst slice's.
+ */
+export async function suiteLoad(seconds: number, slices = 2): Promise<{ fauxlab: Mixed; bare: Mixed }> {
+  const { child, message } = await forkSelf<MixedReady>(SELF, ['--serve-suite']);
+  const slice = Math.max(1, Math.round(seconds / slices));
+  const acc = { fauxlab: [] as Mixed[], bare: [] as Mixed[] };
+  try {
+    for (let i = 0; i < slices; i++) {
+      acc.fauxlab.push(await mixedLoad(message.ports.fauxlab, projectSteps(), slice));
+      acc.bare.push(await mixedLoad(message.ports.bare, bareProjectSteps(), slice));
+    }
+  } finally {
+    await stopChild(child);
+  }
+  const merge = (ms: Mixed[]): Mixed => ({
+    rps: Math.round(ms.reduce((s, m) => s + m.rps, 0) / ms.length),
+    p50: ms.map((m) => m.p50).sort((x, y) => x - y)[ms.length >> 1]!,
+    p99: Math.max(...ms.map((m) => m.p99)),
+    non2xx: ms.reduce((s, m) => s + m.non2xx, 0),
+    errors: ms.reduce((s, m) => s + m.errors, 0),
+  });
+  return { fauxlab: merge(acc.fauxlab), bare: merge(acc.bare) };
+}
+
 /** µs per sequential in-process call: `fx.fetch` GET /api/v4/user at USERS users, and bare Hono. */
 async function fetchCost(): Promise<{ fauxlabUs: number; bareUs: number; status: number }> {
-  const fx = world();
+  const fx = await world();
   const url = 'http://gitlab.bench/api/v4/user';
   const body = await (await fx.fetch(new Request(url, { headers: AUTH }))).text();
   const bare = new Hono();
@@ -177,6 +320,7 @@ export async function runMixed(): Promise<void> {
   } finally {
     await stopChild(child);
   }
+  const suite = await suiteLoad(PHASE_SECONDS);
   const f = await inChild<Awaited<ReturnType<typeof fetchCost>>>(SELF, ['--fetch-user']);
   const w = [52, 9, 8, 8, 8, 7];
   console.log(
@@ -206,14 +350,44 @@ export async function runMixed(): Promise<void> {
         w,
       ),
       row(['  ratio mixed / bare', fmt(mixed.rps / bare.rps, 3)], w),
+      row(
+        [
+          'project, issue, note, update, read, list, project',
+          fmt(suite.fauxlab.rps),
+          suite.fauxlab.p50,
+          suite.fauxlab.p99,
+          fmt(suite.fauxlab.non2xx),
+          suite.fauxlab.errors,
+        ],
+        w,
+      ),
+      row(
+        [
+          'same methods, pre-serialised (bare Hono)',
+          fmt(suite.bare.rps),
+          suite.bare.p50,
+          suite.bare.p99,
+          fmt(suite.bare.non2xx),
+          suite.bare.errors,
+        ],
+        w,
+      ),
+      row(['  ratio project suite / bare', fmt(suite.fauxlab.rps / suite.bare.rps, 3)], w),
       row([`in-process fetch GET /api/v4/user, ${fmt(USERS)} users (µs)`, fmt(f.fauxlabUs, 1)], w),
       row(['bare Hono fetch, same bytes (µs)', fmt(f.bareUs, 1)], w),
     ].join('\n'),
   );
-  console.log(JSON.stringify({ bench: 'fauxlab-mixed', node: process.version, mixed, bare, fetchUser: f }));
+  console.log(
+    JSON.stringify({ bench: 'fauxlab-mixed', node: process.version, mixed, bare, suite, fetchUser: f }),
+  );
 }
 
-const [mode] = process.argv.slice(2);
+/** The in-process `fx.fetch` figure, measured in a fresh child. */
+export const fetchUserCost = () => inChild<Awaited<ReturnType<typeof fetchCost>>>(SELF, ['--fetch-user']);
+
+// Run as a script (or as a forked child of one); imported by run.ts and table.ts, do nothing on load.
+const [mode] = process.argv[1] === SELF ? process.argv.slice(2) : [];
 if (mode === '--serve-mixed') await serveMixed();
+else if (mode === '--serve-suite') await serveSuite();
 else if (mode === '--fetch-user') await measure(fetchCost, WATCHDOG_MS);
 else if (process.argv[1] === SELF) await runMixed();

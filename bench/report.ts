@@ -184,3 +184,88 @@ export function writeCostLines(
     `  POST statuses: ${JSON.stringify(small.apiStatus)} / ${JSON.stringify(big.apiStatus)}; linear growth would be a ratio near ${fmt(sizes[1] / sizes[0])}`,
   ];
 }
+
+/** One target of a load set: a server, the path of each request, its headers. */
+export interface LoadTarget {
+  name: string;
+  port: number;
+  nextPath: () => string;
+  headers?: Record<string, string>;
+  /**
+   * Requests sent before the measured slices, besides the unmeasured second: the number of distinct
+   * requests the target makes, so that the slices measure the steady state (each asked once before).
+   */
+  warm?: number;
+  /** A header that differs on every request (its name): no answer is ever asked for twice. */
+  unique?: string;
+}
+
+/**
+ * Loads the targets of a set in turn: one unmeasured second each first (JIT, caches, the garbage the
+ * previous set left), then `rounds` slices each, alternating, for `seconds` per target in all. A burst
+ * of other work on the machine then weighs on every target of the set alike, so that their ratios (the
+ * figures that count) hold steady where two long phases back to back drift apart. Rates are requests
+ * over the measured time; p50 is the median of the slices', p99 the worst slice's.
+ */
+export async function loadSet(
+  o: { connections: number; seconds: number; rounds: number },
+  targets: LoadTarget[],
+): Promise<Load[]> {
+  let n = 0;
+  const run = (t: LoadTarget, limit: { duration: number } | { amount: number }) =>
+    autocannon({
+      url: `http://127.0.0.1:${t.port}`,
+      connections: o.connections,
+      ...limit,
+      headers: t.headers ?? {},
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({
+            ...req,
+            path: t.nextPath(),
+            ...(t.unique && { headers: { ...req.headers, [t.unique]: String(++n) } }),
+          }),
+        },
+      ],
+    });
+  for (const t of targets) {
+    if (t.warm) await run(t, { amount: Math.max(t.warm, o.connections) });
+    await run(t, { duration: 1 });
+  }
+  const slice = Math.max(1, Math.round(o.seconds / o.rounds));
+  const acc = targets.map(() => ({
+    requests: 0,
+    seconds: 0,
+    bytes: 0,
+    non2xx: 0,
+    errors: 0,
+    p50: [] as number[],
+    p99: 0,
+  }));
+  for (let r = 0; r < o.rounds; r++)
+    for (const [i, t] of targets.entries()) {
+      const res = await run(t, { duration: slice });
+      const a = acc[i]!;
+      a.requests += res.requests.total;
+      a.seconds += res.duration;
+      a.bytes += res.throughput.total;
+      a.non2xx += res.non2xx;
+      a.errors += res.errors;
+      a.p50.push(res.latency.p50);
+      a.p99 = Math.max(a.p99, res.latency.p99);
+    }
+  return targets.map((t, i) => {
+    const a = acc[i]!;
+    const p50 = a.p50.sort((x, y) => x - y)[a.p50.length >> 1]!;
+    return {
+      name: t.name,
+      rps: Math.round(a.requests / a.seconds),
+      p50,
+      p99: a.p99,
+      non2xx: a.non2xx,
+      errors: a.errors,
+      bytesPerResponse: a.requests ? Math.round(a.bytes / a.requests) : 0,
+    };
+  });
+}

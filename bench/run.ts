@@ -7,14 +7,14 @@
  * process; the servers run in a child, so that the two do not share an event loop.
  *
  * Environment: FAUXLAB_BENCH_SECONDS (load phase length, default 5), FAUXLAB_BENCH_USERS (default 100000),
- * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases), mixed (only bench/mixed.ts), git (only bench/git.ts) or
+ * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases), mixed (only bench/mixed.ts), git (only bench/git.ts),
+ * table (only the performance issue's table, bench/table.ts) or
  * budgets (only the time budgets, bench/budgets.ts) or repository (only bench/repository.ts),
  * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal), FAUXLAB_BENCH_ROUNDS
  * (the projects phases measure each target of a set in this many alternating slices, default 5).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import { freeze, type Draft } from 'immer';
 import { setupServer } from 'msw/node';
@@ -32,6 +32,7 @@ import {
   inChild as inScriptChild,
   listen,
   load as loadPhase,
+  loadSet as loadSetIn,
   mb,
   measure as measureIn,
   row,
@@ -40,6 +41,7 @@ import {
   timeCreates,
   writeCostLines,
   type Load,
+  type LoadTarget,
   type WriteTimes,
 } from './report.js';
 
@@ -254,89 +256,11 @@ async function serveProjectsMode(): Promise<void> {
 const load = (name: string, port: number, nextPath: () => string, headers?: Record<string, string>) =>
   loadPhase({ connections: CONNECTIONS, seconds: PHASE_SECONDS }, name, port, nextPath, headers);
 
-interface Target {
-  name: string;
-  port: number;
-  nextPath: () => string;
-  headers?: Record<string, string>;
-  /**
-   * Requests sent before the measured slices, besides the unmeasured second: the number of distinct
-   * requests the target makes, so that the slices measure the steady state (each asked once before).
-   */
-  warm?: number;
-  /** A header that differs on every request (its name): no answer is ever asked for twice. */
-  unique?: string;
-}
-
 /** Slices each target of a set is measured in (FAUXLAB_BENCH_ROUNDS, default 5). */
 const ROUNDS = Math.max(1, Number(process.env.FAUXLAB_BENCH_ROUNDS ?? 5));
 
-/**
- * Loads the targets of a set in turn: one unmeasured second each first (JIT, caches, the garbage the
- * previous set left), then ROUNDS slices each, alternating, for PHASE_SECONDS per target in all. A burst
- * of other work on the machine then weighs on every target of the set alike, so that their ratios (the
- * figures that count) hold steady where two long phases back to back drift apart. Rates are requests
- * over the measured time; p50 is the median of the slices', p99 the worst slice's.
- */
-async function loadSet(targets: Target[]): Promise<Load[]> {
-  let n = 0;
-  const run = (t: Target, limit: { duration: number } | { amount: number }) =>
-    autocannon({
-      url: `http://127.0.0.1:${t.port}`,
-      connections: CONNECTIONS,
-      ...limit,
-      headers: t.headers ?? {},
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (req) => ({
-            ...req,
-            path: t.nextPath(),
-            ...(t.unique && { headers: { ...req.headers, [t.unique]: String(++n) } }),
-          }),
-        },
-      ],
-    });
-  for (const t of targets) {
-    if (t.warm) await run(t, { amount: Math.max(t.warm, CONNECTIONS) });
-    await run(t, { duration: 1 });
-  }
-  const slice = Math.max(1, Math.round(PHASE_SECONDS / ROUNDS));
-  const acc = targets.map(() => ({
-    requests: 0,
-    seconds: 0,
-    bytes: 0,
-    non2xx: 0,
-    errors: 0,
-    p50: [] as number[],
-    p99: 0,
-  }));
-  for (let r = 0; r < ROUNDS; r++)
-    for (const [i, t] of targets.entries()) {
-      const res = await run(t, { duration: slice });
-      const a = acc[i]!;
-      a.requests += res.requests.total;
-      a.seconds += res.duration;
-      a.bytes += res.throughput.total;
-      a.non2xx += res.non2xx;
-      a.errors += res.errors;
-      a.p50.push(res.latency.p50);
-      a.p99 = Math.max(a.p99, res.latency.p99);
-    }
-  return targets.map((t, i) => {
-    const a = acc[i]!;
-    const p50 = a.p50.sort((x, y) => x - y)[a.p50.length >> 1]!;
-    return {
-      name: t.name,
-      rps: Math.round(a.requests / a.seconds),
-      p50,
-      p99: a.p99,
-      non2xx: a.non2xx,
-      errors: a.errors,
-      bytesPerResponse: a.requests ? Math.round(a.bytes / a.requests) : 0,
-    };
-  });
-}
+const loadSet = (targets: LoadTarget[]) =>
+  loadSetIn({ connections: CONNECTIONS, seconds: PHASE_SECONDS, rounds: ROUNDS }, targets);
 
 /** Values in 1..n drawn at random (seeded, so runs compare), as clients touch records across a world. */
 let draws = 0;
@@ -543,6 +467,7 @@ async function main(): Promise<void> {
   );
   if (process.env.FAUXLAB_BENCH_ONLY === 'budgets') return printBudgets();
   if (process.env.FAUXLAB_BENCH_ONLY === 'mixed') return (await import('./mixed.js')).runMixed();
+  if (process.env.FAUXLAB_BENCH_ONLY === 'table') return void (await import('./table.js')).runTable();
   if (process.env.FAUXLAB_BENCH_ONLY === 'repository')
     return (await import('./repository.js')).runRepository();
   if (process.env.FAUXLAB_BENCH_ONLY === 'git') return (await import('./git.js')).runGit();
@@ -647,11 +572,21 @@ async function main(): Promise<void> {
       msw,
     }),
   );
+  // The watchdog bounds each part, not the whole run (which takes several times as long).
+  watchdog.refresh();
   await (await import('./mixed.js')).runMixed();
+  watchdog.refresh();
   await (await import('./ergonomics.js')).runErgonomics();
+  watchdog.refresh();
   await (await import('./issues.js')).runIssues();
+  watchdog.refresh();
   await (await import('./repository.js')).runRepository();
+  watchdog.refresh();
   await (await import('./git.js')).runGit();
+  watchdog.refresh();
+  console.log('');
+  await (await import('./table.js')).runTable();
+  watchdog.refresh();
   await printBudgets();
 }
 

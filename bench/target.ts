@@ -1,0 +1,74 @@
+/**
+ * The build a benchmark measures. By default the build this script is part of; with
+ * FAUXLAB_BENCH_TARGET=<dir> (a checkout holding `dist/`, or a `dist/` itself) another build, so that one
+ * benchmark script can measure two builds alike (`bench/compare.ts`). Only modules and exports that
+ * every build since the response cache has are used, each loaded from the target at run time.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Draft } from 'immer';
+import type { PlatformState } from '../src/core/state.js';
+
+type IndexModule = typeof import('../src/index.js');
+
+/** The `dist/` directory of the build measured. */
+export function targetDist(): string {
+  const dir = process.env.FAUXLAB_BENCH_TARGET;
+  if (!dir) return fileURLToPath(new URL('..', import.meta.url));
+  const abs = resolve(dir);
+  if (existsSync(join(abs, 'dist', 'src', 'index.js'))) return join(abs, 'dist');
+  if (existsSync(join(abs, 'src', 'index.js'))) return abs;
+  throw new Error(`FAUXLAB_BENCH_TARGET=${dir}: no build there (dist/src/index.js); run npm run build in it`);
+}
+
+const load = <T>(rel: string): Promise<T> =>
+  import(pathToFileURL(join(targetDist(), rel)).href) as Promise<T>;
+
+/** The public entry point of the target build. */
+export const fauxlab = (): Promise<IndexModule> => load<IndexModule>('src/index.js');
+
+/** The CLI of the target build. */
+export const fauxlabBin = (): string => join(targetDist(), 'bin', 'fauxlab.js');
+
+/** What the store-write figure needs: the store and the user model, as every build has had them. */
+export interface StoreParts {
+  Store: new (initial: PlatformState) => { write<R>(fn: (d: Draft<PlatformState>) => R): R };
+  createUser: (
+    st: Draft<PlatformState>,
+    input: { username: string; name: string; email: string },
+    now: string,
+  ) => number;
+}
+
+export async function storeParts(): Promise<StoreParts> {
+  const [{ Store }, { createUser }] = await Promise.all([
+    load<StoreParts>('src/core/store.js'),
+    load<StoreParts>('src/resources/users/model.js'),
+  ]);
+  return { Store, createUser };
+}
+
+/**
+ * Every project record of a state, by id, as the target build keeps them: read once through the table
+ * module's `tvalues` (every build since the bucketed tables), else through whatever iteration the
+ * collection offers, so that a handler outside fauxlab can serve them.
+ */
+export async function projectRecords(state: PlatformState): Promise<Map<number, object>> {
+  const out = new Map<number, object>();
+  const coll = state.projects as unknown;
+  let values: Iterable<unknown> | undefined;
+  try {
+    const table = await load<{ tvalues?: (t: unknown) => unknown[] }>('src/core/table.js');
+    if (table.tvalues) values = table.tvalues(coll);
+  } catch {
+    values = undefined;
+  }
+  if (!values && coll && typeof (coll as Map<unknown, unknown>).values === 'function')
+    values = (coll as Map<unknown, unknown>).values();
+  for (const v of values ?? []) {
+    const id = (v as { id?: unknown }).id;
+    if (typeof id === 'number') out.set(id, v as object);
+  }
+  return out;
+}
