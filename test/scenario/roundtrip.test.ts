@@ -10,6 +10,19 @@ import {
 import { gpgKey, sshKey } from '../resources/metadata/world.js';
 import { tvalues, type Table } from '../../src/core/table.js';
 
+/** The line of bin/run that the world's commit thread is on. */
+const COMMIT_LINE = {
+  base_sha: 'a'.repeat(40),
+  start_sha: 'a'.repeat(40),
+  head_sha: 'b'.repeat(40),
+  old_path: null,
+  new_path: 'bin/run',
+  position_type: 'text',
+  old_line: null,
+  new_line: 1,
+  line_range: null,
+} as const;
+
 /** A world with records in every area that keeps any, explicit and generated. */
 const world: ScenarioFile = {
   now: '2021-03-01T09:00:00Z',
@@ -342,34 +355,14 @@ const world: ScenarioFile = {
           body: 'On the script',
           type: 'DiffNote',
           discussion_id: 'd'.repeat(40),
-          position: {
-            base_sha: 'a'.repeat(40),
-            start_sha: 'a'.repeat(40),
-            head_sha: 'b'.repeat(40),
-            old_path: null,
-            new_path: 'bin/run',
-            position_type: 'text',
-            old_line: null,
-            new_line: 1,
-            line_range: null,
-          },
+          position: COMMIT_LINE,
         },
         {
           commit: 'master',
           body: 'Reply',
           type: 'DiffNote',
           discussion_id: 'd'.repeat(40),
-          position: {
-            base_sha: 'a'.repeat(40),
-            start_sha: 'a'.repeat(40),
-            head_sha: 'b'.repeat(40),
-            old_path: null,
-            new_path: 'bin/run',
-            position_type: 'text',
-            old_line: null,
-            new_line: 1,
-            line_range: null,
-          },
+          position: COMMIT_LINE,
         },
       ],
     },

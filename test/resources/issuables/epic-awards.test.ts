@@ -5,25 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { tvalues } from '../../../src/core/table.js';
 import { createFauxlab } from '../../../src/index.js';
-import { get, issuablesWorld, refused, send } from './world.js';
+import { acmeWithReaders, get, issuablesWorld, refused, send } from './world.js';
 
 const world = (tier: 'premium' | 'free' = 'premium') =>
   createFauxlab({
     tier,
     scenario: {
       ...issuablesWorld,
-      groups: issuablesWorld.groups!.map((g) =>
-        g.path === 'acme'
-          ? {
-              ...g,
-              members: [
-                ...(g.members ?? []),
-                { username: 'erin', access_level: 'reporter' },
-                { username: 'gus', access_level: 'guest' },
-              ],
-            }
-          : g,
-      ),
+      groups: acmeWithReaders,
       epics: [
         { group: 'acme', title: 'Big redesign', author: 'alice', created_at: '2021-01-01T00:00:00Z' },
         {

@@ -1,7 +1,7 @@
 /** Issues in an epic (paid tiers): list, assign (moving between epics), reorder, remove. */
 import { describe, expect, it } from 'vitest';
 import { createFauxlab, exportScenario } from '../../../src/index.js';
-import { get, issuablesWorld, scenarioProblems, send, WEB } from './world.js';
+import { acmeWithReaders, get, issuablesWorld, scenarioProblems, send, WEB } from './world.js';
 
 /** acme with erin as a group reporter and gus as a guest; two epics in acme. */
 const world = () =>
@@ -9,18 +9,7 @@ const world = () =>
     tier: 'premium',
     scenario: {
       ...issuablesWorld,
-      groups: issuablesWorld.groups!.map((g) =>
-        g.path === 'acme'
-          ? {
-              ...g,
-              members: [
-                ...(g.members ?? []),
-                { username: 'erin', access_level: 'reporter' },
-                { username: 'gus', access_level: 'guest' },
-              ],
-            }
-          : g,
-      ),
+      groups: acmeWithReaders,
       epics: [
         { group: 'acme', title: 'One', author: 'alice' },
         { group: 'acme', title: 'Two', author: 'alice' },

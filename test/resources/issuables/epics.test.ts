@@ -1,7 +1,7 @@
 /** Group epics (paid tiers): list, show, create, update, delete. */
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
-import { get, issuablesWorld, send } from './world.js';
+import { acmeWithReaders, get, issuablesWorld, send } from './world.js';
 
 /**
  * acme (public) with erin as a group reporter and gus as a group guest, two epics in acme (one
@@ -12,18 +12,7 @@ const world = (tier: 'premium' | 'free' = 'premium') =>
     tier,
     scenario: {
       ...issuablesWorld,
-      groups: issuablesWorld.groups!.map((g) =>
-        g.path === 'acme'
-          ? {
-              ...g,
-              members: [
-                ...(g.members ?? []),
-                { username: 'erin', access_level: 'reporter' },
-                { username: 'gus', access_level: 'guest' },
-              ],
-            }
-          : g,
-      ),
+      groups: acmeWithReaders,
       epics: [
         {
           group: 'acme',

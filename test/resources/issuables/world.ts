@@ -172,6 +172,20 @@ export const issuablesWorld: ScenarioFile = {
   ],
 };
 
+/** The groups of `issuablesWorld` with erin as a reporter and gus as a guest of acme (the epic tests' readers). */
+export const acmeWithReaders: NonNullable<ScenarioFile['groups']> = issuablesWorld.groups!.map((g) =>
+  g.path === 'acme'
+    ? {
+        ...g,
+        members: [
+          ...(g.members ?? []),
+          { username: 'erin', access_level: 'reporter' },
+          { username: 'gus', access_level: 'guest' },
+        ],
+      }
+    : g,
+);
+
 export function issuablesFx(options: FauxlabOptions = {}) {
   return createFauxlab({ scenario: issuablesWorld, ...options });
 }
