@@ -4,7 +4,9 @@
  * bound to each request through the request's env. Creating an instance therefore registers nothing.
  */
 import { Hono } from 'hono';
+import { recordActivity } from './core/activity.js';
 import { Clock } from './core/clock.js';
+import { iget, tget } from './core/table.js';
 import type { Env, Fx } from './core/context.js';
 import { chunkResponse, madeOf, materialize, plainHeaders, plainResponse } from './core/respond.js';
 import { ResponseMemo, type Kept } from './core/memo.js';
@@ -144,6 +146,11 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
         ? plainResponse(b, kept.status, kept.headers)
         : chunkResponse(b, kept.size, kept.status, kept.headers);
     const out = deliver(res, env);
+    // The day may have turned since the answer was kept: the activity it records is still due.
+    if (kept.user !== null && kept.status < 400) {
+      const id = iget(store.state.idx.usernames, kept.user.toLowerCase());
+      recordActivity(fx, id === undefined ? undefined : tget(store.state.users, id));
+    }
     if (journal.enabled)
       journal.addPending(
         // The request as its key, which the memo keeps anyway: nothing of this request outlives it.

@@ -49,6 +49,15 @@ export function world(options: FauxlabOptions = {}) {
   return createFauxlab({ scenario: smallWorld, ...options });
 }
 
+/**
+ * `w` with every user active on its day already: their reads then record no activity (the platform's
+ * once-a-day `last_activity_on`), for tests about what a request itself writes or keeps.
+ */
+export function activeToday(w: ScenarioFile): ScenarioFile {
+  const day = (w.now ?? '').slice(0, 10);
+  return { ...w, users: w.users?.map((u) => ({ ...u, last_activity_on: day })) };
+}
+
 export async function json(res: Response): Promise<any> {
   const text = await res.text();
   return text === '' ? undefined : JSON.parse(text);

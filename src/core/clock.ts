@@ -22,6 +22,14 @@ export class Clock {
   /** Milliseconds since the epoch on the instance clock. */
   ms(): number {
     this.#reads++;
+    return this.peekMs();
+  }
+
+  /**
+   * The time for bookkeeping that does not shape an answer (a user's activity date): not counted in
+   * `reads`, so that it does not make an answer depend on the instant.
+   */
+  peekMs(): number {
     return this.realtime ? this.#base + (Date.now() - this.#wallAtBase) : this.#base;
   }
 

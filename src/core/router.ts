@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { allowedScopes, requireAdmin, requireUser, resolveViewer, type AuthOptions } from './auth.js';
+import { recordActivity } from './activity.js';
 import type { Ctx, Env, RequestEnv, RequestProbe } from './context.js';
 import { ApiError, apiError, noRoute } from './errors.js';
 import { preloadFiles } from './files.js';
@@ -177,7 +178,16 @@ export class ApiRouter {
       const params = (shape ? parse(c, shape) : {}) as Parsed<S>;
       if (auth.auth === 'required') requireUser(c);
       else if (auth.auth === 'admin') requireAdmin(c);
-      return handler(c, params);
+      const res = handler(c, params);
+      // Only an endpoint that did not throw (Grape's `after` runs for those alone).
+      if (!viewer.user) return res;
+      if (res instanceof Promise)
+        return res.then((r) => {
+          recordActivity(c.get('fx'), viewer.user);
+          return r;
+        });
+      recordActivity(c.get('fx'), viewer.user);
+      return res;
     };
     // Not async: a GET runs to its response in one go (the lean path of app.ts returns it as it is).
     this.hono.on(method, path, (c: Ctx): Response | Promise<Response> => {

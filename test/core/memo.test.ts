@@ -5,7 +5,7 @@ import { ResponseMemo, type Kept } from '../../src/core/memo.js';
 import { jsonResponse } from '../../src/core/respond.js';
 import type { FauxlabOptions } from '../../src/index.js';
 import type { JournalEntry } from '../../src/testing/journal.js';
-import { localServers, smallWorld, world } from '../helpers.js';
+import { activeToday, localServers, smallWorld, world } from '../helpers.js';
 
 const ROOT = { 'PRIVATE-TOKEN': 'root-api' };
 
@@ -13,6 +13,7 @@ const ROOT = { 'PRIVATE-TOKEN': 'root-api' };
 function counted(options: FauxlabOptions = {}) {
   const runs = { plain: 0, clock: 0, json: 0 };
   const fx = world({
+    scenario: activeToday(smallWorld),
     ...options,
     routes: (r) => {
       r.get('/counted', (c) => {

@@ -219,6 +219,8 @@ describe('state files', () => {
           return [res.status, await res.text()];
         }),
       );
+    // alice's activity of the day is recorded by her first reads.
+    await read(fx);
     const want = await read(fx);
     const text = stateFileText(fx.snapshot());
     const file = JSON.parse(text) as { state: unknown };

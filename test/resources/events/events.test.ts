@@ -161,9 +161,13 @@ describe('events API', () => {
       { username: 'alice', last_activity_on: '2021-02-27', last_activity_at: '2021-02-27' },
       { username: 'dev', last_activity_on: '2021-03-01', last_activity_at: '2021-03-01' },
     ]);
-    // Six months back by default.
+    // Six months back by default; root's own successful calls are activity of the day (2021-03-01).
     const recent = await body(await call(fx, 'GET', '/user/activities', 'root'));
-    expect(recent.map((a: any) => a.username)).toEqual(['alice', 'dev']);
+    expect(recent.map((a: any) => [a.username, a.last_activity_on])).toEqual([
+      ['alice', '2021-02-27'],
+      ['root', '2021-03-01'],
+      ['dev', '2021-03-01'],
+    ]);
     expect(await body(await call(fx, 'GET', '/user/activities?from=2099-01-01', 'root'))).toEqual([]);
   });
 });
