@@ -2,10 +2,11 @@
  * Real clients through MSW: gitbeaker's Pipelines and ProjectVariables (it has no admin Features
  * resource, so features go through plain fetch).
  */
-import { GitbeakerRequestError, Gitlab } from '@gitbeaker/rest';
+import { Gitlab } from '@gitbeaker/rest';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fauxlabHandlers } from '../../../src/msw/index.js';
+import { statusOf } from '../../clients/status.js';
 import { NOW, world } from './world.js';
 
 const HOST = 'http://gitlab.ci.test';
@@ -17,16 +18,6 @@ afterEach(() => fx.reset());
 afterAll(() => server.close());
 
 const api = (token: string) => new Gitlab({ host: HOST, token });
-
-async function statusOf(p: Promise<unknown>): Promise<number> {
-  try {
-    await p;
-    return 0;
-  } catch (e) {
-    if (e instanceof GitbeakerRequestError) return e.cause?.response.status ?? -1;
-    throw e;
-  }
-}
 
 describe('gitbeaker Pipelines through MSW', () => {
   it('Pipelines.all with filters, and all pages', async () => {

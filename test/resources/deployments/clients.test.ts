@@ -2,11 +2,12 @@
  * Real clients through MSW: gitbeaker's Deployments, PipelineSchedules, PipelineScheduleVariables and
  * DeployKeys against the delivery world.
  */
-import { GitbeakerRequestError, Gitlab } from '@gitbeaker/rest';
+import { Gitlab } from '@gitbeaker/rest';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
 import { fauxlabHandlers } from '../../../src/msw/index.js';
+import { statusOf } from '../../clients/status.js';
 import { sshKey } from '../../reliability/matrix.js';
 import { deployWorld } from './world.js';
 
@@ -19,16 +20,6 @@ afterEach(() => fx.reset());
 afterAll(() => server.close());
 
 const api = (token: string) => new Gitlab({ host: HOST, token });
-
-async function statusOf(p: Promise<unknown>): Promise<number> {
-  try {
-    await p;
-    return 0;
-  } catch (e) {
-    if (e instanceof GitbeakerRequestError) return e.cause?.response.status ?? -1;
-    throw e;
-  }
-}
 
 describe('gitbeaker delivery resources through MSW', () => {
   it('Deployments: all with filters, create, show, edit, allMergeRequests', async () => {
