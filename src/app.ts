@@ -10,7 +10,7 @@ import { iget, tget } from './core/table.js';
 import type { Env, Fx } from './core/context.js';
 import { chunkResponse, madeOf, materialize, plainHeaders, plainResponse } from './core/respond.js';
 import { ResponseMemo, type Kept } from './core/memo.js';
-import { projectRenderings } from './core/render-cache.js';
+import { Renderings } from './core/render-cache.js';
 import { ApiError } from './core/errors.js';
 import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
@@ -75,12 +75,12 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     impersonationEnabled: options.impersonation ?? true,
     version: options.version,
     maxUploadsTotal: options.maxUploadsTotal ?? DEFAULT_MAX_UPLOADS_TOTAL,
+    renderings: new Renderings(options.renderCacheBytes),
     tier: () => store.state.tier,
   };
 
   const table = options.routes ? buildTable(options.routes) : sharedTable();
   const memo = options.responseCache === false ? undefined : new ResponseMemo(options.responseCache);
-  if (options.renderCacheBytes !== undefined) projectRenderings.limit = options.renderCacheBytes;
 
   function fetch(request: Request, env?: object): Promise<Response> {
     try {
@@ -287,6 +287,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
       return scenario;
     },
     routes: table.routes,
+    renderCache: fx.renderings.budget,
     requests: requestLog(journal),
     faults: {
       add: (spec) => faults.add(spec),

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Draft } from 'immer';
 import type { Clock } from './clock.js';
+import type { Renderings } from './render-cache.js';
 import type { RawParams } from './params.js';
 import type { PlatformState, TokenRecord, UserRecord, Tier } from './state.js';
 import type { Store } from './store.js';
@@ -17,6 +18,8 @@ export interface Fx {
   version?: string;
   /** Bytes all project uploads together may hold (the instance's `maxUploadsTotal`). */
   maxUploadsTotal?: number;
+  /** Entity renderings kept across requests, within the instance's byte budget. */
+  renderings: Renderings;
   tier(): Tier;
 }
 

@@ -6,7 +6,7 @@ import type { Ctx } from './context.js';
 import { grapeError } from './errors.js';
 import { featureEnabled } from './features.js';
 import { p, toQuery } from './params.js';
-import { sendJson } from './respond.js';
+import { jsonChunks, sendJson } from './respond.js';
 
 /** Declared on every list endpoint, so that pagination links carry `per_page` like the platform's. */
 export const paginationParams = {
@@ -192,6 +192,41 @@ export function sendPage<T>(_c: Ctx, page: Page<T>, render: (t: T) => unknown): 
   const headers: Record<string, string> = {};
   for (const k in page.headers) headers[k.toLowerCase()] = page.headers[k]!;
   return sendJson(page.items.map(render), 200, headers);
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+const EMPTY = Buffer.from('[]');
+
+/**
+ * Sends a page whose items render as JSON bytes (kept renderings, `core/render-cache.ts`): the array is
+ * written from them as they are, without parsing or copying them into one string.
+ */
+export function sendPageBytes<T>(page: Page<T>, bytesOf: (t: T) => Uint8Array<ArrayBuffer>): Response {
+  const headers: Record<string, string> = {};
+  for (const k in page.headers) headers[k.toLowerCase()] = page.headers[k]!;
+  const items = page.items;
+  if (items.length === 0) return jsonChunks([EMPTY], EMPTY.length, 200, headers);
+  const chunks = new Array<Uint8Array<ArrayBuffer>>(items.length * 2 + 1);
+  let size = items.length + 1;
+  for (let i = 0; i < items.length; i++) {
+    const b = bytesOf(items[i]!);
+    chunks[i * 2] = i === 0 ? OPEN : COMMA;
+    chunks[i * 2 + 1] = b;
+    size += b.length;
+  }
+  chunks[items.length * 2] = CLOSE;
+  return jsonChunks(chunks, size, 200, headers);
+}
+
+/** Offset-paginates and sends the items' JSON bytes (see `sendPageBytes`). */
+export function paginateBytes<T>(
+  c: Ctx,
+  all: readonly T[],
+  bytesOf: (t: T) => Uint8Array<ArrayBuffer>,
+): Response {
+  return sendPageBytes(offsetPage(c, all), bytesOf);
 }
 
 /** The common case: offset-paginate and render. */

@@ -5,8 +5,10 @@
  * every major pause. Entries are linked in place (no map lookup on a hit) and say themselves what
  * dropping them means (forgetting every reference a renderer keeps to them).
  *
- * Process-wide, as the renderings are: they are kept by record identity, which every instance of the
- * process shares through the route table.
+ * Each instance has its budget (`fx.renderings`). Renderings are kept by record identity, and two
+ * instances may hold the same records (a snapshot restored into another): an entry belongs to the budget
+ * that admitted it, and another instance may serve it (it is valid for the same record and tables) but
+ * neither moves nor drops it.
  */
 
 /**
@@ -69,6 +71,8 @@ export interface CacheEntry {
   newer: CacheEntry | null;
   /** Whether it is in a cache now. */
   cached: boolean;
+  /** The cache it is in (null when in none). */
+  owner: RenderCache | null;
   drop(): void;
 }
 
@@ -112,9 +116,10 @@ export class RenderCache {
    * Keeps `e`, charged `held` bytes, as the newest, older entries making room, unless the cache is full
    * and `e` was asked for no more often lately than the oldest entry: then it is not kept (false).
    */
-  add(e: CacheEntry, held: number): boolean {
-    if (e.cached) this.#unlink(e);
-    this.#sketch.record(e.hash);
+  add(e: CacheEntry, held: number, counted = false): boolean {
+    if (e.owner === this) this.#unlink(e);
+    else if (e.owner !== null) return false;
+    if (!counted) this.#sketch.record(e.hash);
     const oldest = this.#oldest;
     if (
       this.#bytes + held > this.#limit &&
@@ -124,6 +129,7 @@ export class RenderCache {
       return false;
     e.held = held;
     e.cached = true;
+    e.owner = this;
     this.#count++;
     this.#bytes += held;
     this.#linkNewest(e);
@@ -131,17 +137,27 @@ export class RenderCache {
     return true;
   }
 
+  /** Counts an ask for what hashes to `hash` (not kept yet) and says how often it was asked lately. */
+  ask(hash: number): number {
+    this.#sketch.record(hash);
+    return this.#sketch.frequency(hash);
+  }
+
   /** Marks `e` as just used. */
   touch(e: CacheEntry): void {
     this.#sketch.record(e.hash);
-    if (!e.cached || this.#newest === e) return;
+    if (e.owner !== this || this.#newest === e) return;
     this.#unlinkOnly(e);
     this.#linkNewest(e);
   }
 
   /** Charges `e` `delta` more bytes (what it keeps grew or shrank); older entries make room. */
   charge(e: CacheEntry, delta: number): void {
-    if (!e.cached) return;
+    if (e.owner !== this) {
+      // Grown while another instance served it: the budget that holds it pays.
+      e.owner?.charge(e, delta);
+      return;
+    }
     e.held += delta;
     this.#bytes += delta;
     this.#evict(e);
@@ -171,6 +187,7 @@ export class RenderCache {
   #unlink(e: CacheEntry): void {
     this.#unlinkOnly(e);
     e.cached = false;
+    e.owner = null;
     this.#count--;
     this.#bytes -= e.held;
   }
@@ -193,5 +210,139 @@ function checked(bytes: number): number {
   return bytes;
 }
 
-/** The projects' renderings (src/resources/projects/entities.ts). */
-export const projectRenderings = new RenderCache();
+/** One rendering of a record: the view it is for, what it was made from, its UTF-8 bytes. */
+interface KeptView {
+  readonly key: string;
+  readonly deps: readonly unknown[];
+  readonly json: Buffer<ArrayBuffer>;
+}
+
+/** Bytes a kept view costs beyond its JSON (the object, its array slot, the key and deps). */
+const VIEW_OVERHEAD = 160;
+/** Bytes a kept record entry costs beyond its views. */
+const ENTRY_OVERHEAD = 120;
+/** Views kept per record: a record read by more viewers or options than this starts over. */
+const VIEWS_PER_RECORD = 4;
+
+class KeptRecord<R extends object> implements CacheEntry {
+  held = 0;
+  older: CacheEntry | null = null;
+  newer: CacheEntry | null = null;
+  cached = false;
+  owner: RenderCache | null = null;
+  views: KeptView[] = [];
+
+  constructor(
+    readonly map: WeakMap<R, KeptRecord<R>>,
+    readonly record: R,
+    readonly hash: number,
+  ) {}
+
+  drop(): void {
+    if (this.map.get(this.record) === this) this.map.delete(this.record);
+    this.views = [];
+  }
+}
+
+const sameDeps = (a: readonly unknown[], b: readonly unknown[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+/** The UTF-8 bytes of a string kept for long, in memory of its own (see `keptBytes` in respond.ts). */
+function ownBytes(s: string): Buffer<ArrayBuffer> {
+  const own = Buffer.allocUnsafeSlow(Buffer.byteLength(s, 'utf8'));
+  own.write(s);
+  return own;
+}
+
+/**
+ * The renderings of one kind of record (users, groups, issues, ...) in one instance's budget: an entity's
+ * JSON per record and view, kept while the record (immer keeps unchanged records identical) and whatever
+ * else the view was made from (`deps`: tables, settings, the viewer, compared by identity) stand. Any
+ * write that replaces one of them makes the next read build afresh: a kept rendering is never stale.
+ */
+export class RecordRenderings<R extends { readonly id: number }> {
+  readonly #byRecord = new WeakMap<R, KeptRecord<R>>();
+  /** Told apart from other kinds' records of the same id in the budget's admission counts. */
+  readonly #salt: number;
+
+  constructor(
+    readonly cache: RenderCache,
+    name: string,
+  ) {
+    this.#salt = hashString(name);
+  }
+
+  /**
+   * `record`'s JSON for view `key` as UTF-8 bytes: the kept one when it was made for the same key from
+   * the same `deps`, else `build()`'s, kept when the budget admits the record.
+   */
+  bytes(record: R, key: string, deps: readonly unknown[], build: () => string): Buffer<ArrayBuffer> {
+    const cache = this.cache;
+    let e = this.#byRecord.get(record);
+    if (e !== undefined) {
+      const views = e.views;
+      for (let i = 0; i < views.length; i++) {
+        const v = views[i]!;
+        if (v.key === key && sameDeps(v.deps, deps)) {
+          cache.touch(e);
+          return v.json;
+        }
+      }
+    }
+    if (e === undefined) {
+      const hash = (Math.imul(record.id, 31) + this.#salt) | 0;
+      // Kept from the second ask on: a record read once (a client walking the world) costs no more than
+      // rendering it, and leaves nothing for the collector to trace.
+      if (cache.ask(hash) < 2) return Buffer.from(build());
+      const s = build();
+      e = new KeptRecord(this.#byRecord, record, hash);
+      const held = ENTRY_OVERHEAD + VIEW_OVERHEAD + Buffer.byteLength(s, 'utf8') + key.length * 2;
+      // Not admitted: this request's bytes only, and nothing keeps them.
+      if (!cache.add(e, held, true)) return Buffer.from(s);
+      const json = ownBytes(s);
+      e.views.push({ key, deps, json });
+      this.#byRecord.set(record, e);
+      return json;
+    }
+    const json = ownBytes(build());
+    const views = e.views;
+    let delta = VIEW_OVERHEAD + json.length + key.length * 2;
+    const i = views.findIndex((v) => v.key === key);
+    if (i >= 0) {
+      delta -= VIEW_OVERHEAD + views[i]!.json.length + key.length * 2;
+      views[i] = { key, deps, json };
+    } else if (views.length >= VIEWS_PER_RECORD) {
+      for (const v of views) delta -= VIEW_OVERHEAD + v.json.length + v.key.length * 2;
+      e.views = [{ key, deps, json }];
+    } else views.push({ key, deps, json });
+    cache.touch(e);
+    cache.charge(e, delta);
+    return json;
+  }
+}
+
+/**
+ * An instance's renderings: one byte budget (`renderCacheBytes`) shared by every kind of record, so that
+ * what clients read most stays, whatever its kind.
+ */
+export class Renderings {
+  readonly budget: RenderCache;
+  readonly #kinds = new Map<string, RecordRenderings<never>>();
+
+  constructor(limit = DEFAULT_RENDER_CACHE_BYTES) {
+    this.budget = new RenderCache(limit);
+  }
+
+  /** The renderings of one kind of record (one name per entity family: `user`, `issue`, ...). */
+  kind<R extends { readonly id: number }>(name: string): RecordRenderings<R> {
+    let k = this.#kinds.get(name) as RecordRenderings<R> | undefined;
+    if (!k) {
+      k = new RecordRenderings<R>(this.budget, name);
+      this.#kinds.set(name, k as unknown as RecordRenderings<never>);
+    }
+    return k;
+  }
+}

@@ -239,7 +239,11 @@ export function chunkResponse(
   status: number,
   headers: Readonly<Record<string, string>>,
 ): Response {
-  const res = new Response('', { status, headers }) as Marked;
+  // In process a light placeholder: a native response would build a stream for a body it never sends.
+  const Current = globalThis.Response;
+  const res = (
+    Current === NativeResponse ? new LightResponse('', status, headers) : new Current('', { status, headers })
+  ) as Marked;
   res[MADE] = { headers, body: chunks, size };
   return res;
 }

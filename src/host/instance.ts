@@ -1,4 +1,5 @@
 /** The public shape of an instance and what the shared route table needs of one. */
+import type { RenderCache } from '../core/render-cache.js';
 import type { Hono } from 'hono';
 import type { Clock } from '../core/clock.js';
 import type { Env, Fx } from '../core/context.js';
@@ -69,9 +70,9 @@ export interface FauxlabOptions {
    */
   responseCache?: false | MemoOptions;
   /**
-   * Bytes of project renderings kept across requests (src/core/render-cache.ts; default 64 MiB), the
-   * least recently used dropped first; 0 keeps none beyond the one in use. Process-wide, as the
-   * renderings are (kept by record identity): the instance created last with it sets it.
+   * Bytes of entity renderings (projects, users, groups, issues, ...) this instance keeps across requests
+   * (src/core/render-cache.ts; default 64 MiB), the least recently used dropped first; 0 keeps none
+   * beyond the one in use.
    */
   renderCacheBytes?: number;
 }
@@ -113,6 +114,11 @@ export interface Fauxlab {
   requests: RequestLog;
   /** Injected faults. */
   faults: FaultControl;
+  /**
+   * The byte budget of the renderings this instance keeps (`renderCacheBytes`): `limit` (settable; a
+   * lower one drops the oldest at once), `bytes` and `size` held now.
+   */
+  readonly renderCache: RenderCache;
   /**
    * Back to how the instance was created: the loaded scenario's state and clock, an empty journal, the
    * initial faults, no named snapshots.

@@ -1,10 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_RENDER_CACHE_BYTES,
-  projectRenderings,
-  RenderCache,
-  type CacheEntry,
-} from '../../src/core/render-cache.js';
+import { describe, expect, it } from 'vitest';
+import { RenderCache, Renderings, type CacheEntry } from '../../src/core/render-cache.js';
 import { createFauxlab, type Fauxlab } from '../../src/index.js';
 import type { ScenarioFile } from '../../src/scenario/schema.js';
 
@@ -17,6 +12,7 @@ function entry(name: string, dropped: string[]): CacheEntry & { name: string } {
     older: null,
     newer: null,
     cached: false,
+    owner: null,
     drop() {
       dropped.push(name);
     },
@@ -137,12 +133,9 @@ async function readAll(fx: Fauxlab): Promise<string[]> {
 }
 
 describe('project renderings within a budget', () => {
-  afterEach(() => {
-    projectRenderings.limit = DEFAULT_RENDER_CACHE_BYTES;
-  });
-
   it('GET /projects/:id and /projects: the same bytes whether renderings are kept or dropped at once, and the budget holds', async () => {
     const fx = createFauxlab({ scenario, responseCache: false, renderCacheBytes: 20_000 });
+    const projectRenderings = fx.renderCache;
     expect(projectRenderings.limit).toBe(20_000);
     const first = await readAll(fx);
     // Over budget by at most the entry in use.
@@ -193,5 +186,137 @@ describe('project renderings within a budget', () => {
       const after = JSON.parse((await read(fx, '/projects/3', 'alice-api')).slice(4)) as typeof before;
       expect(after.permissions.group_access?.access_level).toBe(40);
     }
+  });
+});
+
+describe('renderings of any kind of record', () => {
+  it('RecordRenderings: kept from the second ask on, the same bytes while key and deps stand, built afresh when a dep changes', () => {
+    const kind = new Renderings(1024 * 1024).kind<{ id: number }>('thing');
+    const rec = { id: 7 };
+    let builds = 0;
+    const build = () => `{"id":7,"n":${++builds}}`;
+    const deps = [{}];
+    expect(kind.bytes(rec, 'k', deps, build).toString()).toBe('{"id":7,"n":1}');
+    const second = kind.bytes(rec, 'k', deps, build);
+    expect(second.toString()).toBe('{"id":7,"n":2}');
+    // Kept now: the same bytes, no build.
+    expect(kind.bytes(rec, 'k', [deps[0]], build)).toBe(second);
+    expect(builds).toBe(2);
+    // Another dependency object (a write replaced a table) or another record (a write replaced it).
+    expect(kind.bytes(rec, 'k', [{}], build).toString()).toBe('{"id":7,"n":3}');
+    expect(kind.bytes({ id: 7 }, 'k', deps, build).toString()).toBe('{"id":7,"n":4}');
+    // Another view of the same record is kept beside it.
+    expect(kind.bytes(rec, 'other', deps, build).toString()).toBe('{"id":7,"n":5}');
+    expect(kind.bytes(rec, 'other', deps, build).toString()).toBe('{"id":7,"n":5}');
+    // The replaced record's entry stays until the budget drops it; nothing serves it any more.
+    expect(kind.cache.size).toBe(2);
+    expect(kind.cache.bytes).toBeGreaterThan(0);
+  });
+
+  it('RecordRenderings: a budget of 0 keeps only the rendering in use, and every answer is its own record', () => {
+    const kind = new Renderings(0).kind<{ id: number }>('thing');
+    const recs = [{ id: 1 }, { id: 2 }, { id: 3 }];
+    for (let i = 0; i < 30; i++) {
+      const rec = recs[i % 3]!;
+      expect(kind.bytes(rec, 'k', [], () => `{"id":${rec.id}}`).toString()).toBe(`{"id":${rec.id}}`);
+      expect(kind.cache.size).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('renderCacheBytes: each instance has a budget of its own, and one restored from the other shares no budget', async () => {
+    const a = createFauxlab({ scenario, responseCache: false, renderCacheBytes: 1024 * 1024 * 1024 });
+    const b = createFauxlab({ scenario: {}, responseCache: false, renderCacheBytes: 0 });
+    b.restore(a.snapshot());
+    expect([a.renderCache.limit, b.renderCache.limit]).toEqual([1024 * 1024 * 1024, 0]);
+    const first = await readAll(a);
+    expect(a.renderCache.size).toBeGreaterThanOrEqual(60);
+    // b serves a's kept renderings of the same records without taking them into its own budget.
+    expect(await readAll(b)).toEqual(first);
+    expect([b.renderCache.size, b.renderCache.bytes]).toEqual([0, 0]);
+    const held = a.renderCache.bytes;
+    a.renderCache.limit = 0;
+    expect([a.renderCache.size, a.renderCache.bytes]).toEqual([0, 0]);
+    expect(await readAll(b)).toEqual(first);
+    expect(held).toBeGreaterThan(0);
+  });
+});
+
+/** Every user single and page as each viewer, and /user. */
+async function readUsers(fx: Fauxlab): Promise<string[]> {
+  const out: string[] = [];
+  for (const token of VIEWERS) {
+    for (let id = 1; id <= 4; id++) out.push(await read(fx, `/users/${id}`, token));
+    out.push(await read(fx, '/users?per_page=3&page=1', token));
+    out.push(await read(fx, '/users?per_page=3&page=2&order_by=username', token));
+    if (token) out.push(await read(fx, '/user', token));
+  }
+  out.push(await read(fx, '/users?with_custom_attributes=true', 'root-api'));
+  return out;
+}
+
+describe('user renderings', () => {
+  const users: ScenarioFile = {
+    ...scenario,
+    users: [
+      {
+        username: 'root',
+        admin: true,
+        tokens: [
+          { token: 'root-api', scopes: ['api'] },
+          { token: 'root-sudo', scopes: ['api', 'sudo'] },
+        ],
+      },
+      scenario.users![1]!,
+      { username: 'bob', private_profile: true, tokens: [{ token: 'bob-api', scopes: ['api'] }] },
+      { username: 'carol', projects_limit: 1 },
+    ],
+  };
+
+  it('GET /users, /users/:id and /user: the same bytes whether renderings are kept or not', async () => {
+    const kept = createFauxlab({ scenario: users, responseCache: false, renderCacheBytes: 1024 * 1024 });
+    const none = createFauxlab({ scenario: users, responseCache: false, renderCacheBytes: 0 });
+    // Run by run: the first requests of a day record their users' activity, which later runs show.
+    for (let i = 0; i < 3; i++) {
+      const expected = await readUsers(none);
+      expect(expected.filter((s) => s.startsWith('200 ')).length).toBe(expected.length - 2);
+      expect(await readUsers(kept)).toEqual(expected);
+    }
+    expect(kept.renderCache.size).toBeGreaterThan(0);
+  });
+
+  it('GET /users/:id: a kept rendering gives way to a write of the user, a project of theirs and a new membership', async () => {
+    const fx = createFauxlab({ scenario: users, responseCache: false, renderCacheBytes: 1024 * 1024 });
+    const carol = async () =>
+      JSON.parse((await read(fx, '/users/4', 'root-api')).slice(4)) as {
+        name: string;
+        can_create_project: boolean;
+        highest_role: number;
+      };
+    for (let i = 0; i < 3; i++) await carol();
+    const before = await carol();
+    expect(before.can_create_project).toBe(true);
+    const write = (method: string, path: string, body: object, sudo?: string) =>
+      fx.fetch(`http://localhost/api/v4${path}`, {
+        method,
+        headers: {
+          'PRIVATE-TOKEN': sudo ? 'root-sudo' : 'root-api',
+          'Content-Type': 'application/json',
+          ...(sudo ? { Sudo: sudo } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    expect((await write('PUT', '/users/4', { name: 'Carol Renamed' })).status).toBe(200);
+    expect((await carol()).name).toBe('Carol Renamed');
+    expect((await write('POST', '/projects', { name: 'mine' }, 'carol')).status).toBe(201);
+    expect((await carol()).can_create_project).toBe(false);
+    expect((await carol()).highest_role).toBe(40);
+    expect((await write('POST', '/groups/big/members', { user_id: 4, access_level: 50 })).status).toBe(201);
+    expect((await carol()).highest_role).toBe(50);
+    const page = JSON.parse((await read(fx, '/users?per_page=20', 'root-api')).slice(4)) as {
+      id: number;
+      name: string;
+      can_create_project: boolean;
+    }[];
+    expect(page.find((u) => u.id === 4)).toMatchObject({ name: 'Carol Renamed', can_create_project: false });
   });
 });

@@ -16,7 +16,6 @@
 import { ACCESS, canReadProject, projectAccess } from '../../core/access.js';
 import { type Ctx, type Fx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import { projectRenderings } from '../../core/render-cache.js';
 import { keptBytes } from '../../core/respond.js';
 import {
   type GroupRecord,
@@ -258,9 +257,9 @@ export class ProjectRenderer {
    * budget admits it; else it serves this request only.
    */
   #kept(r: RecordJson, slot: RenderSlot | undefined): RecordJson {
-    if (r.cached) projectRenderings.touch(r);
-    else if (projectRenderings.add(r, recordHeld(r) + (r.views ? sumHeld(r.views) : 0)))
-      records.set(r.record, r);
+    const budget = this.#fx.renderings.budget;
+    if (r.cached) budget.touch(r);
+    else if (budget.add(r, recordHeld(r) + (r.views ? sumHeld(r.views) : 0))) records.set(r.record, r);
     else {
       // Not kept anywhere: whatever still points to it lets go, so that only the budget holds renderings.
       if (records.get(r.record) === r) records.delete(r.record);
@@ -372,7 +371,7 @@ export class ProjectRenderer {
       delta -= viewHeld(views[i]!);
       views[i] = made;
     } else views.push(made);
-    projectRenderings.charge(r, delta);
+    this.#fx.renderings.budget.charge(r, delta);
     return made;
   }
 
@@ -402,7 +401,7 @@ export class ProjectRenderer {
         // Kept on the key only along with a record JSON the budget keeps.
         const r = item.rendered as RecordJson | undefined;
         item.view = r?.cached && r.views?.includes(v) ? v : undefined;
-      } else if (item.rendered) projectRenderings.touch(item.rendered as RecordJson);
+      } else if (item.rendered) this.#fx.renderings.budget.touch(item.rendered as RecordJson);
       chunks[i * 2] = i === 0 ? OPEN : COMMA;
       chunks[i * 2 + 1] = v.json;
       size += v.json.length;

@@ -2,7 +2,7 @@
 import { type GroupRecord, type PlatformState, type ProjectRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { PROJECT_DEFAULTS, type Project } from './model.js';
-import type { CacheEntry } from '../../core/render-cache.js';
+import type { CacheEntry, RenderCache } from '../../core/render-cache.js';
 import type { RenderSlot, View } from './render-types.js';
 
 const q = JSON.stringify;
@@ -225,6 +225,7 @@ export class RecordJson {
   older: CacheEntry | null = null;
   newer: CacheEntry | null = null;
   cached = false;
+  owner: RenderCache | null = null;
   /** The list key that keeps it too (`RenderSlot.rendered`), forgotten with it. */
   slot: RenderSlot | undefined = undefined;
 

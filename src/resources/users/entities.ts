@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
+import type { RecordRenderings } from '../../core/render-cache.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
 import { highestRole, personalProjects } from './finder.js';
 import { setting } from '../settings/model.js';
@@ -66,12 +67,18 @@ export class UserRenderer {
   readonly viewer: UserRecord | null;
   readonly #gravatarHost: string | null;
   readonly #paid: boolean;
+  readonly #kept: RecordRenderings<UserRecord>;
+  /** What every user rendering reads besides its record and key: the settings (Gravatar). */
+  readonly #deps: readonly unknown[];
 
   constructor(c: Ctx) {
     this.base = requestBase(c);
     this.st = state(c);
     this.viewer = c.get('viewer')?.user ?? null;
-    this.#paid = c.get('fx').tier() !== 'free';
+    const fx = c.get('fx');
+    this.#paid = fx.tier() !== 'free';
+    this.#kept = fx.renderings.kind<UserRecord>('user');
+    this.#deps = [this.st.settings];
     this.#gravatarHost = !setting(this.st, 'gravatar_enabled')
       ? null
       : this.base.startsWith('https:')
@@ -149,7 +156,7 @@ export class UserRenderer {
         : { provider: i.provider, extern_uid: i.extern_uid },
     );
     out.can_create_group = u.can_create_group;
-    out.can_create_project = u.projects_limit - (personalProjects(this.st).get(u.id)?.length ?? 0) > 0;
+    out.can_create_project = this.#canCreateProject(u);
     out.two_factor_enabled = u.two_factor_enabled;
     out.external = u.external;
     out.private_profile = u.private_profile;
@@ -182,6 +189,48 @@ export class UserRenderer {
     }
     out.sign_in_count = u.sign_in_count;
     return out;
+  }
+
+  /*
+   * The same shapes as UTF-8 bytes, kept per record (core renderings). What a shape reads besides the
+   * record and the settings goes into its key as a value: the base URL, the tier, the viewer's right to
+   * the profile, can_create_project and highest_role, so that a write elsewhere (a new project, a new
+   * membership) leaves the renderings it does not change in place.
+   */
+
+  /** `UserBasic` as bytes. */
+  basicBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+    return this.#kept.bytes(u, `b|${+!!o.customAttributes}|${this.base}`, this.#deps, () =>
+      JSON.stringify(this.basic(u, o)),
+    );
+  }
+
+  /** `User` as bytes. */
+  userBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+    const key = `u|${+!!o.customAttributes}${+this.canReadProfile(u)}|${this.base}`;
+    return this.#kept.bytes(u, key, this.#deps, () => JSON.stringify(this.user(u, o)));
+  }
+
+  /** `UserPublic` as bytes. */
+  publicBytes(u: UserRecord): Buffer<ArrayBuffer> {
+    const key = `p|${+this.#paid}${+this.#canCreateProject(u)}|${this.base}`;
+    return this.#kept.bytes(u, key, this.#deps, () => JSON.stringify(this.public(u)));
+  }
+
+  /** `UserWithAdmin` as bytes. */
+  withAdminBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+    const key = `a|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}|${this.base}`;
+    return this.#kept.bytes(u, key, this.#deps, () => JSON.stringify(this.withAdmin(u, o)));
+  }
+
+  /** `UserDetailsWithAdmin` as bytes. */
+  detailsBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+    const key = `d|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}${highestRole(this.st, u.id)}|${this.base}`;
+    return this.#kept.bytes(u, key, this.#deps, () => JSON.stringify(this.details(u, o)));
+  }
+
+  #canCreateProject(u: UserRecord): boolean {
+    return u.projects_limit - (personalProjects(this.st).get(u.id)?.length ?? 0) > 0;
   }
 
   #admin(u: UserRecord, o: RenderOptions): Json {

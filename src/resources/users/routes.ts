@@ -20,7 +20,7 @@ import { listUsers, showParams } from './list.js';
 import { findUserById, noContent, publicRestricted } from './route-helpers.js';
 import { createUserRoute, updateUserRoute } from './write.js';
 import { systemEvent, userEventData } from '../hooks/system.js';
-import { sendJson } from '../../core/respond.js';
+import { jsonResponse } from '../../core/respond.js';
 
 /** User ids are numeric: anything else matches no route and reaches the catch-all. */
 const USER_ID = { id: /^\d+$/ };
@@ -44,13 +44,13 @@ export function usersRoutes(r: ApiRouter): void {
     const rr = userRenderer(c);
     const admin = viewer?.admin === true;
     const opts = { customAttributes: admin && prm.with_custom_attributes };
-    return sendJson(admin ? rr.details(u, opts) : rr.user(u, opts));
+    return jsonResponse(admin ? rr.detailsBytes(u, opts) : rr.userBytes(u, opts));
   });
 
   r.get('/user', { auth: 'required', readScopes }, (c) => {
     const u = requireUser(c);
     const rr = userRenderer(c);
-    return sendJson(u.admin ? rr.withAdmin(u) : rr.public(u));
+    return jsonResponse(u.admin ? rr.withAdminBytes(u) : rr.publicBytes(u));
   });
 
   r.post('/users', createUserRoute);
