@@ -15,7 +15,7 @@ import { ApiError } from './core/errors.js';
 import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
 import { settleJobs } from './core/jobs.js';
-import { asFetch } from './core/fetch.js';
+import { asFetch, lightRequest } from './core/fetch.js';
 import { AREAS } from './resources/index.js';
 import { buildWorld, loadScenario } from './scenario/index.js';
 import { Faults } from './testing/faults.js';
@@ -273,6 +273,21 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   // Mounted in another app, whose middleware may still change the response: never written directly.
   app.all('*', (c) => handle(c.req.raw, { ...(c.env as object), [MOUNTED]: true }));
   app.fetch = (request, env) => handle(request, env as object);
+  // A URL and a plain init (string body or none) make a light request: the native one's web stream,
+  // abort signal and WebIDL conversion cost more than most routes do.
+  const honoRequest = app.request;
+  app.request = (input, init, env, ctx) => {
+    if (!(input instanceof Request)) {
+      const s = input.toString();
+      // Where Hono's `request` sends a path: `http://localhost` and the path with one leading slash.
+      const url = /^https?:\/\//.test(s)
+        ? s
+        : `http://localhost/${s === '/' ? '' : s[0] === '/' ? s.slice(1) : s}`;
+      const light = lightRequest(url, init);
+      if (light) return handle(light, env as object | undefined);
+    }
+    return honoRequest(input, init, env, ctx);
+  };
 
   const instance: Fauxlab = {
     app,

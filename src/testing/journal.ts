@@ -4,6 +4,7 @@
  * Secrets are never stored: credentials in headers, query params and bodies are replaced by
  * `[FILTERED]` before anything is kept, and bodies are capped.
  */
+import { knownBody } from '../core/fetch.js';
 import { ResponseMemo } from '../core/memo.js';
 import { dict } from '../core/own.js';
 import { checkMultipartParts, parseQuery } from '../core/params.js';
@@ -222,8 +223,10 @@ export async function journalRequestBody(
 ): Promise<{ body?: unknown; truncated: boolean }> {
   // The method first: reading `body` of @hono/node-server's lightweight request builds a full Request
   // (with an AbortController), which more than halves a server's throughput.
-  if (req.raw.method === 'GET' || req.raw.method === 'HEAD' || req.raw.body === null)
-    return { truncated: false };
+  if (req.raw.method === 'GET' || req.raw.method === 'HEAD') return { truncated: false };
+  // A light request answers without building the native one (whose body is a stream).
+  const known = knownBody(req.raw);
+  if (known === undefined ? req.raw.body === null : known === null) return { truncated: false };
   const type = (req.raw.headers.get('content-type') ?? '').toLowerCase();
   try {
     let parsed: unknown;
