@@ -30,7 +30,7 @@ import {
 } from './testing/journal.js';
 import { DEFAULT_MAX_BODY_SIZE } from './host/body-cap.js';
 import { ALREADY_SENT, deliver, MOUNTED, rawHeadersOf } from './host/deliver.js';
-import type { Probe, RequestEnv } from './host/env.js';
+import type { PendingRequest, Probe, RequestEnv } from './host/env.js';
 import type { Binding, Fauxlab, FauxlabOptions, Snapshot } from './host/instance.js';
 import { withSecurityHeaders } from './host/security.js';
 import { buildTable, NO_MATCH, sharedTable } from './host/table.js';
@@ -230,6 +230,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   async function fullFetch(request: Request, env?: object): Promise<Response> {
     const probe: Probe = {};
     const res = materialize(await table.app.fetch(request, { ...env, fauxlab: bound, probe }));
+    if (probe.pending && !probe.drop) return recordPending(probe.pending, res);
     if (probe.entry && !probe.drop) return record(probe.entry, res);
     if (!probe.drop) return res;
     if (probe.entry) journal.add(probe.entry);
@@ -260,6 +261,44 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
         ...(captured.body !== undefined && { responseBody: captured.body }),
         ...(truncated.length > 0 && { truncated }),
       });
+      return captured.response;
+    } catch (e) {
+      logger('fauxlab: could not record a response in the journal', e);
+      return res;
+    }
+  }
+
+  /** `record` of a request kept for a pending entry (`PendingRequest`). */
+  async function recordPending(p: PendingRequest, res: Response): Promise<Response> {
+    try {
+      const captured = journal.recordsBody(res.status)
+        ? await captureResponse(res, journal.bodyLimit)
+        : { response: res, body: undefined, truncated: false };
+      const plain = plainHeaders(res);
+      // The plain headers only where they are all the response has (a string body names its type);
+      // anything else is copied, as the caller may change the response's headers afterwards.
+      const headers =
+        plain && ('content-type' in plain || typeof madeOf(res)?.body !== 'string')
+          ? plain
+          : new Headers(res.headers);
+      journal.addPending(
+        new PendingEntry(
+          p.atMs,
+          p.method,
+          p.url,
+          p.headers,
+          res.status,
+          headers,
+          p.durationMs,
+          p.route,
+          p.user,
+          p.sudoFrom,
+          p.explain,
+          captured.body,
+          captured.truncated,
+          p.body,
+        ),
+      );
       return captured.response;
     } catch (e) {
       logger('fauxlab: could not record a response in the journal', e);

@@ -60,6 +60,12 @@ const PLAIN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
 
 const utf8 = new TextEncoder();
 
+/** Whether a string survives a UTF-8 round trip unchanged (no lone surrogate). */
+const wellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** A string body as `text()` reads it back: what the native request's UTF-8 round trip makes of it. */
+const asRead = (b: string) => (wellFormed(b) ? b : Buffer.from(b, 'utf8').toString('utf8'));
+
 /**
  * A `Request` with a string body or none (its prototype is the native one's, so `instanceof Request`
  * holds) that builds the native request only when something needs it (the body as a stream, `signal`,
@@ -108,9 +114,7 @@ class LightRequest {
     if (this.#native) return this.#native.text();
     if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
     this.#used = true;
-    const b = this.#body ?? '';
-    // What the native request's UTF-8 round trip makes of a lone surrogate.
-    return Promise.resolve(wellFormed(b) ? b : Buffer.from(b, 'utf8').toString('utf8'));
+    return Promise.resolve(asRead(this.#body ?? ''));
   }
 
   get url(): string {
@@ -180,9 +184,6 @@ Object.defineProperty(LightRequest.prototype, Symbol.for('nodejs.util.inspect.cu
   },
 });
 
-/** Whether a string survives a UTF-8 round trip unchanged (no lone surrogate). */
-const wellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
-
 /** The init members a light request leaves to the native one. */
 const OTHER_INIT_KEYS = INIT_KEYS.filter((k) => k !== 'method' && k !== 'headers' && k !== 'body');
 
@@ -231,3 +232,9 @@ export function lightRequest(url: string, init?: RequestInit): Request | undefin
  * any other request (its body is then only to be had as a stream).
  */
 export const knownBody = (req: Request): string | null | undefined => LightRequest.bodyOf(req);
+
+/** The body of a light request as `text()` reads it (`null`: none); `undefined` for any other request. */
+export function knownText(req: Request): string | null | undefined {
+  const b = LightRequest.bodyOf(req);
+  return typeof b === 'string' ? asRead(b) : b;
+}

@@ -4,55 +4,80 @@ import { knownBody, lightRequest } from '../../src/core/fetch.js';
 
 // No server adapter in this file: one replaces the global Request, and the light request then stays off.
 const ROOT = { 'PRIVATE-TOKEN': 'root-token' };
-const world = () =>
+const world = (journal?: { bodyLimit?: number; responseBodies?: 'errors' | 'all' | 'none' }) =>
   createFauxlab({
     scenario: { users: [{ username: 'root', admin: true, tokens: [{ token: 'root-token' }] }] },
+    journal,
   });
 
 describe('light requests', () => {
-  it('fx.fetch: a URL and a plain init answer as the same native Request does, journal entry included', async () => {
-    const a = world();
-    const b = world();
-    const init = (body: string, type = 'application/json') => ({
-      method: 'POST',
-      headers: { ...ROOT, 'Content-Type': type },
-      body,
-    });
-    const cases: [string, RequestInit][] = [
-      ['http://x.test/api/v4/user', { headers: ROOT }],
-      [
-        'http://x.test/api/v4/users',
-        init(JSON.stringify({ username: 'a1', name: 'A', email: 'a1@example.com', password: 'password1' })),
-      ],
-      ['http://x.test/api/v4/users', init('{not json')],
-      ['http://x.test/api/v4/users', init('')],
-      [
-        'http://x.test/api/v4/users',
-        init(
-          'username=f1&name=F&email=f1%40example.com&password=password1',
-          'application/x-www-form-urlencoded',
-        ),
-      ],
-      ['http://x.test/api/v4/users', { method: 'POST', headers: ROOT, body: 'username=t1' }],
-      [
-        'http://x.test/api/v4/users/2',
-        { ...init(JSON.stringify({ bio: 'lone \ud800 surrogate' })), method: 'PUT' },
-      ],
-      ['http://x.test/api/v4/nowhere', init(JSON.stringify({ password: 'secret' }))],
-    ];
-    for (const [url, req] of cases) {
-      const light = await a.fetch(url, req);
-      const native = await b.fetch(new Request(url, req));
-      expect([light.status, [...light.headers], await light.text()]).toEqual([
-        native.status,
-        [...native.headers],
-        await native.text(),
-      ]);
-    }
-    const entries = (fx: ReturnType<typeof world>) => fx.requests().map((e) => ({ ...e, durationMs: 0 }));
-    expect(entries(a)).toEqual(entries(b));
-    expect(a.state.users).toEqual(b.state.users);
-  });
+  it.each([
+    ['the default journal', {}],
+    ['every response body, cut at 40 characters', { bodyLimit: 40, responseBodies: 'all' as const }],
+    ['bodies cut at 2 characters', { bodyLimit: 2 }],
+  ])(
+    'fx.fetch: a URL and a plain init answer as the same native Request does, journal entries included (%s)',
+    async (_, journal) => {
+      // The native request's entry is recorded at once, the light one's when the journal is read.
+      const a = world(journal);
+      const b = world(journal);
+      const init = (body: string, type = 'application/json') => ({
+        method: 'POST',
+        headers: { ...ROOT, 'Content-Type': type },
+        body,
+      });
+      const cases: [string, RequestInit][] = [
+        ['http://x.test/api/v4/user', { headers: ROOT }],
+        [
+          'http://x.test/api/v4/users',
+          init(JSON.stringify({ username: 'a1', name: 'A', email: 'a1@example.com', password: 'password1' })),
+        ],
+        ['http://x.test/api/v4/users', init('{not json')],
+        ['http://x.test/api/v4/users', init('')],
+        [
+          'http://x.test/api/v4/users',
+          init(
+            'username=f1&name=F&email=f1%40example.com&password=password1',
+            'application/x-www-form-urlencoded',
+          ),
+        ],
+        ['http://x.test/api/v4/users', { method: 'POST', headers: ROOT, body: 'username=t1' }],
+        [
+          'http://x.test/api/v4/users/2',
+          { ...init(JSON.stringify({ bio: 'lone \ud800 surrogate' })), method: 'PUT' },
+        ],
+        ['http://x.test/api/v4/nowhere', init(JSON.stringify({ password: 'secret' }))],
+        [
+          'http://x.test/api/v4/users?private_token=root-token&x=1',
+          init(
+            JSON.stringify({
+              username: 'q1',
+              name: 'Q',
+              email: 'q1@example.com',
+              password: 'password1',
+              nested: { token: 't', list: [1, 2] },
+            }),
+          ),
+        ],
+        ['http://x.test/api/v4/users', init('just text', 'text/plain')],
+        ['http://x.test/api/v4/users/3', { method: 'DELETE', headers: ROOT }],
+      ];
+      for (const [url, req] of cases) {
+        const light = await a.fetch(url, req);
+        const native = await b.fetch(new Request(url, req));
+        expect([light.status, [...light.headers], await light.text()]).toEqual([
+          native.status,
+          [...native.headers],
+          await native.text(),
+        ]);
+      }
+      // As JSON: the fields' order counts too.
+      const entries = (fx: ReturnType<typeof world>) =>
+        JSON.stringify(fx.requests().map((e) => ({ ...e, durationMs: 0 })));
+      expect(entries(a)).toBe(entries(b));
+      expect(a.state.users).toEqual(b.state.users);
+    },
+  );
 
   it('fx.app.request: a string body over maxBodySize is refused (413) as a streamed one is, and one within it is read', async () => {
     const fx = createFauxlab({
