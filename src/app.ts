@@ -15,7 +15,7 @@ import { ApiError } from './core/errors.js';
 import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
 import { settleJobs } from './core/jobs.js';
-import { asFetch, lightRequest } from './core/fetch.js';
+import { asFetch, knownBody, knownText, lightRequest } from './core/fetch.js';
 import { AREAS } from './resources/index.js';
 import { buildWorld, loadScenario } from './scenario/index.js';
 import { Faults } from './testing/faults.js';
@@ -98,7 +98,8 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   function handle(request: Request, env?: object): Response | Promise<Response> {
     // Background work that fell due since the last request happens before this one is answered.
     if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
-    if (request.method !== 'GET' || faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);
+    if (faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);
+    if (request.method !== 'GET') return leanWrite(request, env);
     const t0 = performance.now();
     const at = journal.enabled ? clock.ms() : 0;
     const root = store.state;
@@ -116,6 +117,33 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
       if (r !== NO_MATCH && key !== undefined && store.state === root) keep(key, root, r, probe, reads);
       return leanDone(request, env, raw, probe, r, t0, at);
     };
+    return res instanceof Promise ? res.then(done) : done(res);
+  }
+
+  /**
+   * A write whose body is a light request's string (or none) within the body cap, with no declared
+   * length and not a form in parts: the lean table answers it as it answers a GET (the body cap has
+   * nothing to refuse, no fault is set, the journal entry is made when read). Anything else goes the
+   * full way, through the middleware.
+   */
+  function leanWrite(request: Request, env?: object): Response | Promise<Response> {
+    const m = request.method;
+    if (m !== 'POST' && m !== 'PUT' && m !== 'PATCH' && m !== 'DELETE') return fullFetch(request, env);
+    const body = knownBody(request);
+    if (body === undefined || request.headers.has('content-length')) return fullFetch(request, env);
+    const type = (request.headers.get('content-type') ?? '').toLowerCase();
+    if (type.startsWith('multipart/form-data')) return fullFetch(request, env);
+    const max = bound.maxBodySize;
+    if (body !== null && body.length * 3 > max && Buffer.byteLength(body, 'utf8') > max)
+      return fullFetch(request, env);
+    const t0 = performance.now();
+    const at = journal.enabled ? clock.ms() : 0;
+    const raw = journal.enabled ? rawHeadersOf(request, env) : undefined;
+    const text = body === null ? null : knownText(request)!;
+    const journaled = text === null ? undefined : { text, type, limit: journal.bodyLimit };
+    const probe: Probe = {};
+    const res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
+    const done = (r: Response) => leanDone(request, env, raw, probe, r, t0, at, journaled);
     return res instanceof Promise ? res.then(done) : done(res);
   }
 
@@ -180,6 +208,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     res: Response,
     t0: number,
     at: number,
+    requestBody?: PendingEntry['requestBody'],
   ): Response | Promise<Response> {
     if (res === NO_MATCH) return fullFetch(request, env);
     const plain = plainHeaders(res);
@@ -208,6 +237,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
         err?.explain,
         body,
         truncated,
+        requestBody,
       );
     if (!journal.recordsBody(res.status)) {
       journal.addPending(pending());

@@ -8,6 +8,7 @@ const world = (journal?: { bodyLimit?: number; responseBodies?: 'errors' | 'all'
   createFauxlab({
     scenario: { users: [{ username: 'root', admin: true, tokens: [{ token: 'root-token' }] }] },
     journal,
+    explain: true,
   });
 
 describe('light requests', () => {
@@ -18,7 +19,8 @@ describe('light requests', () => {
   ])(
     'fx.fetch: a URL and a plain init answer as the same native Request does, journal entries included (%s)',
     async (_, journal) => {
-      // The native request's entry is recorded at once, the light one's when the journal is read.
+      // A native request's write goes through the middleware and its entry is recorded at once; a light
+      // one's is answered by the lean table and its entry made when the journal is read.
       const a = world(journal);
       const b = world(journal);
       const init = (body: string, type = 'application/json') => ({
@@ -61,6 +63,20 @@ describe('light requests', () => {
         ],
         ['http://x.test/api/v4/users', init('just text', 'text/plain')],
         ['http://x.test/api/v4/users/3', { method: 'DELETE', headers: ROOT }],
+        // The same username again (409), a route that is not there for PUT (404), a c.json answer.
+        [
+          'http://x.test/api/v4/users',
+          init(JSON.stringify({ username: 'a1', name: 'A', email: 'a9@example.com', password: 'password1' })),
+        ],
+        ['http://x.test/api/v4/user', { method: 'PUT', headers: ROOT, body: '{}' }],
+        ['http://x.test/api/v4/users/2/block', { method: 'POST', headers: ROOT }],
+        ['http://x.test/api/v4/users/2/unblock', { method: 'POST', headers: ROOT, body: '' }],
+        ['http://x.test/api/v4/projects', init(JSON.stringify({ name: 'p1' }))],
+        ['http://x.test/api/v4/projects/1/issues', init(JSON.stringify({ title: 'i1' }))],
+        [
+          'http://x.test/api/v4/projects/1/issues/1',
+          { ...init(JSON.stringify({ state_event: 'close' })), method: 'PUT' },
+        ],
       ];
       for (const [url, req] of cases) {
         const light = await a.fetch(url, req);
