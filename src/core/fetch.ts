@@ -184,6 +184,16 @@ Object.defineProperty(LightRequest.prototype, Symbol.for('nodejs.util.inspect.cu
   },
 });
 
+/**
+ * A URL that the URL parser leaves as it is (so it need not be parsed): http(s), a lower-case host name
+ * whose last label starts with a letter (not read as an IPv4 address), no port, user or fragment, and a
+ * path and query of characters that are neither encoded nor changed (no `'` in the query, which is).
+ */
+const CANONICAL_URL =
+  /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
+/** What the parser would resolve or decode in such a URL: dot segments, escaped dots. */
+const DOT_SEGMENT = /\/\.|%2e/i;
+
 /** The init members a light request leaves to the native one. */
 const OTHER_INIT_KEYS = INIT_KEYS.filter((k) => k !== 'method' && k !== 'headers' && k !== 'body');
 
@@ -212,12 +222,14 @@ export function lightRequest(url: string, init?: RequestInit): Request | undefin
       body = b;
     }
   }
-  let href: string;
+  let href = url;
   try {
-    const u = new URL(url);
-    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '')
-      return undefined;
-    href = u.href;
+    if (!CANONICAL_URL.test(url) || DOT_SEGMENT.test(url)) {
+      const u = new URL(url);
+      if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '')
+        return undefined;
+      href = u.href;
+    }
     headers = new Headers(init?.headers);
   } catch {
     return undefined;

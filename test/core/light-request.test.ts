@@ -166,4 +166,47 @@ describe('light requests', () => {
     expect(lightRequest('http://user:pw@x.test/')).toBeUndefined();
     expect(knownBody(native)).toBeUndefined();
   });
+
+  it('lightRequest: its URL is the one the native Request makes, whether it is parsed or taken as it is', () => {
+    const urls = [
+      'http://localhost/api/v4/users',
+      'http://localhost/',
+      'http://localhost',
+      'http://LOCALHOST/x',
+      'http://x.test/a/./b',
+      'http://x.test/a/../b',
+      'http://x.test/a/%2e%2E/b',
+      'http://x.test/a/.b',
+      "http://x.test/a?b='c",
+      'http://x.test/a?b=%zz&c=%41',
+      'http://x.test/a%20b',
+      'http://x.test/a b',
+      'http://127.1/x',
+      'http://x.0x7f/x',
+      'http://a.b.c/x?y=1&z=[1]',
+      'http://x.test/a?q=a/b?c',
+      'https://x.test:443/a',
+      'http://x.test:80/a',
+      'http://x.test/a#frag',
+      'http://x.test/a\\b',
+      'http://x.test/\u00e4',
+      'http://x.test/a|b',
+      'http://x.test/a?x=`',
+      'http://x.test//a',
+      'http://x.test/a/..',
+      'http://x.test/a/.',
+      'http://x-y.z9/a;b=c',
+      'http://9x.test/~user/@a:b',
+      'http://x.test/a?',
+      'http://x.test/a?%2e',
+    ];
+    const native = (url: string) => {
+      try {
+        return new Request(url).url;
+      } catch {
+        return undefined;
+      }
+    };
+    for (const url of urls) expect([url, lightRequest(url)?.url]).toEqual([url, native(url)]);
+  });
 });
