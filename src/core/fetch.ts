@@ -178,6 +178,14 @@ for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(NativeReq
       writable: true,
     });
 }
+// And what the platform reads of a request it is given (`new Request(light)`): its internal slots.
+for (const key of Object.getOwnPropertySymbols(new NativeRequest('http://localhost/')))
+  Object.defineProperty(LightRequest.prototype, key, {
+    get(this: LightRequest) {
+      return Reflect.get(LightRequest.real(this), key) as unknown;
+    },
+    configurable: true,
+  });
 Object.defineProperty(LightRequest.prototype, Symbol.for('nodejs.util.inspect.custom'), {
   value(this: LightRequest) {
     return `Request { method: '${this.method}', url: '${this.url}' }`;

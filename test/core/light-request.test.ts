@@ -162,6 +162,15 @@ describe('light requests', () => {
       { signal: new AbortController().signal },
     ] as RequestInit[])
       expect(lightRequest('http://x.test/', init)).toBeUndefined();
+    // The platform takes it where it takes a Request, as it takes the native one.
+    const init = { method: 'POST', headers: { a: 'b' }, body: 'copied' };
+    const read = async (r: Request) => [r.url, r.method, [...r.headers], await r.text()];
+    expect(await read(new Request(lightRequest('http://x.test/s', init)!, { headers: { c: 'd' } }))).toEqual(
+      await read(new Request(new Request('http://x.test/s', init), { headers: { c: 'd' } })),
+    );
+    expect(await read(new Request(lightRequest('http://x.test/s', init)!))).toEqual(
+      await read(new Request(new Request('http://x.test/s', init))),
+    );
     expect(lightRequest('/relative')).toBeUndefined();
     expect(lightRequest('http://user:pw@x.test/')).toBeUndefined();
     expect(knownBody(native)).toBeUndefined();
