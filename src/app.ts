@@ -139,8 +139,10 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     const t0 = performance.now();
     const at = journal.enabled ? clock.ms() : 0;
     const raw = journal.enabled ? rawHeadersOf(request, env) : undefined;
-    const text = body === null ? null : knownText(request)!;
-    const journaled = text === null ? undefined : { text, type, limit: journal.bodyLimit };
+    const journaled =
+      journal.enabled && body !== null
+        ? { text: knownText(request)!, type, limit: journal.bodyLimit }
+        : undefined;
     const probe: Probe = {};
     const res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
     const done = (r: Response) => leanDone(request, env, raw, probe, r, t0, at, journaled);

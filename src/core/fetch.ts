@@ -206,9 +206,10 @@ const DOT_SEGMENT = /\/\.|%2e/i;
 const OTHER_INIT_KEYS = INIT_KEYS.filter((k) => k !== 'method' && k !== 'headers' && k !== 'body');
 
 /**
- * `new Request(url, init)` as a light request, when `Request` is the native one and the init holds nothing but a plain method, headers
- * and a string body (or none): anything else, and anything the native constructor would refuse, is
- * `undefined` (the caller then builds the native one, which also throws the native errors).
+ * `new Request(url, init)` as a light request, when `Request` is the native one and the init holds
+ * nothing but a plain method, headers and a string body (or none): anything else, and anything the
+ * native constructor would refuse, is `undefined` (the caller then builds the native one, which also
+ * throws the native errors).
  */
 export function lightRequest(url: string, init?: RequestInit): Request | undefined {
   // Under a server adapter that replaced `Request`, a request is to be of its class.
