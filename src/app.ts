@@ -15,7 +15,7 @@ import { ApiError } from './core/errors.js';
 import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
 import { settleJobs } from './core/jobs.js';
-import { asFetch } from './core/fetch.js';
+import { asFetch, knownBody, knownText, lightRequest } from './core/fetch.js';
 import { AREAS } from './resources/index.js';
 import { buildWorld, loadScenario } from './scenario/index.js';
 import { Faults } from './testing/faults.js';
@@ -30,7 +30,7 @@ import {
 } from './testing/journal.js';
 import { DEFAULT_MAX_BODY_SIZE } from './host/body-cap.js';
 import { ALREADY_SENT, deliver, MOUNTED, rawHeadersOf } from './host/deliver.js';
-import type { Probe, RequestEnv } from './host/env.js';
+import type { PendingRequest, Probe, RequestEnv } from './host/env.js';
 import type { Binding, Fauxlab, FauxlabOptions, Snapshot } from './host/instance.js';
 import { withSecurityHeaders } from './host/security.js';
 import { buildTable, NO_MATCH, sharedTable } from './host/table.js';
@@ -98,7 +98,8 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   function handle(request: Request, env?: object): Response | Promise<Response> {
     // Background work that fell due since the last request happens before this one is answered.
     if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
-    if (request.method !== 'GET' || faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);
+    if (faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);
+    if (request.method !== 'GET') return leanWrite(request, env);
     const t0 = performance.now();
     const at = journal.enabled ? clock.ms() : 0;
     const root = store.state;
@@ -116,6 +117,35 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
       if (r !== NO_MATCH && key !== undefined && store.state === root) keep(key, root, r, probe, reads);
       return leanDone(request, env, raw, probe, r, t0, at);
     };
+    return res instanceof Promise ? res.then(done) : done(res);
+  }
+
+  /**
+   * A write whose body is a light request's string (or none) within the body cap, with no declared
+   * length and not a form in parts: the lean table answers it as it answers a GET (the body cap has
+   * nothing to refuse, no fault is set, the journal entry is made when read). Anything else goes the
+   * full way, through the middleware.
+   */
+  function leanWrite(request: Request, env?: object): Response | Promise<Response> {
+    const m = request.method;
+    if (m !== 'POST' && m !== 'PUT' && m !== 'PATCH' && m !== 'DELETE') return fullFetch(request, env);
+    const body = knownBody(request);
+    if (body === undefined || request.headers.has('content-length')) return fullFetch(request, env);
+    const type = (request.headers.get('content-type') ?? '').toLowerCase();
+    if (type.startsWith('multipart/form-data')) return fullFetch(request, env);
+    const max = bound.maxBodySize;
+    if (body !== null && body.length * 3 > max && Buffer.byteLength(body, 'utf8') > max)
+      return fullFetch(request, env);
+    const t0 = performance.now();
+    const at = journal.enabled ? clock.ms() : 0;
+    const raw = journal.enabled ? rawHeadersOf(request, env) : undefined;
+    const journaled =
+      journal.enabled && body !== null
+        ? { text: knownText(request)!, type, limit: journal.bodyLimit }
+        : undefined;
+    const probe: Probe = {};
+    const res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
+    const done = (r: Response) => leanDone(request, env, raw, probe, r, t0, at, journaled);
     return res instanceof Promise ? res.then(done) : done(res);
   }
 
@@ -180,6 +210,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     res: Response,
     t0: number,
     at: number,
+    requestBody?: PendingEntry['requestBody'],
   ): Response | Promise<Response> {
     if (res === NO_MATCH) return fullFetch(request, env);
     const plain = plainHeaders(res);
@@ -208,6 +239,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
         err?.explain,
         body,
         truncated,
+        requestBody,
       );
     if (!journal.recordsBody(res.status)) {
       journal.addPending(pending());
@@ -230,6 +262,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   async function fullFetch(request: Request, env?: object): Promise<Response> {
     const probe: Probe = {};
     const res = materialize(await table.app.fetch(request, { ...env, fauxlab: bound, probe }));
+    if (probe.pending && !probe.drop) return recordPending(probe.pending, res);
     if (probe.entry && !probe.drop) return record(probe.entry, res);
     if (!probe.drop) return res;
     if (probe.entry) journal.add(probe.entry);
@@ -267,12 +300,65 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     }
   }
 
+  /** `record` of a request kept for a pending entry (`PendingRequest`). */
+  async function recordPending(p: PendingRequest, res: Response): Promise<Response> {
+    try {
+      const captured = journal.recordsBody(res.status)
+        ? await captureResponse(res, journal.bodyLimit)
+        : { response: res, body: undefined, truncated: false };
+      const plain = plainHeaders(res);
+      // The plain headers only where they are all the response has (a string body names its type);
+      // anything else is copied, as the caller may change the response's headers afterwards.
+      const headers =
+        plain && ('content-type' in plain || typeof madeOf(res)?.body !== 'string')
+          ? plain
+          : new Headers(res.headers);
+      journal.addPending(
+        new PendingEntry(
+          p.atMs,
+          p.method,
+          p.url,
+          p.headers,
+          res.status,
+          headers,
+          p.durationMs,
+          p.route,
+          p.user,
+          p.sudoFrom,
+          p.explain,
+          captured.body,
+          captured.truncated,
+          p.body,
+        ),
+      );
+      return captured.response;
+    } catch (e) {
+      logger('fauxlab: could not record a response in the journal', e);
+      return res;
+    }
+  }
+
   // The instance's own app: one catch-all route (for mounting in another Hono app), and `fetch` (which
   // `app.request()` calls) going straight to the instance, without a second dispatch.
   const app = new Hono<Env>({ getPath: () => '/' });
   // Mounted in another app, whose middleware may still change the response: never written directly.
   app.all('*', (c) => handle(c.req.raw, { ...(c.env as object), [MOUNTED]: true }));
   app.fetch = (request, env) => handle(request, env as object);
+  // A URL and a plain init (string body or none) make a light request: the native one's web stream,
+  // abort signal and WebIDL conversion cost more than most routes do.
+  const honoRequest = app.request;
+  app.request = (input, init, env, ctx) => {
+    if (!(input instanceof Request)) {
+      const s = input.toString();
+      // Where Hono's `request` sends a path: `http://localhost` and the path with one leading slash.
+      const url = /^https?:\/\//.test(s)
+        ? s
+        : `http://localhost/${s === '/' ? '' : s[0] === '/' ? s.slice(1) : s}`;
+      const light = lightRequest(url, init);
+      if (light) return handle(light, env as object | undefined);
+    }
+    return honoRequest(input, init, env, ctx);
+  };
 
   const instance: Fauxlab = {
     app,

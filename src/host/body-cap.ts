@@ -1,4 +1,5 @@
 import { apiError, type ApiError } from '../core/errors.js';
+import { knownBody } from '../core/fetch.js';
 import { binding, type C } from './env.js';
 
 /** Default request body cap: above the platform's 50 MB import cap and its 10 MB attachments. */
@@ -30,13 +31,19 @@ export async function bodySizeMiddleware(c: C, next: () => Promise<void>): Promi
   if (raw.method === 'GET' || raw.method === 'HEAD') return next();
   const cap = binding(c).maxBodySize;
   const max = GIT_RPC.test(c.req.path) ? Math.max(cap, GIT_MAX_BODY_SIZE) : cap;
-  if (!raw.body || !Number.isFinite(max)) return next();
+  // A body made in process as a string is measured as it is, without a stream to count it through.
+  const known = knownBody(raw);
+  if ((known === undefined ? !raw.body : known === null) || !Number.isFinite(max)) return next();
   const declared = c.req.header('content-length');
   if (declared !== undefined) {
     if (!/^\d+$/.test(declared) || Number(declared) > max) throw tooLarge();
     return next();
   }
-  const reader = raw.body.getReader();
+  // Within the cap, nothing to count (a string's UTF-8 length is at most three bytes a unit). Over it, the
+  // body is counted as it streams like any other: reading it fails where a streamed one would.
+  if (typeof known === 'string' && (known.length * 3 <= max || Buffer.byteLength(known, 'utf8') <= max))
+    return next();
+  const reader = raw.body!.getReader();
   let size = 0;
   const counted = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -9,8 +9,24 @@ export interface Probe extends RequestProbe {
   drop?: boolean;
   /** The journal entry, waiting for the response. */
   entry?: Omit<JournalEntry, 'id'>;
+  /** Or what makes it, when the request's body was a string: the entry is made when the journal is read. */
+  pending?: PendingRequest;
   /** Ids of the faults that applied. */
   faults?: number[];
+}
+
+/** What the journal middleware keeps of a request whose entry is made later (`PendingEntry`). */
+export interface PendingRequest {
+  atMs: number;
+  method: string;
+  url: string;
+  headers: Headers;
+  durationMs: number;
+  route: string | null;
+  user: string | null;
+  sudoFrom: string | undefined;
+  explain: string | undefined;
+  body: { text: string; type: string; limit: number } | undefined;
 }
 
 export interface RequestEnv {

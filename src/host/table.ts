@@ -42,9 +42,10 @@ export interface RouteTable {
   app: Hono<Env>;
   /**
    * The API routes alone, with the same error handling and no middleware: what a GET that matches a
-   * route takes when no fault is set. The instance's fetch does the middleware's work itself (journal,
-   * security headers; the body cap and faults do not apply), and a request that matches nothing here
-   * (`NO_MATCH`) goes through `app` instead, which answers it as before.
+   * route takes when no fault is set, and a write whose body is a light request's string within the cap
+   * (`leanWrite` in app.ts). The instance's fetch does the middleware's work itself (journal, security
+   * headers; the body cap and faults do not apply), and a request that matches nothing here (`NO_MATCH`)
+   * goes through `app` instead, which answers it as before.
    */
   lean: Hono<Env>;
   routes: RouteInfo[];

@@ -4,6 +4,7 @@
  * Secrets are never stored: credentials in headers, query params and bodies are replaced by
  * `[FILTERED]` before anything is kept, and bodies are capped.
  */
+import { knownBody } from '../core/fetch.js';
 import { ResponseMemo } from '../core/memo.js';
 import { dict } from '../core/own.js';
 import { checkMultipartParts, parseQuery } from '../core/params.js';
@@ -222,11 +223,12 @@ export async function journalRequestBody(
 ): Promise<{ body?: unknown; truncated: boolean }> {
   // The method first: reading `body` of @hono/node-server's lightweight request builds a full Request
   // (with an AbortController), which more than halves a server's throughput.
-  if (req.raw.method === 'GET' || req.raw.method === 'HEAD' || req.raw.body === null)
-    return { truncated: false };
+  if (req.raw.method === 'GET' || req.raw.method === 'HEAD') return { truncated: false };
+  // A light request answers without building the native one (whose body is a stream).
+  const known = knownBody(req.raw);
+  if (known === undefined ? req.raw.body === null : known === null) return { truncated: false };
   const type = (req.raw.headers.get('content-type') ?? '').toLowerCase();
   try {
-    let parsed: unknown;
     if (type.startsWith('multipart/form-data')) {
       // A form with more parts than the platform takes is not parsed for the journal either.
       checkMultipartParts(new Uint8Array(await req.arrayBuffer()), type);
@@ -237,42 +239,66 @@ export async function journalRequestBody(
         const prev = fields[k];
         fields[k] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
       }
-      parsed = fields;
-    } else {
-      // A body far past the cap is decoded only as far as the journal keeps it.
-      const declared = Number(req.raw.headers.get('content-length') ?? NaN);
-      const text =
-        declared > limit * BIG_BODY * 4
-          ? utf8.decode(new Uint8Array(await req.arrayBuffer()).subarray(0, limit * BIG_BODY * 4))
-          : await req.text();
-      if (text === '') return { truncated: false };
-      if (type.startsWith('application/json') && text.length > limit * BIG_BODY) {
-        // Far past the cap: only its start is kept, so only its start is filtered (a megabyte body would
-        // be parsed, filtered and serialised again to keep 4 KB of it).
-        const [t] = cap(text.slice(0, limit + 1024).replace(SECRET_JSON_FIELD, `$1"${FILTERED}"`), limit);
-        return { body: t, truncated: true };
-      } else if (type.startsWith('application/json')) {
-        try {
-          parsed = redact(JSON.parse(text));
-        } catch {
-          // Not JSON after all: kept as text below, with anything that looks like a secret field cut.
-          const [t, cut] = cap(text.replace(SECRET_JSON_FIELD, `$1"${FILTERED}"`), limit);
-          return { body: t, truncated: cut };
-        }
-      } else if (type.startsWith('application/x-www-form-urlencoded') && text.length > limit * BIG_BODY) {
-        return { body: { '?': redactPairs(text.slice(0, RAW_QUERY_KEPT), isSecretKey) }, truncated: true };
-      } else if (type.startsWith('application/x-www-form-urlencoded')) {
-        parsed = journalQuery(`?${text}`);
-      } else {
-        const [t, cut] = cap(text, limit);
+      return capParsed(fields, limit);
+    }
+    // A body far past the cap is decoded only as far as the journal keeps it.
+    const declared = Number(req.raw.headers.get('content-length') ?? NaN);
+    const text =
+      declared > limit * BIG_BODY * 4
+        ? utf8.decode(new Uint8Array(await req.arrayBuffer()).subarray(0, limit * BIG_BODY * 4))
+        : await req.text();
+    return journalBodyText(text, type, limit);
+  } catch {
+    return NOT_CAPTURED;
+  }
+}
+
+const NOT_CAPTURED = Object.freeze({ body: '[body not captured]', truncated: false });
+
+/** A parsed body as the journal keeps it: whole, or its JSON cut at the cap. */
+function capParsed(parsed: unknown, limit: number): { body?: unknown; truncated: boolean } {
+  const json = JSON.stringify(parsed);
+  if (json.length <= limit) return { body: parsed, truncated: false };
+  return { body: json.slice(0, limit), truncated: true };
+}
+
+/**
+ * A request body that is not multipart, as the journal keeps it, from its text (`type` lower-case):
+ * parsed and filtered where the type allows it, capped. Never throws.
+ */
+export function journalBodyText(
+  text: string,
+  type: string,
+  limit: number,
+): { body?: unknown; truncated: boolean } {
+  try {
+    if (text === '') return { truncated: false };
+    if (type.startsWith('application/json') && text.length > limit * BIG_BODY) {
+      // Far past the cap: only its start is kept, so only its start is filtered (a megabyte body would
+      // be parsed, filtered and serialised again to keep 4 KB of it).
+      const [t] = cap(text.slice(0, limit + 1024).replace(SECRET_JSON_FIELD, `$1"${FILTERED}"`), limit);
+      return { body: t, truncated: true };
+    }
+    let parsed: unknown;
+    if (type.startsWith('application/json')) {
+      try {
+        parsed = redact(JSON.parse(text));
+      } catch {
+        // Not JSON after all: kept as text below, with anything that looks like a secret field cut.
+        const [t, cut] = cap(text.replace(SECRET_JSON_FIELD, `$1"${FILTERED}"`), limit);
         return { body: t, truncated: cut };
       }
+    } else if (type.startsWith('application/x-www-form-urlencoded') && text.length > limit * BIG_BODY) {
+      return { body: { '?': redactPairs(text.slice(0, RAW_QUERY_KEPT), isSecretKey) }, truncated: true };
+    } else if (type.startsWith('application/x-www-form-urlencoded')) {
+      parsed = journalQuery(`?${text}`);
+    } else {
+      const [t, cut] = cap(text, limit);
+      return { body: t, truncated: cut };
     }
-    const json = JSON.stringify(parsed);
-    if (json.length <= limit) return { body: parsed, truncated: false };
-    return { body: json.slice(0, limit), truncated: true };
+    return capParsed(parsed, limit);
   } catch {
-    return { body: '[body not captured]', truncated: false };
+    return NOT_CAPTURED;
   }
 }
 
@@ -395,6 +421,8 @@ export class PendingEntry {
     /** A response body captured when the request was answered (`recordsBody`), with its cut flag. */
     readonly responseBody?: string,
     readonly responseBodyTruncated?: boolean,
+    /** The request body as read (its text, lower-case content type and the cap), kept when it was read. */
+    readonly requestBody?: { readonly text: string; readonly type: string; readonly limit: number },
   ) {}
 
   /** The entry, exactly as an eagerly recorded one (same fields, same order). */
@@ -404,6 +432,12 @@ export class PendingEntry {
     let url = this.url;
     let requestHeaders = this.requestHeaders;
     if (requestHeaders === undefined) ({ url, headers: requestHeaders } = ResponseMemo.request(url));
+    const rb = this.requestBody;
+    const req = rb ? journalBodyText(rb.text, rb.type, rb.limit) : undefined;
+    // Where an eagerly recorded entry has `truncated`: after the request body when that was cut.
+    const truncated: ('body' | 'responseBody')[] = [];
+    if (req?.truncated) truncated.push('body');
+    if (this.responseBodyTruncated) truncated.push('responseBody');
     return Object.freeze({
       id,
       at: new Date(this.atMs).toISOString(),
@@ -411,6 +445,8 @@ export class PendingEntry {
       path: rawPathname(url),
       query: journalQuery(url),
       headers: journalHeaders(requestHeaders instanceof Headers ? requestHeaders : fromRaw(requestHeaders)),
+      ...(req?.body !== undefined && { body: req.body }),
+      ...(req?.truncated && { truncated }),
       status: this.status,
       responseHeaders: journalHeaders(headers),
       durationMs: this.durationMs,
@@ -419,7 +455,7 @@ export class PendingEntry {
       ...(this.sudoFrom !== undefined && { sudoFrom: this.sudoFrom }),
       ...(this.explain !== undefined && { explain: this.explain }),
       ...(this.responseBody !== undefined && { responseBody: this.responseBody }),
-      ...(this.responseBodyTruncated && { truncated: ['responseBody' as const] }),
+      ...(!req?.truncated && this.responseBodyTruncated && { truncated }),
     });
   }
 }

@@ -26,10 +26,14 @@ const times = (r: { created_at: string; updated_at?: string }) => ({
   updated_at: xmlschema(r.updated_at ?? r.created_at),
 });
 
-/** Sends a system event to the system hooks; free when there are none. */
-export function systemEvent(c: Ctx, name: string, data: Data): void {
+/**
+ * Sends a system event to the system hooks; free when there are none (`data` given as a function is
+ * then not even built).
+ */
+export function systemEvent(c: Ctx, name: string, data: Data | (() => Data)): void {
   if (state(c).hooks.count === 0) return;
-  emitEvent(c, { kind: 'system', name, data: { event_name: name, ...data } });
+  const d = typeof data === 'function' ? data() : data;
+  emitEvent(c, { kind: 'system', name, data: { event_name: name, ...d } });
 }
 
 /** A project's event: `project_create`, `project_destroy`, `project_rename`, `project_transfer`. */

@@ -7,6 +7,7 @@ import { conflict, notFound, validationError } from '../../core/errors.js';
 import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { allOrNoneOf, atLeastOneOf, p, parseParams, type Parsed, type RawParams } from '../../core/params.js';
 import { type Identity, type UserRecord } from '../../core/state.js';
+import { sendJson } from '../../core/respond.js';
 import { digest } from '../../core/store.js';
 import { tget } from '../../core/table.js';
 import { validate } from '../projects/validation.js';
@@ -180,8 +181,8 @@ export function createUserRoute(c: Ctx): Response {
     }
     return uid;
   });
-  systemEvent(c, 'user_create', userEventData(tget(state(c).users, id)!));
-  return c.json(userRenderer(c).withAdmin(tget(state(c).users, id)!), 201);
+  systemEvent(c, 'user_create', () => userEventData(tget(state(c).users, id)!));
+  return sendJson(userRenderer(c).withAdmin(tget(state(c).users, id)!), 201);
 }
 
 export function updateUserRoute(c: Ctx): Response {
@@ -297,5 +298,5 @@ export function updateUserRoute(c: Ctx): Response {
       u.updated_at = now;
     });
   }
-  return c.json(userRenderer(c).withAdmin(tget(state(c).users, id)!));
+  return sendJson(userRenderer(c).withAdmin(tget(state(c).users, id)!));
 }
