@@ -66,7 +66,7 @@ import {
 } from './render-parts.js';
 import type { ProjectEntityOptions, ProjectShape, RenderSlot, View } from './render-types.js';
 import { repositoryBytes } from '../repository/contents.js';
-import { DAY, isoTime, projectStatistics } from './statistics.js';
+import { dayAfter, isoTime, projectStatistics } from './statistics.js';
 
 export type { ProjectEntityOptions, ProjectShape, RenderSlot } from './render-types.js';
 export { isoTime, projectLanguages, projectStatistics, type ProjectStatistics } from './statistics.js';
@@ -95,11 +95,16 @@ export class ProjectRenderer {
   #shared_?: Shared;
   readonly #fx: Fx;
   #links?: string[][];
+  /** The base URL and host as JSON string contents (escaped, without quotes). */
+  readonly #escapedBase: string;
+  readonly #escapedHost: string;
 
   constructor(readonly c: Ctx) {
     this.#fx = c.get('fx');
     this.base = requestBase(c);
     this.host = hostOf(this.base);
+    this.#escapedBase = q(this.base).slice(1, -1);
+    this.#escapedHost = q(this.host).slice(1, -1);
     this.viewer = c.get('viewer')?.user ?? null;
     this.admin = this.viewer?.admin === true;
     this.paid = this.#fx.tier() !== 'free';
@@ -214,16 +219,19 @@ export class ProjectRenderer {
   /** A record's JSON for namespace JSON `ns`; `keep`: made to last (its text flat, shared pieces interned). */
   #build(p: Project, ns: NamespaceJson, keep: boolean): RecordJson {
     const base = this.base;
-    const path = p.path_with_namespace;
-    const head = `{"id":${p.id},"description":${q(p.description)},"name":${q(p.name)},"name_with_namespace":${q(`${ns.fullName} / ${p.name}`)},"path":${q(p.path)},"path_with_namespace":${q(path)},"created_at":${q(isoTime(p.created_at))}`;
+    const path = q(p.path_with_namespace);
+    // JSON escapes character by character, and none of these joins pairs surrogates: the URLs are the
+    // escaped pieces joined, with no string made and escaped again for each.
+    const inPath = path.slice(1, -1);
+    const head = `{"id":${p.id},"description":${q(p.description)},"name":${q(p.name)},"name_with_namespace":${q(`${ns.fullName} / ${p.name}`)},"path":${q(p.path)},"path_with_namespace":${path},"created_at":${q(isoTime(p.created_at))}`;
     const branch = `,"default_branch":${q(p.default_branch)}`;
-    const mid = `,"tag_list":${q(p.tag_list)},"ssh_url_to_repo":${q(`git@${this.host}:${path}.git`)},"http_url_to_repo":${q(`${base}/${path}.git`)},"web_url":${q(`${base}/${path}`)},"readme_url":null`;
+    const url = this.#escapedBase;
+    const mid = `,"tag_list":${q(p.tag_list)},"ssh_url_to_repo":"git@${this.#escapedHost}:${inPath}.git","http_url_to_repo":"${url}/${inPath}.git","web_url":"${url}/${inPath}","readme_url":null`;
     const tail = `,"avatar_url":${q(p.avatar_url ? (p.avatar_url.startsWith('/') ? base + p.avatar_url : p.avatar_url) : null)},"forks_count":${p.forks_count},"star_count":${p.star_count},"last_activity_at":${q(isoTime(p.last_activity_at))},"namespace":`;
     const policy = p.container_expiration_policy;
     // A computed time is ISO already (toISOString): only a stored one needs isoTime.
     const stored = policy.next_run_at as string | null | undefined;
-    const nextRun =
-      typeof stored === 'string' ? isoTime(stored) : new Date(Date.parse(p.created_at) + DAY).toISOString();
+    const nextRun = typeof stored === 'string' ? isoTime(stored) : dayAfter(p.created_at);
     let custom: Partial<Record<SharedPiece, string>> = NO_CUSTOM;
     for (let i = 0; i < SHARED_PIECES.length; i++) {
       const k = SHARED_PIECES[i]!;
