@@ -53,12 +53,14 @@ import {
   flat,
   groupAvatar,
   hostOf,
-  intern,
+  flagsJson,
   linkTemplates,
+  policyHeadJson,
   punctuation,
   namespaceCache,
   recordHeld,
   records,
+  registryJson,
   sameChain,
   sharedCache,
   viewHeld,
@@ -242,9 +244,6 @@ export class ProjectRenderer {
       }
     }
     const text = head + branch + mid + tail;
-    const flags = `,"packages_enabled":${p.packages_enabled},"empty_repo":${p.default_branch === null},"archived":${p.archived},"visibility":"${p.visibility}"`;
-    const registry = `,"resolve_outdated_diff_discussions":${p.resolve_outdated_diff_discussions},"container_registry_enabled":${p.container_registry_enabled}`;
-    const policyHead = `,"container_expiration_policy":{"cadence":${q(policy.cadence)},"enabled":${policy.enabled},"keep_n":${policy.keep_n},"older_than":${q(policy.older_than)},"name_regex":${q(policy.name_regex)},"name_regex_keep":${q(policy.name_regex_keep)},"next_run_at":`;
     return new RecordJson(
       p,
       ns,
@@ -253,9 +252,9 @@ export class ProjectRenderer {
       head.length,
       head.length + branch.length,
       head.length + branch.length + mid.length,
-      keep ? intern(flags) : flags,
-      keep ? intern(registry) : registry,
-      keep ? intern(policyHead) : policyHead,
+      flagsJson(p),
+      registryJson(p),
+      policyHeadJson(policy),
       q(nextRun),
       custom,
       p.namespace_kind === 'user',

@@ -1,7 +1,7 @@
 /** The JSON pieces project entities are joined from: namespaces, shared default-valued fields, per-record strings and link templates, each cached. */
 import { type GroupRecord, type PlatformState, type ProjectRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
-import { PROJECT_DEFAULTS, type Project } from './model.js';
+import { PROJECT_DEFAULTS, type ExpirationPolicy, type Project } from './model.js';
 import type { CacheEntry, RenderCache } from '../../core/render-cache.js';
 import type { RenderSlot, View } from './render-types.js';
 
@@ -391,6 +391,52 @@ export function linkTemplates(base: string): string[][] {
     linkCache.set(base, byFlags);
   }
   return byFlags;
+}
+
+const VISIBILITY_INDEX: Readonly<Record<string, number>> = Object.assign(Object.create(null) as object, {
+  private: 0,
+  internal: 1,
+  public: 2,
+});
+const flagTexts: (string | undefined)[] = [];
+const registryTexts: (string | undefined)[] = [];
+
+/**
+ * `,"packages_enabled":…,"visibility":…`: one of 24 texts, each made once, so that a record read once
+ * makes no string for them (anything but booleans and the three visibilities is written out).
+ */
+export function flagsJson(p: Project): string {
+  const v = VISIBILITY_INDEX[p.visibility];
+  const packages = p.packages_enabled;
+  const archived = p.archived;
+  if (v === undefined || typeof packages !== 'boolean' || typeof archived !== 'boolean')
+    return `,"packages_enabled":${packages},"empty_repo":${p.default_branch === null},"archived":${archived},"visibility":"${p.visibility}"`;
+  const i = +packages | (+(p.default_branch === null) << 1) | (+archived << 2) | (v << 3);
+  return (flagTexts[i] ??=
+    `,"packages_enabled":${packages},"empty_repo":${p.default_branch === null},"archived":${archived},"visibility":"${p.visibility}"`);
+}
+
+/** `,"resolve_outdated_diff_discussions":…,"container_registry_enabled":…`, made once per pair of booleans. */
+export function registryJson(p: Project): string {
+  const a = p.resolve_outdated_diff_discussions;
+  const b = p.container_registry_enabled;
+  if (typeof a !== 'boolean' || typeof b !== 'boolean')
+    return `,"resolve_outdated_diff_discussions":${a},"container_registry_enabled":${b}`;
+  return (registryTexts[+a | (+b << 1)] ??=
+    `,"resolve_outdated_diff_discussions":${a},"container_registry_enabled":${b}`);
+}
+
+/** `,"container_expiration_policy":{…,"next_run_at":` per policy object (records share the default one). */
+const policyHeads = new WeakMap<ExpirationPolicy, string>();
+export function policyHeadJson(policy: ExpirationPolicy): string {
+  let out = policyHeads.get(policy);
+  if (out === undefined) {
+    out = intern(
+      `,"container_expiration_policy":{"cadence":${q(policy.cadence)},"enabled":${policy.enabled},"keep_n":${policy.keep_n},"older_than":${q(policy.older_than)},"name_regex":${q(policy.name_regex)},"name_regex_keep":${q(policy.name_regex_keep)},"next_run_at":`,
+    );
+    policyHeads.set(policy, out);
+  }
+  return out;
 }
 
 /** Hosts of base URLs (`new URL` per request is a noticeable cost of a small response). */
