@@ -12,6 +12,10 @@
  * combinations, namespaces) is held once and referenced. A request joins those strings with what depends
  * on the viewer (permissions, members-only features, admin fields). A record costs about one copy of its
  * own text, so a world of 100,000 projects caches in about 100 MB.
+ *
+ * Records are kept from their second ask on (the budget's admission counts): a client walking a large
+ * world reads most records once, and a record read once is rendered straight into its answer (a page's
+ * renderings that are not kept are joined and encoded together), leaving only young garbage.
  */
 import { ACCESS, canReadProject, projectAccess } from '../../core/access.js';
 import { type Ctx, type Fx } from '../../core/context.js';
