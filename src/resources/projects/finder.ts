@@ -121,6 +121,9 @@ const FIELDS: Record<Exclude<ProjectOrder, 'id'>, Field> = {
   wiki_size: (k) => projectStatistics(k.p.id, 0).wiki_size,
 };
 
+/** Orders by a value computed per project (sizes): computed once per key and sort. */
+const COMPUTED_ORDERS: readonly ProjectOrder[] = ['repository_size', 'storage_size', 'wiki_size'];
+
 /** Orders by a size that follows the repository (its refs), not the projects table alone. */
 const REFS_ORDERS: readonly ProjectOrder[] = ['repository_size', 'storage_size'];
 
@@ -149,6 +152,10 @@ export function comparator(
   const dir = sort === 'asc' ? 1 : -1;
   if (orderBy === 'id') return (a, b) => dir * (a.p.id - b.p.id);
   const raw = FIELDS[orderBy];
+  // A field of the key or record is read as it is: a map of values per sort would cost more than the
+  // reads (a list of a user's or group's projects sorts on every request; a new projects table re-sorts all).
+  if (!COMPUTED_ORDERS.includes(orderBy))
+    return (a, b) => dir * (cmp(raw(a, st), raw(b, st)) || a.p.id - b.p.id);
   // Each key's value once per sort: a size reads the repository.
   const values = new Map<ProjectKey, string | number>();
   const field = (k: ProjectKey) => {
