@@ -143,3 +143,64 @@ describe('project renderings', () => {
     }
   });
 });
+
+describe('project orders after writes', () => {
+  it('GET /projects?order_by=name|path: after projects are created and renamed, the order a full sort gives', async () => {
+    // More projects than one leaf bucket holds, so that a write leaves some buckets (and keys) as they were.
+    const fx = createFauxlab({
+      scenario: {
+        now: '2021-03-01T12:00:00.000Z',
+        users: [{ username: 'root', name: 'Administrator', admin: true, tokens: [{ token: 'root-api' }] }],
+        generate: { users: 20, groups: 5, projects: 300 },
+      },
+      responseCache: false,
+    });
+    interface Row {
+      id: number;
+      name: string;
+      path: string;
+    }
+    const call = async (method: string, path: string, body?: unknown) =>
+      fx.fetch(`http://localhost/api/v4${path}`, {
+        method,
+        headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const all = async (query: string) => {
+      const out: Row[] = [];
+      for (let page = 1; ; page++) {
+        const rows = (await (
+          await call('GET', `/projects?per_page=100&page=${page}&${query}`)
+        ).json()) as Row[];
+        if (rows.length === 0) return out;
+        out.push(...rows);
+      }
+    };
+    const order = async (by: string, sort: string) =>
+      (await all(`order_by=${by}&sort=${sort}`)).map((p) => p.id);
+    const expected = async (by: 'name' | 'path', sort: string) => {
+      const rows = await all('order_by=id&sort=asc');
+      const byte = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      const dir = sort === 'asc' ? 1 : -1;
+      return rows.sort((a, b) => dir * (byte(a[by], b[by]) || a.id - b.id)).map((p) => p.id);
+    };
+    const orders = [
+      ['name', 'asc'],
+      ['name', 'desc'],
+      ['path', 'asc'],
+      ['path', 'desc'],
+    ] as const;
+    for (const [by, sort] of orders) expect(await order(by, sort)).toEqual(await expected(by, sort));
+    const names = ['Aardvark', 'Zebra', 'Website', 'middle', 'Intranet'];
+    for (let i = 0; i < names.length; i++) {
+      const made = await call('POST', '/projects', { name: names[i], path: `made-${names.length - i}` });
+      expect(made.status).toBe(201);
+      const renamed = await call('PUT', `/projects/${i * 60 + 1}`, {
+        name: `${names[names.length - 1 - i]} renamed`,
+      });
+      expect(renamed.status).toBe(200);
+      for (const [by, sort] of orders)
+        expect(await order(by, sort), `${by} ${sort} ${i}`).toEqual(await expected(by, sort));
+    }
+  });
+});
