@@ -12,6 +12,10 @@
  * combinations, namespaces) is held once and referenced. A request joins those strings with what depends
  * on the viewer (permissions, members-only features, admin fields). A record costs about one copy of its
  * own text, so a world of 100,000 projects caches in about 100 MB.
+ *
+ * Records are kept from their second ask on (the budget's admission counts): a client walking a large
+ * world reads most records once, and a record read once is rendered straight into its answer (a page's
+ * renderings that are not kept are joined and encoded together), leaving only young garbage.
  */
 import { ACCESS, canReadProject, projectAccess } from '../../core/access.js';
 import { type Ctx, type Fx } from '../../core/context.js';
@@ -35,18 +39,16 @@ import {
 } from './access.js';
 import { PROJECT_DEFAULTS, type Project } from './model.js';
 import {
-  CLOSE,
-  COMMA,
   EMPTY_ARRAY,
   FEATURE_FLAGS,
+  IS_DEFAULT,
   LICENSE,
   NO_CUSTOM,
   NO_PERMISSIONS,
   NamespaceJson,
-  OPEN,
   RecordJson,
   SHARED_BUILDERS,
-  SHARED_FIELDS,
+  SHARED_PIECES,
   Shared,
   SharedPiece,
   VIEWS_PER_RECORD,
@@ -55,12 +57,14 @@ import {
   flat,
   groupAvatar,
   hostOf,
-  intern,
-  isDefault,
+  flagsJson,
   linkTemplates,
+  policyHeadJson,
+  punctuation,
   namespaceCache,
   recordHeld,
   records,
+  registryJson,
   sameChain,
   sharedCache,
   viewHeld,
@@ -68,7 +72,7 @@ import {
 } from './render-parts.js';
 import type { ProjectEntityOptions, ProjectShape, RenderSlot, View } from './render-types.js';
 import { repositoryBytes } from '../repository/contents.js';
-import { DAY, isoTime, projectStatistics } from './statistics.js';
+import { dayAfter, isoTime, projectStatistics } from './statistics.js';
 
 export type { ProjectEntityOptions, ProjectShape, RenderSlot } from './render-types.js';
 export { isoTime, projectLanguages, projectStatistics, type ProjectStatistics } from './statistics.js';
@@ -97,11 +101,16 @@ export class ProjectRenderer {
   #shared_?: Shared;
   readonly #fx: Fx;
   #links?: string[][];
+  /** The base URL and host as JSON string contents (escaped, without quotes). */
+  readonly #escapedBase: string;
+  readonly #escapedHost: string;
 
   constructor(readonly c: Ctx) {
     this.#fx = c.get('fx');
     this.base = requestBase(c);
     this.host = hostOf(this.base);
+    this.#escapedBase = q(this.base).slice(1, -1);
+    this.#escapedHost = q(this.host).slice(1, -1);
     this.viewer = c.get('viewer')?.user ?? null;
     this.admin = this.viewer?.admin === true;
     this.paid = this.#fx.tier() !== 'free';
@@ -207,38 +216,50 @@ export class ProjectRenderer {
         return this.#kept(hit, slot);
     }
     const ns = this.#namespace(p);
+    // Kept from the second ask on: a record read once (a client walking the world) is rendered and
+    // forgotten, young garbage only; what a kept one costs more (flat, interned text) pays from then on.
+    if (this.#fx.renderings.budget.ask(p.id) < 2) return this.#build(p, ns, false);
+    return this.#kept(this.#build(p, ns, true), slot, true);
+  }
+
+  /** A record's JSON for namespace JSON `ns`; `keep`: made to last (its text flat, shared pieces interned). */
+  #build(p: Project, ns: NamespaceJson, keep: boolean): RecordJson {
     const base = this.base;
-    const path = p.path_with_namespace;
-    const head = `{"id":${p.id},"description":${q(p.description)},"name":${q(p.name)},"name_with_namespace":${q(`${ns.fullName} / ${p.name}`)},"path":${q(p.path)},"path_with_namespace":${q(path)},"created_at":${q(isoTime(p.created_at))}`;
+    const path = q(p.path_with_namespace);
+    // JSON escapes character by character, and none of these joins pairs surrogates: the URLs are the
+    // escaped pieces joined, with no string made and escaped again for each.
+    const inPath = path.slice(1, -1);
+    const head = `{"id":${p.id},"description":${q(p.description)},"name":${q(p.name)},"name_with_namespace":${q(`${ns.fullName} / ${p.name}`)},"path":${q(p.path)},"path_with_namespace":${path},"created_at":${q(isoTime(p.created_at))}`;
     const branch = `,"default_branch":${q(p.default_branch)}`;
-    const mid = `,"tag_list":${q(p.tag_list)},"ssh_url_to_repo":${q(`git@${this.host}:${path}.git`)},"http_url_to_repo":${q(`${base}/${path}.git`)},"web_url":${q(`${base}/${path}`)},"readme_url":null`;
+    const url = this.#escapedBase;
+    const mid = `,"tag_list":${q(p.tag_list)},"ssh_url_to_repo":"git@${this.#escapedHost}:${inPath}.git","http_url_to_repo":"${url}/${inPath}.git","web_url":"${url}/${inPath}","readme_url":null`;
     const tail = `,"avatar_url":${q(p.avatar_url ? (p.avatar_url.startsWith('/') ? base + p.avatar_url : p.avatar_url) : null)},"forks_count":${p.forks_count},"star_count":${p.star_count},"last_activity_at":${q(isoTime(p.last_activity_at))},"namespace":`;
     const policy = p.container_expiration_policy;
-    const nextRun = policy.next_run_at ?? new Date(Date.parse(p.created_at) + DAY).toISOString();
+    // A computed time is ISO already (toISOString): only a stored one needs isoTime.
+    const stored = policy.next_run_at as string | null | undefined;
+    const nextRun = typeof stored === 'string' ? isoTime(stored) : dayAfter(p.created_at);
     let custom: Partial<Record<SharedPiece, string>> = NO_CUSTOM;
-    for (const k of Object.keys(SHARED_FIELDS) as SharedPiece[])
-      if (!isDefault(p, SHARED_FIELDS[k])) {
+    for (let i = 0; i < SHARED_PIECES.length; i++) {
+      const k = SHARED_PIECES[i]!;
+      if (!IS_DEFAULT[k](p)) {
         if (custom === NO_CUSTOM) custom = {};
-        custom[k] = flat(SHARED_BUILDERS[k](p, this));
+        const piece = SHARED_BUILDERS[k](p, this);
+        custom[k] = keep ? flat(piece) : piece;
       }
-    const out = new RecordJson(
+    }
+    const text = head + branch + mid + tail;
+    return new RecordJson(
       p,
       ns,
       this.paid,
-      flat(head + branch + mid + tail),
+      keep ? flat(text) : text,
       head.length,
       head.length + branch.length,
       head.length + branch.length + mid.length,
-      intern(
-        `,"packages_enabled":${p.packages_enabled},"empty_repo":${p.default_branch === null},"archived":${p.archived},"visibility":"${p.visibility}"`,
-      ),
-      intern(
-        `,"resolve_outdated_diff_discussions":${p.resolve_outdated_diff_discussions},"container_registry_enabled":${p.container_registry_enabled}`,
-      ),
-      intern(
-        `,"container_expiration_policy":{"cadence":${q(policy.cadence)},"enabled":${policy.enabled},"keep_n":${policy.keep_n},"older_than":${q(policy.older_than)},"name_regex":${q(policy.name_regex)},"name_regex_keep":${q(policy.name_regex_keep)},"next_run_at":`,
-      ),
-      q(isoTime(nextRun)),
+      flagsJson(p),
+      registryJson(p),
+      policyHeadJson(policy),
+      q(nextRun),
       custom,
       p.namespace_kind === 'user',
       disabledFeatures(p),
@@ -249,17 +270,17 @@ export class ProjectRenderer {
       p.namespace_id,
       p.owner_id,
     );
-    return this.#kept(out, slot);
   }
 
   /**
    * A record's JSON as just used: the newest in the budget, kept by record and on the list key, when the
    * budget admits it; else it serves this request only.
    */
-  #kept(r: RecordJson, slot: RenderSlot | undefined): RecordJson {
+  #kept(r: RecordJson, slot: RenderSlot | undefined, counted = false): RecordJson {
     const budget = this.#fx.renderings.budget;
     if (r.cached) budget.touch(r);
-    else if (budget.add(r, recordHeld(r) + (r.views ? sumHeld(r.views) : 0))) records.set(r.record, r);
+    else if (budget.add(r, recordHeld(r) + (r.views ? sumHeld(r.views) : 0), counted))
+      records.set(r.record, r);
     else {
       // Not kept anywhere: whatever still points to it lets go, so that only the budget holds renderings.
       if (records.get(r.record) === r) records.delete(r.record);
@@ -299,12 +320,16 @@ export class ProjectRenderer {
 
   /** The entity as a JSON string. */
   json(record: ProjectRecord, o: ProjectEntityOptions = {}): string {
-    return this.bytes(record, o).toString('utf8');
+    const parts: string[] = [];
+    const v = this.#view(record as Project, this.st, o, this.#viewKey(o), parts);
+    return v ? v.json.toString('utf8') : parts.join('');
   }
 
   /** The entity's JSON as UTF-8 bytes: what a response sends, encoded once per rendering. */
   bytes(record: ProjectRecord, o: ProjectEntityOptions = {}): Buffer<ArrayBuffer> {
-    return this.#view(record as Project, this.st, o, this.#viewKey(o)).json;
+    const parts: string[] = [];
+    const v = this.#view(record as Project, this.st, o, this.#viewKey(o), parts);
+    return v ? v.json : Buffer.from(parts.join(''));
   }
 
   /** What a rendering depends on besides the record and tables: the viewer and the options. */
@@ -334,17 +359,28 @@ export class ProjectRenderer {
    * One entity's rendering for this viewer and these options. A record keeps its last few, so that a
    * client reading the same projects again gets the same bytes without a rebuild or an encoding; any
    * write to the tables they were made from makes a fresh one. Kept as UTF-8 (outside the JS heap, which
-   * the garbage collector then need not trace).
+   * the garbage collector then need not trace). A record that is not kept keeps no rendering either: its
+   * JSON is appended to `parts` (nothing is returned), to be joined and encoded with what surrounds it.
    */
-  #view(p: Project, st: PlatformState, o: ProjectEntityOptions, key: string, slot?: RenderSlot): View {
+  #view(
+    p: Project,
+    st: PlatformState,
+    o: ProjectEntityOptions,
+    key: string,
+    parts: string[],
+    slot?: RenderSlot,
+  ): View | undefined {
     const r = this.#record(p, st, slot);
     const views = r.views;
     const i = views ? views.findIndex((x) => x.key === key) : -1;
     const v = i >= 0 ? views![i] : undefined;
     if (this.#fresh(v, key, st)) return v;
-    const parts: string[] = [];
-    this.#write(parts, p, o, r);
-    const s = parts.join('');
+    if (!r.cached) {
+      this.#write(parts, p, o, r);
+      return undefined;
+    }
+    const own: string[] = [];
+    this.#write(own, p, o, r);
     const made: View = {
       key,
       base: this.base,
@@ -358,10 +394,8 @@ export class ProjectRenderer {
       settings: st.settings,
       // Statistics show the repository's size: a moved ref anywhere makes a fresh rendering.
       refs: o.statistics === true ? st.refs : undefined,
-      // Bytes of their own only for a rendering that is kept: anything else is young garbage.
-      json: r.cached ? keptBytes(s) : Buffer.from(s),
+      json: keptBytes(own.join('')),
     };
-    if (!r.cached) return made;
     // One per key; a record read by many viewers starts over rather than growing.
     let delta = viewHeld(made);
     if (!views || views.length >= VIEWS_PER_RECORD) {
@@ -391,22 +425,35 @@ export class ProjectRenderer {
     if (items.length === 0) return { chunks: [EMPTY_ARRAY], size: EMPTY_ARRAY.length };
     const st = this.st;
     const key = this.#viewKey(o);
-    const chunks: Buffer<ArrayBuffer>[] = new Array<Buffer<ArrayBuffer>>(items.length * 2 + 1);
-    let size = items.length + 1;
+    const chunks: Buffer<ArrayBuffer>[] = [];
+    let size = 0;
+    // The text between kept renderings (punctuation and renderings that are not kept), encoded in one go.
+    let pending: string[] = [];
+    const flush = () => {
+      const b = pending.length === 1 ? punctuation(pending[0]!) : undefined;
+      const bytes = b ?? Buffer.from(pending.join(''));
+      chunks.push(bytes);
+      size += bytes.length;
+      pending = [];
+    };
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
+      pending.push(i === 0 ? '[' : ',');
       let v = item.view as View | undefined;
       if (!this.#fresh(v, key, st)) {
-        v = this.#view(item.p as Project, st, o, key, item);
+        v = this.#view(item.p as Project, st, o, key, pending, item);
         // Kept on the key only along with a record JSON the budget keeps.
         const r = item.rendered as RecordJson | undefined;
-        item.view = r?.cached && r.views?.includes(v) ? v : undefined;
+        item.view = v && r?.cached && r.views?.includes(v) ? v : undefined;
       } else if (item.rendered) this.#fx.renderings.budget.touch(item.rendered as RecordJson);
-      chunks[i * 2] = i === 0 ? OPEN : COMMA;
-      chunks[i * 2 + 1] = v.json;
-      size += v.json.length;
+      if (v) {
+        flush();
+        chunks.push(v.json);
+        size += v.json.length;
+      }
     }
-    chunks[items.length * 2] = CLOSE;
+    pending.push(']');
+    flush();
     return { chunks, size };
   }
 

@@ -56,7 +56,15 @@ interface ProjectsIndex {
   refs?: PlatformState['refs'];
   /** Each id's position in an order (by `order_by`, ascending; `desc` is its reverse). */
   ranks: Map<string, Int32Array>;
+  /**
+   * The orders and keys of the index this one was built after (one generation only, so that no chain of
+   * old indexes stays alive): a name or path order is then merged from the old one and the changed keys.
+   */
+  before?: { sorted: Map<string, ProjectKey[]>; byId: ProjectKey[] };
 }
+
+/** The index that last held each leaf bucket: a new table's index finds the one built before it. */
+const indexOfLeaf = new WeakMap<object, ProjectsIndex>();
 
 const leafKeys = new WeakMap<object, ProjectKey[]>();
 const indexes = new WeakMap<Table<ProjectRecord>, ProjectsIndex>();
@@ -100,7 +108,19 @@ export function projectsIndex(t: Table<ProjectRecord>): ProjectsIndex {
       byId[k.p.id] = k;
     }
   }
-  ix = { table: t, asc, byId, leaves, sorted: new Map(), sortedIds: new Map(), ranks: new Map() };
+  let before: ProjectsIndex | undefined;
+  for (const leaf of leaves.values()) if ((before = indexOfLeaf.get(leaf))) break;
+  ix = {
+    table: t,
+    asc,
+    byId,
+    leaves,
+    sorted: new Map(),
+    sortedIds: new Map(),
+    ranks: new Map(),
+    before: before && { sorted: before.sorted, byId: before.byId },
+  };
+  for (const leaf of leaves.values()) indexOfLeaf.set(leaf, ix);
   indexes.set(t, ix);
   return ix;
 }
@@ -120,6 +140,9 @@ const FIELDS: Record<Exclude<ProjectOrder, 'id'>, Field> = {
   storage_size: (k, st) => projectStatistics(k.p.id, repositoryBytes(st, k.p)).storage_size,
   wiki_size: (k) => projectStatistics(k.p.id, 0).wiki_size,
 };
+
+/** Orders by a value computed per project (sizes): computed once per key and sort. */
+const COMPUTED_ORDERS: readonly ProjectOrder[] = ['repository_size', 'storage_size', 'wiki_size'];
 
 /** Orders by a size that follows the repository (its refs), not the projects table alone. */
 const REFS_ORDERS: readonly ProjectOrder[] = ['repository_size', 'storage_size'];
@@ -149,6 +172,10 @@ export function comparator(
   const dir = sort === 'asc' ? 1 : -1;
   if (orderBy === 'id') return (a, b) => dir * (a.p.id - b.p.id);
   const raw = FIELDS[orderBy];
+  // A field of the key or record is read as it is: a map of values per sort would cost more than the
+  // reads (a list of a user's or group's projects sorts on every request; a new projects table re-sorts all).
+  if (!COMPUTED_ORDERS.includes(orderBy))
+    return (a, b) => dir * (cmp(raw(a, st), raw(b, st)) || a.p.id - b.p.id);
   // Each key's value once per sort: a size reads the repository.
   const values = new Map<ProjectKey, string | number>();
   const field = (k: ProjectKey) => {
@@ -173,7 +200,7 @@ export function orderedProjects(
   const other = ix.sorted.get(`${orderBy}:${sort === 'asc' ? 'desc' : 'asc'}`);
   if (orderBy === 'id') list = ix.asc.slice().reverse();
   else if (other) list = other.slice().reverse();
-  else {
+  else if (!(list = merged(ix, cacheKey, orderBy, sort, st))) {
     const asc = comparator(orderBy, 'asc', st);
     // Generated worlds create projects in time order: id order often is the order already.
     let sorted = true;
@@ -183,6 +210,41 @@ export function orderedProjects(
   }
   ix.sorted.set(cacheKey, list);
   return list;
+}
+
+/** Keys changed since the index before, past which a name or path order is sorted afresh. */
+const MAX_MERGED = 4096;
+
+/**
+ * A name or path order from the same order of the index before, after a write changed a few records: its
+ * keys that still stand, merged with the changed keys sorted. Names and paths order every key totally
+ * (id breaks ties), so the merge is the order a full sort makes, for a fraction of the comparisons.
+ */
+function merged(
+  ix: ProjectsIndex,
+  cacheKey: string,
+  orderBy: ProjectOrder,
+  sort: 'asc' | 'desc',
+  st: PlatformState,
+): ProjectKey[] | undefined {
+  if (orderBy !== 'name' && orderBy !== 'path') return undefined;
+  const old = ix.before?.sorted.get(cacheKey);
+  if (!old) return undefined;
+  const oldById = ix.before!.byId;
+  const fresh: ProjectKey[] = [];
+  for (const k of ix.asc) if (oldById[k.p.id] !== k && fresh.push(k) > MAX_MERGED) return undefined;
+  const order = comparator(orderBy, sort, st);
+  fresh.sort(order);
+  const byId = ix.byId;
+  const out: ProjectKey[] = [];
+  let j = 0;
+  for (const k of old) {
+    if (byId[k.p.id] !== k) continue;
+    while (j < fresh.length && order(fresh[j]!, k) < 0) out.push(fresh[j++]!);
+    out.push(k);
+  }
+  while (j < fresh.length) out.push(fresh[j++]!);
+  return out.length === ix.asc.length ? out : undefined;
 }
 
 /** The ids of `orderedProjects`, for scans by a byte-per-id filter. */

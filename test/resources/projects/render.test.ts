@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { createFauxlab } from '../../../src/index.js';
+import { PROJECT_DEFAULTS, type Project } from '../../../src/resources/projects/model.js';
+import {
+  IS_DEFAULT,
+  SHARED_FIELDS,
+  SHARED_PIECES,
+  isDefault,
+} from '../../../src/resources/projects/render-parts.js';
+import { DAY, dayAfter, isoTime } from '../../../src/resources/projects/statistics.js';
+import { projectsWorld } from './world.js';
+
+const outcome = (f: () => string | null) => {
+  try {
+    return f();
+  } catch (e) {
+    return `throws ${(e as Error).name}`;
+  }
+};
+
+const slowDayAfter = (s: string) => new Date(Date.parse(s) + DAY).toISOString();
+const slowIsoTime = (s: string | null) => {
+  if (s === null || /\.\d{3}Z$/.test(s)) return s;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? s : new Date(t).toISOString();
+};
+
+const ODD_TIMES = [
+  '2021-03-05T10:00:00Z',
+  '2021-03-05T10:00:00.000+02:00',
+  '2021-03-05',
+  '2021-03-05T10:00:00.5Z',
+  '2021-02-28T23:59:59.999Z',
+  '2020-02-28T12:00:00.000Z',
+  '2021-12-31T23:59:59.999Z',
+  '2021-13-05T00:00:00.000Z',
+  '2021-02-00T00:00:00.000Z',
+  '2021-02-05T24:00:00.000Z',
+  '2021-02-05T23:60:00.000Z',
+  '2021-02-05T23:00:60.000Z',
+  '2021-02-05T23:00:00.000z',
+  '2021-02-05 23:00:00.000Z',
+  '+002021-02-05T23:00:00.000Z',
+  '9999-12-27T23:59:59.999Z',
+  '0000-01-01T00:00:00.000Z',
+  'nope',
+  '',
+];
+
+describe('project renderings', () => {
+  it('dayAfter: the time a day later, as Date computes it, for every day of every month and odd forms', () => {
+    for (const year of [0, 1, 1969, 1970, 2000, 2020, 2021, 2100, 9999])
+      for (let month = 0; month < 12; month++)
+        for (let day = 1; day <= 31; day++) {
+          const t = Date.UTC(year, month, day, (day * 7) % 24, (day * 13) % 60, (day * 17) % 60, day * 31);
+          const d = new Date(t);
+          d.setUTCFullYear(year);
+          if (d.getUTCMonth() !== month) continue;
+          const s = d.toISOString();
+          expect(dayAfter(s), s).toBe(slowDayAfter(s));
+        }
+    for (const s of ODD_TIMES)
+      expect(
+        outcome(() => dayAfter(s)),
+        s,
+      ).toBe(outcome(() => slowDayAfter(s)));
+  });
+
+  it('isoTime: the same as the pattern it stands for', () => {
+    for (const s of [
+      ...ODD_TIMES,
+      null,
+      '.123Z',
+      'x.12aZ',
+      '2021-03-05T10:00:00.١٢٣Z',
+      '2021-03-05T10:00:00.123Z',
+    ])
+      expect(isoTime(s), String(s)).toBe(slowIsoTime(s));
+  });
+
+  it('IS_DEFAULT: agrees with the piece fields compared one by one, whichever field differs', () => {
+    const d = PROJECT_DEFAULTS as Record<string, unknown>;
+    const other = (v: unknown) =>
+      typeof v === 'boolean' ? !v : typeof v === 'number' ? v + 1 : v === null ? 'set' : `${String(v)}-x`;
+    for (const piece of SHARED_PIECES) {
+      expect(IS_DEFAULT[piece](d as unknown as Project), piece).toBe(true);
+      for (const field of Object.keys(d)) {
+        const p = { ...d, [field]: other(d[field]) } as unknown as Project;
+        const fields: readonly string[] = SHARED_FIELDS[piece];
+        expect(IS_DEFAULT[piece](p), `${piece} ${field}`).toBe(isDefault(p, fields));
+        expect(IS_DEFAULT[piece](p), `${piece} ${field}`).toBe(!fields.includes(field));
+      }
+    }
+    expect(new Set(SHARED_PIECES)).toEqual(new Set(Object.keys(IS_DEFAULT)));
+  });
+
+  it('GET /projects/:id: URLs from a base URL that JSON escapes are the joined URL escaped', async () => {
+    const base = 'http://gitlab.example/a"b\\c';
+    const plain = createFauxlab({ scenario: projectsWorld });
+    const fx = createFauxlab({ scenario: projectsWorld, baseUrl: base, responseCache: false });
+    const read = async (f: typeof fx, id: number) =>
+      (
+        await f.fetch(`http://localhost/api/v4/projects/${id}`, { headers: { 'PRIVATE-TOKEN': 'root-api' } })
+      ).text();
+    for (const id of [1, 2, 3]) {
+      const path = (JSON.parse(await read(plain, id)) as { path_with_namespace: string }).path_with_namespace;
+      const text = await read(fx, id);
+      expect(text).toContain(`"ssh_url_to_repo":${JSON.stringify(`git@gitlab.example:${path}.git`)}`);
+      expect(text).toContain(`"http_url_to_repo":${JSON.stringify(`${base}/${path}.git`)}`);
+      expect(text).toContain(`"web_url":${JSON.stringify(`${base}/${path}`)}`);
+    }
+  });
+
+  it('GET /projects/:id: a project read once keeps no rendering; read again, it is kept and served the same', async () => {
+    const fx = createFauxlab({ scenario: projectsWorld, responseCache: false });
+    const read = async () =>
+      (
+        await fx.fetch('http://localhost/api/v4/projects/1', { headers: { 'PRIVATE-TOKEN': 'root-api' } })
+      ).text();
+    const first = await read();
+    expect(fx.renderCache.size).toBe(0);
+    const second = await read();
+    expect(fx.renderCache.size).toBe(1);
+    const third = await read();
+    expect([second, third]).toEqual([first, first]);
+  });
+
+  it('GET /projects: a page of kept and fresh renderings in any mix is the same bytes as one built afresh', async () => {
+    const kept = createFauxlab({ scenario: projectsWorld, responseCache: false });
+    const none = createFauxlab({ scenario: projectsWorld, responseCache: false, renderCacheBytes: 0 });
+    const get = async (fx: typeof kept, path: string, token: string) =>
+      (await fx.fetch(`http://localhost/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': token } })).text();
+    for (const token of ['root-api', 'alice-api']) {
+      const page = '/projects?per_page=100&order_by=id&sort=asc';
+      const expected = await get(none, page, token);
+      expect(await get(kept, page, token)).toBe(expected);
+      // Some kept (each read twice), some not: runs of both between kept renderings.
+      for (const id of [2, 4, 5])
+        await get(kept, page.replace('per_page=100', `per_page=1&page=${id}`), token);
+      expect(kept.renderCache.size).toBeGreaterThan(0);
+      expect(await get(kept, page, token)).toBe(expected);
+      expect(await get(kept, page, token)).toBe(expected);
+    }
+  });
+});
+
+describe('project orders after writes', () => {
+  it('GET /projects?order_by=name|path: after projects are created and renamed, the order a full sort gives', async () => {
+    // More projects than one leaf bucket holds, so that a write leaves some buckets (and keys) as they were.
+    const fx = createFauxlab({
+      scenario: {
+        now: '2021-03-01T12:00:00.000Z',
+        users: [{ username: 'root', name: 'Administrator', admin: true, tokens: [{ token: 'root-api' }] }],
+        generate: { users: 20, groups: 5, projects: 300 },
+      },
+      responseCache: false,
+    });
+    interface Row {
+      id: number;
+      name: string;
+      path: string;
+    }
+    const call = async (method: string, path: string, body?: unknown) =>
+      fx.fetch(`http://localhost/api/v4${path}`, {
+        method,
+        headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const all = async (query: string) => {
+      const out: Row[] = [];
+      for (let page = 1; ; page++) {
+        const rows = (await (
+          await call('GET', `/projects?per_page=100&page=${page}&${query}`)
+        ).json()) as Row[];
+        if (rows.length === 0) return out;
+        out.push(...rows);
+      }
+    };
+    const order = async (by: string, sort: string) =>
+      (await all(`order_by=${by}&sort=${sort}`)).map((p) => p.id);
+    const expected = async (by: 'name' | 'path', sort: string) => {
+      const rows = await all('order_by=id&sort=asc');
+      const byte = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      const dir = sort === 'asc' ? 1 : -1;
+      return rows.sort((a, b) => dir * (byte(a[by], b[by]) || a.id - b.id)).map((p) => p.id);
+    };
+    const orders = [
+      ['name', 'asc'],
+      ['name', 'desc'],
+      ['path', 'asc'],
+      ['path', 'desc'],
+    ] as const;
+    for (const [by, sort] of orders) expect(await order(by, sort)).toEqual(await expected(by, sort));
+    const names = ['Aardvark', 'Zebra', 'Website', 'middle', 'Intranet'];
+    for (let i = 0; i < names.length; i++) {
+      const made = await call('POST', '/projects', { name: names[i], path: `made-${names.length - i}` });
+      expect(made.status).toBe(201);
+      const renamed = await call('PUT', `/projects/${i * 60 + 1}`, {
+        name: `${names[names.length - 1 - i]} renamed`,
+      });
+      expect(renamed.status).toBe(200);
+      for (const [by, sort] of orders)
+        expect(await order(by, sort), `${by} ${sort} ${i}`).toEqual(await expected(by, sort));
+    }
+  });
+});
