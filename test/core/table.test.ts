@@ -161,6 +161,54 @@ describe('indexes', () => {
     expect(() => tset(st.users, 3, tget(st.users, 2)!)).toThrow(TypeError);
     expect(tget(st.users, 3)!.username).toBe('u3');
   });
+
+  it('a write through the store equals the same operations on plain objects; the state it started from is unchanged', () => {
+    interface Row {
+      id: number;
+      n: number;
+    }
+    interface Tables {
+      t: Table<Row>;
+      ix: Index;
+      m: ReturnType<typeof emptyIndex<Record<string, 1>>>;
+    }
+    const fill = (s: Tables) => {
+      for (let id = 1; id <= 3000; id += 3) tset(s.t, id, { id, n: 0 });
+      for (let i = 0; i < 2000; i++) iset(s.ix, `k${i}`, i);
+      for (let i = 0; i < 500; i++) madd(s.m, `s${i % 40}`, i);
+    };
+    // Reads, replacements, in-place changes, deletions (down to emptied leaves) and additions, twice over
+    // the same paths, so that nodes copied earlier in the write are written again.
+    const ops = (s: Tables) => {
+      for (let r = 0; r < 2; r++) {
+        for (let id = 1; id <= 3000; id += 97) {
+          const row = tget(s.t, id);
+          if (row) row.n += id;
+        }
+        for (let id = 2; id <= 400; id += 1) tset(s.t, id, { id, n: r });
+        for (let id = 1; id <= 1000; id += 3) tdelete(s.t, id);
+        tset(s.t, 5_000_000 + r, { id: 5_000_000 + r, n: 1 });
+        for (let i = r; i < 2000; i += 7) iset(s.ix, `k${i}`, -i);
+        for (let i = 0; i < 2000; i += 11) idelete(s.ix, `k${i}`);
+        for (let i = 0; i < 300; i++) iset(s.ix, `new${i}`, i);
+        for (let i = 0; i < 500; i += 3) mremove(s.m, `s${i % 40}`, i);
+        for (let i = 500; i < 600; i++) madd(s.m, `s${i % 45}`, i);
+      }
+    };
+    const plain: Tables = { t: emptyTable(), ix: emptyIndex(), m: emptyIndex() };
+    fill(plain);
+    const before = JSON.stringify(plain);
+    const world = emptyWorld();
+    const store = new Store({ ...world, tables: JSON.parse(before) as Tables } as typeof world);
+    const committed = (store.state as unknown as { tables: Tables }).tables;
+    store.write((d) => ops((d as unknown as { tables: Tables }).tables));
+    ops(plain);
+    const after = (store.state as unknown as { tables: Tables }).tables;
+    expect(JSON.stringify(after)).toBe(JSON.stringify(plain));
+    expect(JSON.stringify(committed)).toBe(before);
+    expect(tvalues(after.t).every((r) => Object.isFrozen(r))).toBe(true);
+    expect(() => tset(after.t, 2, { id: 2, n: 9 })).toThrow(TypeError);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------
