@@ -223,16 +223,83 @@ function hashKey(key: string): number {
   return (h >>> 0) & 0x3ffff;
 }
 
-/** The leaf of hash `h`, or undefined. */
-function ileafOf<V>(ix: Index<V>, h: number): unknown[] | undefined {
-  const a = primed(ix.buckets)[h >>> 14];
+/**
+ * What `node` holds at `k`, read without making a draft of it: through an immer draft, its current value
+ * (which is a draft only where the write drafted it already). Indexes are read and written this way:
+ * immer's proxies (a draft, a trap and a copy per level, five levels per key) were most of the cost of a
+ * write that adds a few keys. Where immer's draft state is not what this expects, the read goes through
+ * the draft.
+ */
+function peekAt(node: object, k: string | number): unknown {
+  const st = (node as { [DRAFT_STATE]?: CopyState })[DRAFT_STATE];
+  if (st === undefined) return (node as Record<string | number, unknown>)[k];
+  const src = st.copy_ ?? st.base_;
+  return typeof src === 'object' && src !== null
+    ? (src as Record<string | number, unknown>)[k]
+    : (node as Record<string | number, unknown>)[k];
+}
+
+/**
+ * The array at `k` of `node` (a draft, a node made by this write, or a plain state being built), for
+ * writing: a draft or an unfrozen array as it is, else a copy of the committed (frozen) one, put in its
+ * place. A committed state is frozen through, so an unfrozen array reached from a draft is one this
+ * write made; it is frozen with the rest of what the write made (the store's `freezeWritten` walks what
+ * was assigned into drafts, and `freezeNew` what is unfrozen below that). Copies are made only of frozen
+ * arrays, whose items are committed values, so no draft ever sits below a copy.
+ */
+function writableAt(node: object, k: number | 'buckets'): unknown[] | null {
+  const child = peekAt(node, k) as unknown[] | null | undefined;
+  if (child === null || child === undefined) return null;
+  if (Object.isExtensible(child)) return child;
+  return assignAt(node, k, [...child]);
+}
+
+/** What `assignAt` needs of immer's draft state (immer's `prepareCopy`, `markChanged`). */
+interface WriteState extends CopyState {
+  modified_: boolean;
+  parent_?: WriteState;
+}
+
+const isWriteState = (st: CopyState): st is WriteState =>
+  'modified_' in st && 'parent_' in st && typeof st.base_ === 'object' && st.base_ !== null;
+
+/**
+ * Stores `value` (a node of this write, holding no draft) at `k` of `node`. Into a draft, it is stored as
+ * immer's trap stores it (the draft's copy, made as immer makes it, the key noted as assigned, the draft
+ * and those above it marked changed), without the trap's scheduling a walk of `value` for drafts to
+ * finalize, which there are none of: that walk visited every slot of every node on the new path.
+ */
+function assignAt<T>(node: object, k: number | string, value: T): T {
+  const st = (node as { [DRAFT_STATE]?: CopyState })[DRAFT_STATE];
+  if (st === undefined || !isWriteState(st)) {
+    (node as Record<string | number, unknown>)[k] = value;
+    return value;
+  }
+  if (st.copy_ === null) {
+    const base = st.base_ as object;
+    const proto = Object.getPrototypeOf(base) as object | null;
+    st.copy_ = Array.isArray(base)
+      ? [...(base as unknown[])]
+      : proto === Object.prototype
+        ? { ...base }
+        : Object.assign(Object.create(proto) as object, base);
+    st.assigned_ = new Map();
+  }
+  (st.copy_ as Record<string | number, unknown>)[k] = value;
+  (st.assigned_ as Map<string | number, boolean>).set(k, true);
+  for (let s: WriteState | undefined = st; s !== undefined && !s.modified_; s = s.parent_) s.modified_ = true;
+  return value;
+}
+
+/** The leaf of hash `h`, or undefined; read as `peekAt` reads. */
+function ileafOf<V>(ix: Index<V>, h: number): readonly unknown[] | undefined {
+  const a = peekAt(peekAt(ix, 'buckets') as object, h >>> 14) as object | null;
   if (!a) return undefined;
-  const b = primed(a)[(h >>> 10) & INNER_MASK];
+  const b = peekAt(a, (h >>> 10) & INNER_MASK) as object | null;
   if (!b) return undefined;
-  const c = primed(b)[(h >>> 6) & INNER_MASK];
+  const c = peekAt(b, (h >>> 6) & INNER_MASK) as object | null;
   if (!c) return undefined;
-  const leaf = primed(c)[(h >>> 2) & INNER_MASK];
-  return leaf ? primed(leaf) : undefined;
+  return (peekAt(c, (h >>> 2) & INNER_MASK) as unknown[] | null) ?? undefined;
 }
 
 function find(leaf: readonly unknown[], key: string): number {
@@ -240,26 +307,37 @@ function find(leaf: readonly unknown[], key: string): number {
   return -1;
 }
 
+/** The value of `key`, as stored (within a write, a value this write did not draft is the committed one). */
 export function iget<V>(ix: Index<V>, key: string): V | undefined {
   const leaf = ileafOf(ix, hashKey(key));
   if (!leaf) return undefined;
   const i = find(leaf, key);
-  return i < 0 ? undefined : (leaf[i + 1] as V);
+  return i < 0 ? undefined : (peekAt(leaf, i + 1) as V);
 }
 
 export function iset<V>(ix: Index<V>, key: string, value: V): void {
   const h = hashKey(key);
-  const a = primed((primed(ix.buckets)[h >>> 14] ??= nulls(INNER)));
-  const b = primed((a[(h >>> 10) & INNER_MASK] ??= nulls(INNER)));
-  const c = primed((b[(h >>> 6) & INNER_MASK] ??= nulls(INNER)));
-  const ci = (h >>> 2) & INNER_MASK;
-  const leaf = c[ci];
+  const now = ileafOf(ix, h);
+  // Setting the value a key has changes nothing, as through immer: no node is copied.
+  if (now) {
+    const i = find(now, key);
+    if (i >= 0 && peekAt(now, i + 1) === value) return;
+  }
+  const top = writableAt(ix, 'buckets')!;
+  const ai = h >>> 14;
+  const a = writableAt(top, ai) ?? assignAt(top, ai, nulls(INNER));
+  const bi = (h >>> 10) & INNER_MASK;
+  const b = writableAt(a, bi) ?? assignAt(a, bi, nulls(INNER));
+  const ci = (h >>> 6) & INNER_MASK;
+  const c = writableAt(b, ci) ?? assignAt(b, ci, nulls(INNER));
+  const li = (h >>> 2) & INNER_MASK;
+  const leaf = writableAt(c, li);
   if (!leaf) {
-    c[ci] = [key, value];
+    assignAt(c, li, [key, value]);
     return;
   }
-  primed(leaf);
   const i = find(leaf, key);
+  // A leaf that is a draft (a write read it through immer before) takes the value through immer's trap.
   if (i >= 0) leaf[i + 1] = value;
   else leaf.push(key, value);
 }
@@ -271,18 +349,20 @@ export function idelete<V>(ix: Index<V>, key: string): void {
   const i = find(leaf, key);
   if (i < 0) return;
   const rest: unknown[] = [];
-  for (let j = 0; j < leaf.length; j += 2) if (j !== i) rest.push(leaf[j], leaf[j + 1]);
-  const a = ix.buckets[h >>> 14]!;
-  const ai = (h >>> 10) & INNER_MASK;
-  const b = a[ai]!;
-  const bi = (h >>> 6) & INNER_MASK;
-  const c = b[bi]!;
-  const ci = (h >>> 2) & INNER_MASK;
-  if (rest.length > 0) c[ci] = rest;
-  else if (!allNullBut(c, ci)) c[ci] = null;
-  else if (!allNullBut(b, bi)) b[bi] = null;
-  else if (!allNullBut(a, ai)) a[ai] = null;
-  else ix.buckets[h >>> 14] = null;
+  for (let j = 0; j < leaf.length; j += 2) if (j !== i) rest.push(leaf[j], peekAt(leaf, j + 1));
+  const top = writableAt(ix, 'buckets')!;
+  const ai = h >>> 14;
+  const a = writableAt(top, ai)!;
+  const bi = (h >>> 10) & INNER_MASK;
+  const b = writableAt(a, bi)!;
+  const ci = (h >>> 6) & INNER_MASK;
+  const c = writableAt(b, ci)!;
+  const li = (h >>> 2) & INNER_MASK;
+  if (rest.length > 0) assignAt(c, li, rest);
+  else if (!allNullBut(c, li)) assignAt(c, li, null);
+  else if (!allNullBut(b, ci)) assignAt(b, ci, null);
+  else if (!allNullBut(a, bi)) assignAt(a, bi, null);
+  else assignAt(top, ai, null);
 }
 
 /** Every entry of an index, by hash and then in the order the keys were added. */
@@ -312,19 +392,20 @@ const idSet = (): Record<string, 1> => Object.create(null) as Record<string, 1>;
 
 export function madd(ix: MultiIndex, key: string, id: number): void {
   const set = iget(ix, key);
-  if (set) set[id] = 1;
-  else {
-    const fresh = idSet();
-    fresh[id] = 1;
-    iset(ix, key, fresh);
-  }
+  if (set && id in set) return;
+  // A committed set is frozen: the write puts a copy with the id in its place.
+  const next = set && Object.isExtensible(set) ? set : Object.assign(idSet(), set);
+  next[id] = 1;
+  if (next !== set) iset(ix, key, next);
 }
 
 export function mremove(ix: MultiIndex, key: string, id: number): void {
   const set = iget(ix, key);
   if (!set || !(id in set)) return;
-  delete set[id];
-  if (isEmpty(set)) idelete(ix, key);
+  const next = Object.isExtensible(set) ? set : Object.assign(idSet(), set);
+  delete next[id];
+  if (isEmpty(next)) idelete(ix, key);
+  else if (next !== set) iset(ix, key, next);
 }
 
 function isEmpty(o: object): boolean {
