@@ -223,12 +223,13 @@ function hashKey(key: string): number {
   return (h >>> 0) & 0x3ffff;
 }
 
+/** Whether `node` is an immer draft. */
+const isDraftNode = (node: object) => (node as { [DRAFT_STATE]?: unknown })[DRAFT_STATE] !== undefined;
+
 /**
  * What `node` holds at `k`, read without making a draft of it: through an immer draft, its current value
- * (which is a draft only where the write drafted it already). Indexes are read and written this way:
- * immer's proxies (a draft, a trap and a copy per level, five levels per key) were most of the cost of a
- * write that adds a few keys. Where immer's draft state is not what this expects, the read goes through
- * the draft.
+ * (which is a draft only where the write drafted it already). Where immer's draft state is not what this
+ * expects, the read goes through the draft.
  */
 function peekAt(node: object, k: string | number): unknown {
   const st = (node as { [DRAFT_STATE]?: CopyState })[DRAFT_STATE];
@@ -237,21 +238,6 @@ function peekAt(node: object, k: string | number): unknown {
   return typeof src === 'object' && src !== null
     ? (src as Record<string | number, unknown>)[k]
     : (node as Record<string | number, unknown>)[k];
-}
-
-/**
- * The array at `k` of `node` (a draft, a node made by this write, or a plain state being built), for
- * writing: a draft or an unfrozen array as it is, else a copy of the committed (frozen) one, put in its
- * place. A committed state is frozen through, so an unfrozen array reached from a draft is one this
- * write made; it is frozen with the rest of what the write made (the store's `freezeWritten` walks what
- * was assigned into drafts, and `freezeNew` what is unfrozen below that). Copies are made only of frozen
- * arrays, whose items are committed values, so no draft ever sits below a copy.
- */
-function writableAt(node: object, k: number | 'buckets'): unknown[] | null {
-  const child = peekAt(node, k) as unknown[] | null | undefined;
-  if (child === null || child === undefined) return null;
-  if (Object.isExtensible(child)) return child;
-  return assignAt(node, k, [...child]);
 }
 
 /** What `assignAt` needs of immer's draft state (immer's `prepareCopy`, `markChanged`). */
@@ -264,10 +250,11 @@ const isWriteState = (st: CopyState): st is WriteState =>
   'modified_' in st && 'parent_' in st && typeof st.base_ === 'object' && st.base_ !== null;
 
 /**
- * Stores `value` (a node of this write, holding no draft) at `k` of `node`. Into a draft, it is stored as
- * immer's trap stores it (the draft's copy, made as immer makes it, the key noted as assigned, the draft
- * and those above it marked changed), without the trap's scheduling a walk of `value` for drafts to
- * finalize, which there are none of: that walk visited every slot of every node on the new path.
+ * Stores `value` (frozen through, or holding nothing but frozen values and values of this write outside
+ * drafts) at `k` of `node`. Into a draft, it is stored as immer's trap stores it (the draft's copy, made
+ * as immer makes it, the key noted as assigned, the draft and those above it marked changed), without
+ * the trap's scheduling a walk of `value` for drafts to finalize, which there are none of: that walk
+ * visited every slot of every node on a new path.
  */
 function assignAt<T>(node: object, k: number | string, value: T): T {
   const st = (node as { [DRAFT_STATE]?: CopyState })[DRAFT_STATE];
@@ -289,6 +276,53 @@ function assignAt<T>(node: object, k: number | string, value: T): T {
   (st.assigned_ as Map<string | number, boolean>).set(k, true);
   for (let s: WriteState | undefined = st; s !== undefined && !s.modified_; s = s.parent_) s.modified_ = true;
   return value;
+}
+
+/** The slot of hash `h` in a node at `level` (0: the top array, 4: the leaf). */
+const islot = (h: number, level: number) => (level === 0 ? h >>> 14 : (h >>> (14 - 4 * level)) & INNER_MASK);
+
+/**
+ * The nodes on the path of hash `h` (top, three inner levels, leaf; `null` from the first missing one),
+ * read as `peekAt` reads, or undefined when one of them is a draft.
+ */
+function ipath<V>(ix: Index<V>, h: number): (unknown[] | null)[] | undefined {
+  const path: (unknown[] | null)[] = [];
+  let node = peekAt(ix, 'buckets') as unknown[] | null;
+  for (let level = 0; level <= 4; level++) {
+    if (node !== null && isDraftNode(node)) return undefined;
+    path.push(node);
+    node = level < 4 && node !== null ? (node[islot(h, level)] as unknown[] | null) : null;
+  }
+  return path;
+}
+
+/**
+ * Puts `leaf` (a new, frozen leaf, or null to remove the old one) on the path of hash `h` in an index
+ * of a write: committed nodes, which are frozen, are copied and the copies frozen as they are made, so
+ * that what the write makes is frozen when it is done; a node this write made and left unfrozen is
+ * changed in place. Immer's proxies (a draft, a trap and a copy per level, five levels per key) and a
+ * walk of the new nodes for what to freeze were most of the cost of a write that adds a few keys.
+ */
+function rewrite<V>(
+  ix: Index<V>,
+  h: number,
+  path: (unknown[] | null)[],
+  leaf: readonly unknown[] | null,
+): void {
+  let child: readonly unknown[] | null = leaf;
+  for (let level = 3; level >= 0; level--) {
+    const node = path[level] ?? null;
+    const k = islot(h, level);
+    if (child === null && level > 0 && (node === null || allNullBut(node, k))) continue;
+    if (node !== null && Object.isExtensible(node)) {
+      node[k] = child;
+      return;
+    }
+    const copy = node === null ? nulls(INNER) : [...node];
+    copy[k] = child;
+    child = Object.freeze(copy);
+  }
+  assignAt(ix, 'buckets', child);
 }
 
 /** The leaf of hash `h`, or undefined; read as `peekAt` reads. */
@@ -317,52 +351,85 @@ export function iget<V>(ix: Index<V>, key: string): V | undefined {
 
 export function iset<V>(ix: Index<V>, key: string, value: V): void {
   const h = hashKey(key);
-  const now = ileafOf(ix, h);
+  // A draft value is left to immer, which finalizes drafts it finds in what is stored into its drafts.
+  const path =
+    isDraftNode(ix) && !(typeof value === 'object' && value !== null && isDraftNode(value))
+      ? ipath(ix, h)
+      : undefined;
+  if (path === undefined) return isetInPlace(ix, h, key, value);
+  const leaf = path[4] ?? null;
+  const i = leaf === null ? -1 : find(leaf, key);
   // Setting the value a key has changes nothing, as through immer: no node is copied.
-  if (now) {
-    const i = find(now, key);
-    if (i >= 0 && peekAt(now, i + 1) === value) return;
-  }
-  const top = writableAt(ix, 'buckets')!;
-  const ai = h >>> 14;
-  const a = writableAt(top, ai) ?? assignAt(top, ai, nulls(INNER));
-  const bi = (h >>> 10) & INNER_MASK;
-  const b = writableAt(a, bi) ?? assignAt(a, bi, nulls(INNER));
-  const ci = (h >>> 6) & INNER_MASK;
-  const c = writableAt(b, ci) ?? assignAt(b, ci, nulls(INNER));
-  const li = (h >>> 2) & INNER_MASK;
-  const leaf = writableAt(c, li);
-  if (!leaf) {
-    assignAt(c, li, [key, value]);
+  if (i >= 0 && leaf![i + 1] === value) return;
+  if (leaf !== null && Object.isExtensible(leaf)) {
+    if (i >= 0) leaf[i + 1] = value;
+    else leaf.push(key, value);
     return;
   }
-  const i = find(leaf, key);
-  // A leaf that is a draft (a write read it through immer before) takes the value through immer's trap.
+  freezeValue(value);
+  const next = leaf === null ? [key, value] : [...leaf];
+  if (i >= 0) next[i + 1] = value;
+  else if (leaf !== null) next.push(key, value);
+  rewrite(ix, h, path, Object.freeze(next));
+}
+
+/** Freezes a value put into a frozen leaf: everything reachable from it that is not frozen yet. */
+function freezeValue(value: unknown): void {
+  if (typeof value !== 'object' || value === null || !Object.isExtensible(value)) return;
+  Object.freeze(value);
+  for (const k in value) freezeValue((value as Record<string, unknown>)[k]);
+}
+
+/** `iset` on a plain index being built, or through immer's drafts. */
+function isetInPlace<V>(ix: Index<V>, h: number, key: string, value: V): void {
+  const a = (primed(ix.buckets)[h >>> 14] ??= nulls(INNER));
+  const b = (primed(a)[(h >>> 10) & INNER_MASK] ??= nulls(INNER));
+  const c = (primed(b)[(h >>> 6) & INNER_MASK] ??= nulls(INNER));
+  const ci = (h >>> 2) & INNER_MASK;
+  const leaf = primed(c)[ci];
+  if (!leaf) {
+    c[ci] = [key, value];
+    return;
+  }
+  const i = find(primed(leaf), key);
   if (i >= 0) leaf[i + 1] = value;
   else leaf.push(key, value);
 }
 
 export function idelete<V>(ix: Index<V>, key: string): void {
   const h = hashKey(key);
-  const leaf = ileafOf(ix, h);
+  const path = isDraftNode(ix) ? ipath(ix, h) : undefined;
+  if (path === undefined) return ideleteInPlace(ix, h, key);
+  const leaf = path[4] ?? null;
+  const i = leaf === null ? -1 : find(leaf, key);
+  if (i < 0) return;
+  const rest: unknown[] = [];
+  for (let j = 0; j < leaf!.length; j += 2) if (j !== i) rest.push(leaf![j], leaf![j + 1]);
+  rewrite(ix, h, path, rest.length > 0 ? Object.freeze(rest) : null);
+}
+
+/** `idelete` on a plain index being built, or through immer's drafts. */
+function ideleteInPlace<V>(ix: Index<V>, h: number, key: string): void {
+  const a = primed(ix.buckets)[h >>> 14];
+  if (!a) return;
+  const ai = (h >>> 10) & INNER_MASK;
+  const b = primed(a)[ai];
+  if (!b) return;
+  const bi = (h >>> 6) & INNER_MASK;
+  const c = primed(b)[bi];
+  if (!c) return;
+  const ci = (h >>> 2) & INNER_MASK;
+  const leaf = primed(c)[ci];
   if (!leaf) return;
   const i = find(leaf, key);
   if (i < 0) return;
   const rest: unknown[] = [];
-  for (let j = 0; j < leaf.length; j += 2) if (j !== i) rest.push(leaf[j], peekAt(leaf, j + 1));
-  const top = writableAt(ix, 'buckets')!;
-  const ai = h >>> 14;
-  const a = writableAt(top, ai)!;
-  const bi = (h >>> 10) & INNER_MASK;
-  const b = writableAt(a, bi)!;
-  const ci = (h >>> 6) & INNER_MASK;
-  const c = writableAt(b, ci)!;
-  const li = (h >>> 2) & INNER_MASK;
-  if (rest.length > 0) assignAt(c, li, rest);
-  else if (!allNullBut(c, li)) assignAt(c, li, null);
-  else if (!allNullBut(b, ci)) assignAt(b, ci, null);
-  else if (!allNullBut(a, bi)) assignAt(a, bi, null);
-  else assignAt(top, ai, null);
+  for (let j = 0; j < leaf.length; j += 2) if (j !== i) rest.push(leaf[j], leaf[j + 1]);
+  if (rest.length > 0) c[ci] = rest;
+  else if (!allNullBut(c, ci)) c[ci] = null;
+  else if (!allNullBut(b, bi)) b[bi] = null;
+  else if (!allNullBut(a, ai)) a[ai] = null;
+  else ix.buckets[h >>> 14] = null;
 }
 
 /** Every entry of an index, by hash and then in the order the keys were added. */
@@ -392,11 +459,17 @@ const idSet = (): Record<string, 1> => Object.create(null) as Record<string, 1>;
 
 export function madd(ix: MultiIndex, key: string, id: number): void {
   const set = iget(ix, key);
-  if (set && id in set) return;
+  if (set === undefined) {
+    const fresh = idSet();
+    fresh[id] = 1;
+    iset(ix, key, fresh);
+  } else if (Object.isExtensible(set)) set[id] = 1;
   // A committed set is frozen: the write puts a copy with the id in its place.
-  const next = set && Object.isExtensible(set) ? set : Object.assign(idSet(), set);
-  next[id] = 1;
-  if (next !== set) iset(ix, key, next);
+  else if (!(id in set)) {
+    const next = Object.assign(idSet(), set);
+    next[id] = 1;
+    iset(ix, key, next);
+  }
 }
 
 export function mremove(ix: MultiIndex, key: string, id: number): void {
