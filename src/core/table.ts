@@ -325,8 +325,20 @@ function rewrite<V>(
   assignAt(ix, 'buckets', child);
 }
 
-/** The leaf of hash `h`, or undefined; read as `peekAt` reads. */
+/** The leaf of hash `h`, or undefined; through a draft, read as `peekAt` reads. */
 function ileafOf<V>(ix: Index<V>, h: number): readonly unknown[] | undefined {
+  if (isDraftNode(ix)) return ileafOfDraft(ix, h);
+  // Outside a write (a committed state, or one being built) no node is a draft.
+  const a = ix.buckets[h >>> 14];
+  if (!a) return undefined;
+  const b = a[(h >>> 10) & INNER_MASK];
+  if (!b) return undefined;
+  const c = b[(h >>> 6) & INNER_MASK];
+  if (!c) return undefined;
+  return c[(h >>> 2) & INNER_MASK] ?? undefined;
+}
+
+function ileafOfDraft<V>(ix: Index<V>, h: number): readonly unknown[] | undefined {
   const a = peekAt(peekAt(ix, 'buckets') as object, h >>> 14) as object | null;
   if (!a) return undefined;
   const b = peekAt(a, (h >>> 10) & INNER_MASK) as object | null;
@@ -458,6 +470,7 @@ export type MultiIndex = Index<Record<string, 1>>;
 const idSet = (): Record<string, 1> => Object.create(null) as Record<string, 1>;
 
 export function madd(ix: MultiIndex, key: string, id: number): void {
+  if (!isDraftNode(ix)) return maddInPlace(ix, key, id);
   const set = iget(ix, key);
   if (set === undefined) {
     const fresh = idSet();
@@ -470,6 +483,25 @@ export function madd(ix: MultiIndex, key: string, id: number): void {
     next[id] = 1;
     iset(ix, key, next);
   }
+}
+
+/** `madd` on an index that is not a draft (one being built): one walk down the key's path. */
+function maddInPlace(ix: MultiIndex, key: string, id: number): void {
+  const h = hashKey(key);
+  const a = (ix.buckets[h >>> 14] ??= nulls(INNER));
+  const b = (a[(h >>> 10) & INNER_MASK] ??= nulls(INNER));
+  const c = (b[(h >>> 6) & INNER_MASK] ??= nulls(INNER));
+  const ci = (h >>> 2) & INNER_MASK;
+  const leaf = c[ci];
+  const i = leaf ? find(leaf, key) : -1;
+  if (i >= 0) {
+    (leaf![i + 1] as Record<string, 1>)[id] = 1;
+    return;
+  }
+  const fresh = idSet();
+  fresh[id] = 1;
+  if (leaf) leaf.push(key, fresh);
+  else c[ci] = [key, fresh];
 }
 
 export function mremove(ix: MultiIndex, key: string, id: number): void {
