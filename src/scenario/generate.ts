@@ -127,6 +127,13 @@ export function generate(st: S, spec: GenerateSpec, seed: number, now: Date): vo
     if (r < 0.8) return `${pick(lastNames)} - ${pick(lastNames)}`;
     return `${pick(lastNames)}, ${pick(lastNames)} and ${pick(lastNames)}`;
   };
+  // Paths repeat across namespaces: each title is made once per build.
+  const titles = new Map<string, string>();
+  const titleOf = (path: string) => {
+    let t = titles.get(path);
+    if (t === undefined) titles.set(path, (t = title(path)));
+    return t;
+  };
   /** `treeflex`, `bandwidth-api`, `sql-service`. */
   const projectPath = () => (rand() < 0.2 ? slug(pick(things)) : `${slug(pick(things))}-${pick(KINDS)}`);
 
@@ -252,7 +259,7 @@ export function generate(st: S, spec: GenerateSpec, seed: number, now: Date): vo
       st,
       {
         path,
-        name: title(path),
+        name: titleOf(path),
         namespace: group ? { kind: 'group', id: group.id } : { kind: 'user', userId: ownerId! },
         creator_id: group ? (owners.get(group.id) ?? userIds[0] ?? 0) : ownerId!,
         visibility: capVisibility(pick(VISIBILITIES), group?.visibility),

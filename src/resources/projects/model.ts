@@ -294,7 +294,7 @@ interface LinkKeys {
 
 function indexLink(k: LinkKeys, id: number): void {
   iset(k.unique[0], k.unique[1], id);
-  for (const [ix, key] of k.many) madd(ix, key, id);
+  for (let i = 0; i < k.many.length; i++) madd(k.many[i]![0], k.many[i]![1], id);
 }
 
 function unindexLink(k: LinkKeys, id: number): void {
@@ -337,7 +337,7 @@ export function setMember(
   expiresAt: string | null = null,
 ): number {
   const keys = memberKeys(st, { source, source_id: sourceId, user_id: userId });
-  const existing = iget(...keys.unique);
+  const existing = iget(keys.unique[0], keys.unique[1]);
   if (existing !== undefined) {
     const m = tget(st.members, existing)!;
     m.access_level = accessLevel;
