@@ -48,6 +48,9 @@ const validId = (id: number) => Number.isInteger(id) && id >= 0 && id <= MAX_ID;
 /** The key under which immer keeps a draft's state (immer's `DRAFT_STATE`). */
 const DRAFT_STATE = Symbol.for('immer-state');
 
+/** Whether `node` is an immer draft. */
+const isDraftNode = (node: object) => (node as { [DRAFT_STATE]?: unknown })[DRAFT_STATE] !== undefined;
+
 /** What immer keeps of a draft: the fields its `prepareCopy` sets. */
 interface CopyState {
   base_: unknown;
@@ -73,17 +76,19 @@ function primed<N>(node: N): N {
 
 /** The leaf holding `id`, or undefined. Reads through a draft draft only the path, as immer does. */
 function leafOf<T>(t: Table<T>, id: number): Slot<T>[] | undefined {
-  const top = primed(t.buckets);
+  // Outside a write (a committed state, or one being built) no node is a draft, and none is primed.
+  const d = isDraftNode(t);
+  const top = d ? primed(t.buckets) : t.buckets;
   const ti = id >>> TOP_SHIFT;
   if (ti >= top.length) return undefined;
   const a = top[ti];
   if (!a) return undefined;
-  const b = primed(a)[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK];
+  const b = (d ? primed(a) : a)[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK];
   if (!b) return undefined;
-  const c = primed(b)[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK];
+  const c = (d ? primed(b) : b)[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK];
   if (!c) return undefined;
-  const leaf = primed(c)[(id >>> LEAF_BITS) & INNER_MASK];
-  return leaf ? primed(leaf) : undefined;
+  const leaf = (d ? primed(c) : c)[(id >>> LEAF_BITS) & INNER_MASK];
+  return leaf ? (d ? primed(leaf) : leaf) : undefined;
 }
 
 export function tget<T>(t: Table<T>, id: number): T | undefined {
@@ -93,6 +98,7 @@ export function tget<T>(t: Table<T>, id: number): T | undefined {
 
 export function tset<T>(t: Table<T>, id: number, rec: T): void {
   if (!validId(id)) throw new RangeError(`table id out of range: ${id}`);
+  if (!isDraftNode(t)) return tsetInPlace(t, id, rec);
   const top = primed(t.buckets);
   const ti = id >>> TOP_SHIFT;
   while (top.length <= ti) top.push(null);
@@ -100,6 +106,20 @@ export function tset<T>(t: Table<T>, id: number, rec: T): void {
   const b = primed((a[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER)));
   const c = primed((b[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER)));
   const leaf = primed((c[(id >>> LEAF_BITS) & INNER_MASK] ??= nulls<T>(LEAF)));
+  const k = id & LEAF_MASK;
+  if (leaf[k] === null) t.size++;
+  leaf[k] = rec;
+}
+
+/** `tset` on a table that is not a draft (one being built; a committed one fails as frozen). */
+function tsetInPlace<T>(t: Table<T>, id: number, rec: T): void {
+  const top = t.buckets;
+  const ti = id >>> TOP_SHIFT;
+  while (top.length <= ti) top.push(null);
+  const a = (top[ti] ??= nulls(INNER));
+  const b = (a[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER));
+  const c = (b[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER));
+  const leaf = (c[(id >>> LEAF_BITS) & INNER_MASK] ??= nulls<T>(LEAF));
   const k = id & LEAF_MASK;
   if (leaf[k] === null) t.size++;
   leaf[k] = rec;
@@ -222,9 +242,6 @@ function hashKey(key: string): number {
   }
   return (h >>> 0) & 0x3ffff;
 }
-
-/** Whether `node` is an immer draft. */
-const isDraftNode = (node: object) => (node as { [DRAFT_STATE]?: unknown })[DRAFT_STATE] !== undefined;
 
 /**
  * What `node` holds at `k`, read without making a draft of it: through an immer draft, its current value
