@@ -257,44 +257,6 @@ function peekAt(node: object, k: string | number): unknown {
     : (node as Record<string | number, unknown>)[k];
 }
 
-/** What `assignAt` needs of immer's draft state (immer's `prepareCopy`, `markChanged`). */
-interface WriteState extends CopyState {
-  modified_: boolean;
-  parent_?: WriteState;
-}
-
-const isWriteState = (st: CopyState): st is WriteState =>
-  'modified_' in st && 'parent_' in st && typeof st.base_ === 'object' && st.base_ !== null;
-
-/**
- * Stores `value` (frozen through, or holding nothing but frozen values and values of this write outside
- * drafts) at `k` of `node`. Into a draft, it is stored as immer's trap stores it (the draft's copy, made
- * as immer makes it, the key noted as assigned, the draft and those above it marked changed), without
- * the trap's scheduling a walk of `value` for drafts to finalize, which there are none of: that walk
- * visited every slot of every node on a new path.
- */
-function assignAt<T>(node: object, k: number | string, value: T): T {
-  const st = (node as { [DRAFT_STATE]?: CopyState })[DRAFT_STATE];
-  if (st === undefined || !isWriteState(st)) {
-    (node as Record<string | number, unknown>)[k] = value;
-    return value;
-  }
-  if (st.copy_ === null) {
-    const base = st.base_ as object;
-    const proto = Object.getPrototypeOf(base) as object | null;
-    st.copy_ = Array.isArray(base)
-      ? [...(base as unknown[])]
-      : proto === Object.prototype
-        ? { ...base }
-        : Object.assign(Object.create(proto) as object, base);
-    st.assigned_ = new Map();
-  }
-  (st.copy_ as Record<string | number, unknown>)[k] = value;
-  (st.assigned_ as Map<string | number, boolean>).set(k, true);
-  for (let s: WriteState | undefined = st; s !== undefined && !s.modified_; s = s.parent_) s.modified_ = true;
-  return value;
-}
-
 /** The slot of hash `h` in a node at `level` (0: the top array, 4: the leaf). */
 const islot = (h: number, level: number) => (level === 0 ? h >>> 14 : (h >>> (14 - 4 * level)) & INNER_MASK);
 
@@ -339,7 +301,8 @@ function rewrite<V>(
     copy[k] = child;
     child = Object.freeze(copy);
   }
-  assignAt(ix, 'buckets', child);
+  // Through immer's trap: the new top is frozen through, so immer's look into it for drafts stops at once.
+  (ix as { buckets: unknown }).buckets = child;
 }
 
 /** The leaf of hash `h`, or undefined; through a draft, read as `peekAt` reads. */
