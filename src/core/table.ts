@@ -45,18 +45,50 @@ export function emptyTable<T>(): Table<T> {
 
 const validId = (id: number) => Number.isInteger(id) && id >= 0 && id <= MAX_ID;
 
+/** The key under which immer keeps a draft's state (immer's `DRAFT_STATE`). */
+const DRAFT_STATE = Symbol.for('immer-state');
+
+/** Whether `node` is an immer draft. */
+const isDraftNode = (node: object) => (node as { [DRAFT_STATE]?: unknown })[DRAFT_STATE] !== undefined;
+
+/** What immer keeps of a draft: the fields its `prepareCopy` sets. */
+interface CopyState {
+  base_: unknown;
+  copy_: unknown;
+  assigned_?: unknown;
+}
+
+/**
+ * `node`, after giving it the copy immer would make on its first read or write through a draft. Every
+ * array of a committed state is frozen, and V8 slices a frozen array by its slow path (about 20 times
+ * slower than a spread at 16 or 64 slots): that copy was most of a write's cost, a few dozen arrays per
+ * write. The copy is the one immer makes (the same items, in a fresh unfrozen array, with no keys
+ * assigned yet); where immer's draft state is not what this expects, immer copies as before.
+ */
+function primed<N>(node: N): N {
+  const st = (node as { [DRAFT_STATE]?: CopyState })[DRAFT_STATE];
+  if (st !== undefined && st.copy_ === null && st.assigned_ === undefined && Array.isArray(st.base_)) {
+    st.copy_ = [...(st.base_ as unknown[])];
+    st.assigned_ = new Map();
+  }
+  return node;
+}
+
 /** The leaf holding `id`, or undefined. Reads through a draft draft only the path, as immer does. */
 function leafOf<T>(t: Table<T>, id: number): Slot<T>[] | undefined {
-  const top = t.buckets;
+  // Outside a write (a committed state, or one being built) no node is a draft, and none is primed.
+  const d = isDraftNode(t);
+  const top = d ? primed(t.buckets) : t.buckets;
   const ti = id >>> TOP_SHIFT;
   if (ti >= top.length) return undefined;
   const a = top[ti];
   if (!a) return undefined;
-  const b = a[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK];
+  const b = (d ? primed(a) : a)[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK];
   if (!b) return undefined;
-  const c = b[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK];
+  const c = (d ? primed(b) : b)[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK];
   if (!c) return undefined;
-  return c[(id >>> LEAF_BITS) & INNER_MASK] ?? undefined;
+  const leaf = (d ? primed(c) : c)[(id >>> LEAF_BITS) & INNER_MASK];
+  return leaf ? (d ? primed(leaf) : leaf) : undefined;
 }
 
 export function tget<T>(t: Table<T>, id: number): T | undefined {
@@ -66,6 +98,21 @@ export function tget<T>(t: Table<T>, id: number): T | undefined {
 
 export function tset<T>(t: Table<T>, id: number, rec: T): void {
   if (!validId(id)) throw new RangeError(`table id out of range: ${id}`);
+  if (!isDraftNode(t)) return tsetInPlace(t, id, rec);
+  const top = primed(t.buckets);
+  const ti = id >>> TOP_SHIFT;
+  while (top.length <= ti) top.push(null);
+  const a = primed((top[ti] ??= nulls(INNER)));
+  const b = primed((a[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER)));
+  const c = primed((b[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER)));
+  const leaf = primed((c[(id >>> LEAF_BITS) & INNER_MASK] ??= nulls<T>(LEAF)));
+  const k = id & LEAF_MASK;
+  if (leaf[k] === null) t.size++;
+  leaf[k] = rec;
+}
+
+/** `tset` on a table that is not a draft (one being built; a committed one fails as frozen). */
+function tsetInPlace<T>(t: Table<T>, id: number, rec: T): void {
   const top = t.buckets;
   const ti = id >>> TOP_SHIFT;
   while (top.length <= ti) top.push(null);
@@ -196,8 +243,72 @@ function hashKey(key: string): number {
   return (h >>> 0) & 0x3ffff;
 }
 
-/** The leaf of hash `h`, or undefined. */
-function ileafOf<V>(ix: Index<V>, h: number): unknown[] | undefined {
+/**
+ * What `node` holds at `k`, read without making a draft of it: through an immer draft, its current value
+ * (which is a draft only where the write drafted it already). Where immer's draft state is not what this
+ * expects, the read goes through the draft.
+ */
+function peekAt(node: object, k: string | number): unknown {
+  const st = (node as { [DRAFT_STATE]?: CopyState })[DRAFT_STATE];
+  if (st === undefined) return (node as Record<string | number, unknown>)[k];
+  const src = st.copy_ ?? st.base_;
+  return typeof src === 'object' && src !== null
+    ? (src as Record<string | number, unknown>)[k]
+    : (node as Record<string | number, unknown>)[k];
+}
+
+/** The slot of hash `h` in a node at `level` (0: the top array, 4: the leaf). */
+const islot = (h: number, level: number) => (level === 0 ? h >>> 14 : (h >>> (14 - 4 * level)) & INNER_MASK);
+
+/**
+ * The nodes on the path of hash `h` (top, three inner levels, leaf; `null` from the first missing one),
+ * read as `peekAt` reads, or undefined when one of them is a draft.
+ */
+function ipath<V>(ix: Index<V>, h: number): (unknown[] | null)[] | undefined {
+  const path: (unknown[] | null)[] = [];
+  let node = peekAt(ix, 'buckets') as unknown[] | null;
+  for (let level = 0; level <= 4; level++) {
+    if (node !== null && isDraftNode(node)) return undefined;
+    path.push(node);
+    node = level < 4 && node !== null ? (node[islot(h, level)] as unknown[] | null) : null;
+  }
+  return path;
+}
+
+/**
+ * Puts `leaf` (a new, frozen leaf, or null to remove the old one) on the path of hash `h` in an index
+ * of a write: committed nodes, which are frozen, are copied and the copies frozen as they are made, so
+ * that what the write makes is frozen when it is done; a node this write made and left unfrozen is
+ * changed in place. Immer's proxies (a draft, a trap and a copy per level, five levels per key) and a
+ * walk of the new nodes for what to freeze were most of the cost of a write that adds a few keys.
+ */
+function rewrite<V>(
+  ix: Index<V>,
+  h: number,
+  path: (unknown[] | null)[],
+  leaf: readonly unknown[] | null,
+): void {
+  let child: readonly unknown[] | null = leaf;
+  for (let level = 3; level >= 0; level--) {
+    const node = path[level] ?? null;
+    const k = islot(h, level);
+    if (child === null && level > 0 && (node === null || allNullBut(node, k))) continue;
+    if (node !== null && Object.isExtensible(node)) {
+      node[k] = child;
+      return;
+    }
+    const copy = node === null ? nulls(INNER) : [...node];
+    copy[k] = child;
+    child = Object.freeze(copy);
+  }
+  // Through immer's trap: the new top is frozen through, so immer's look into it for drafts stops at once.
+  (ix as { buckets: unknown }).buckets = child;
+}
+
+/** The leaf of hash `h`, or undefined; through a draft, read as `peekAt` reads. */
+function ileafOf<V>(ix: Index<V>, h: number): readonly unknown[] | undefined {
+  if (isDraftNode(ix)) return ileafOfDraft(ix, h);
+  // Outside a write (a committed state, or one being built) no node is a draft.
   const a = ix.buckets[h >>> 14];
   if (!a) return undefined;
   const b = a[(h >>> 10) & INNER_MASK];
@@ -207,48 +318,105 @@ function ileafOf<V>(ix: Index<V>, h: number): unknown[] | undefined {
   return c[(h >>> 2) & INNER_MASK] ?? undefined;
 }
 
+function ileafOfDraft<V>(ix: Index<V>, h: number): readonly unknown[] | undefined {
+  const a = peekAt(peekAt(ix, 'buckets') as object, h >>> 14) as object | null;
+  if (!a) return undefined;
+  const b = peekAt(a, (h >>> 10) & INNER_MASK) as object | null;
+  if (!b) return undefined;
+  const c = peekAt(b, (h >>> 6) & INNER_MASK) as object | null;
+  if (!c) return undefined;
+  return (peekAt(c, (h >>> 2) & INNER_MASK) as unknown[] | null) ?? undefined;
+}
+
 function find(leaf: readonly unknown[], key: string): number {
   for (let i = 0; i < leaf.length; i += 2) if (leaf[i] === key) return i;
   return -1;
 }
 
+/** The value of `key`, as stored (within a write, a value this write did not draft is the committed one). */
 export function iget<V>(ix: Index<V>, key: string): V | undefined {
   const leaf = ileafOf(ix, hashKey(key));
   if (!leaf) return undefined;
   const i = find(leaf, key);
-  return i < 0 ? undefined : (leaf[i + 1] as V);
+  return i < 0 ? undefined : (peekAt(leaf, i + 1) as V);
 }
 
 export function iset<V>(ix: Index<V>, key: string, value: V): void {
   const h = hashKey(key);
-  const a = (ix.buckets[h >>> 14] ??= nulls(INNER));
-  const b = (a[(h >>> 10) & INNER_MASK] ??= nulls(INNER));
-  const c = (b[(h >>> 6) & INNER_MASK] ??= nulls(INNER));
+  // A draft value is left to immer, which finalizes drafts it finds in what is stored into its drafts.
+  const path =
+    isDraftNode(ix) && !(typeof value === 'object' && value !== null && isDraftNode(value))
+      ? ipath(ix, h)
+      : undefined;
+  if (path === undefined) return isetInPlace(ix, h, key, value);
+  const leaf = path[4] ?? null;
+  const i = leaf === null ? -1 : find(leaf, key);
+  // Setting the value a key has changes nothing, as through immer: no node is copied.
+  if (i >= 0 && leaf![i + 1] === value) return;
+  if (leaf !== null && Object.isExtensible(leaf)) {
+    if (i >= 0) leaf[i + 1] = value;
+    else leaf.push(key, value);
+    return;
+  }
+  freezeValue(value);
+  const next = leaf === null ? [key, value] : [...leaf];
+  if (i >= 0) next[i + 1] = value;
+  else if (leaf !== null) next.push(key, value);
+  rewrite(ix, h, path, Object.freeze(next));
+}
+
+/** Freezes a value put into a frozen leaf: everything reachable from it that is not frozen yet. */
+function freezeValue(value: unknown): void {
+  if (typeof value !== 'object' || value === null || !Object.isExtensible(value)) return;
+  Object.freeze(value);
+  for (const k in value) freezeValue((value as Record<string, unknown>)[k]);
+}
+
+/** `iset` on a plain index being built, or through immer's drafts. */
+function isetInPlace<V>(ix: Index<V>, h: number, key: string, value: V): void {
+  const a = (primed(ix.buckets)[h >>> 14] ??= nulls(INNER));
+  const b = (primed(a)[(h >>> 10) & INNER_MASK] ??= nulls(INNER));
+  const c = (primed(b)[(h >>> 6) & INNER_MASK] ??= nulls(INNER));
   const ci = (h >>> 2) & INNER_MASK;
-  const leaf = c[ci];
+  const leaf = primed(c)[ci];
   if (!leaf) {
     c[ci] = [key, value];
     return;
   }
-  const i = find(leaf, key);
+  const i = find(primed(leaf), key);
   if (i >= 0) leaf[i + 1] = value;
   else leaf.push(key, value);
 }
 
 export function idelete<V>(ix: Index<V>, key: string): void {
   const h = hashKey(key);
-  const leaf = ileafOf(ix, h);
+  const path = isDraftNode(ix) ? ipath(ix, h) : undefined;
+  if (path === undefined) return ideleteInPlace(ix, h, key);
+  const leaf = path[4] ?? null;
+  const i = leaf === null ? -1 : find(leaf, key);
+  if (i < 0) return;
+  const rest: unknown[] = [];
+  for (let j = 0; j < leaf!.length; j += 2) if (j !== i) rest.push(leaf![j], leaf![j + 1]);
+  rewrite(ix, h, path, rest.length > 0 ? Object.freeze(rest) : null);
+}
+
+/** `idelete` on a plain index being built, or through immer's drafts. */
+function ideleteInPlace<V>(ix: Index<V>, h: number, key: string): void {
+  const a = primed(ix.buckets)[h >>> 14];
+  if (!a) return;
+  const ai = (h >>> 10) & INNER_MASK;
+  const b = primed(a)[ai];
+  if (!b) return;
+  const bi = (h >>> 6) & INNER_MASK;
+  const c = primed(b)[bi];
+  if (!c) return;
+  const ci = (h >>> 2) & INNER_MASK;
+  const leaf = primed(c)[ci];
   if (!leaf) return;
   const i = find(leaf, key);
   if (i < 0) return;
   const rest: unknown[] = [];
   for (let j = 0; j < leaf.length; j += 2) if (j !== i) rest.push(leaf[j], leaf[j + 1]);
-  const a = ix.buckets[h >>> 14]!;
-  const ai = (h >>> 10) & INNER_MASK;
-  const b = a[ai]!;
-  const bi = (h >>> 6) & INNER_MASK;
-  const c = b[bi]!;
-  const ci = (h >>> 2) & INNER_MASK;
   if (rest.length > 0) c[ci] = rest;
   else if (!allNullBut(c, ci)) c[ci] = null;
   else if (!allNullBut(b, bi)) b[bi] = null;
@@ -282,20 +450,47 @@ export type MultiIndex = Index<Record<string, 1>>;
 const idSet = (): Record<string, 1> => Object.create(null) as Record<string, 1>;
 
 export function madd(ix: MultiIndex, key: string, id: number): void {
+  if (!isDraftNode(ix)) return maddInPlace(ix, key, id);
   const set = iget(ix, key);
-  if (set) set[id] = 1;
-  else {
+  if (set === undefined) {
     const fresh = idSet();
     fresh[id] = 1;
     iset(ix, key, fresh);
+  } else if (Object.isExtensible(set)) set[id] = 1;
+  // A committed set is frozen: the write puts a copy with the id in its place.
+  else if (!(id in set)) {
+    const next = Object.assign(idSet(), set);
+    next[id] = 1;
+    iset(ix, key, next);
   }
+}
+
+/** `madd` on an index that is not a draft (one being built): one walk down the key's path. */
+function maddInPlace(ix: MultiIndex, key: string, id: number): void {
+  const h = hashKey(key);
+  const a = (ix.buckets[h >>> 14] ??= nulls(INNER));
+  const b = (a[(h >>> 10) & INNER_MASK] ??= nulls(INNER));
+  const c = (b[(h >>> 6) & INNER_MASK] ??= nulls(INNER));
+  const ci = (h >>> 2) & INNER_MASK;
+  const leaf = c[ci];
+  const i = leaf ? find(leaf, key) : -1;
+  if (i >= 0) {
+    (leaf![i + 1] as Record<string, 1>)[id] = 1;
+    return;
+  }
+  const fresh = idSet();
+  fresh[id] = 1;
+  if (leaf) leaf.push(key, fresh);
+  else c[ci] = [key, fresh];
 }
 
 export function mremove(ix: MultiIndex, key: string, id: number): void {
   const set = iget(ix, key);
   if (!set || !(id in set)) return;
-  delete set[id];
-  if (isEmpty(set)) idelete(ix, key);
+  const next = Object.isExtensible(set) ? set : Object.assign(idSet(), set);
+  delete next[id];
+  if (isEmpty(next)) idelete(ix, key);
+  else if (next !== set) iset(ix, key, next);
 }
 
 function isEmpty(o: object): boolean {

@@ -19,6 +19,7 @@ import {
   tset,
   tvalues,
   type Index,
+  type MultiIndex,
   type Table,
 } from '../../src/core/table.js';
 import { createFauxlab } from '../../src/index.js';
@@ -160,6 +161,85 @@ describe('indexes', () => {
     expect(() => iset(st.idx.usernames, 'k6', 1)).toThrow(TypeError);
     expect(() => tset(st.users, 3, tget(st.users, 2)!)).toThrow(TypeError);
     expect(tget(st.users, 3)!.username).toBe('u3');
+  });
+
+  for (const drafted of [false, true])
+    it(`a write through the store equals the same operations on plain objects; the state it started from is unchanged${drafted ? ' (index nodes read through immer first)' : ''}`, () => {
+      interface Row {
+        id: number;
+        n: number;
+      }
+      interface Tables {
+        t: Table<Row>;
+        ix: Index;
+        m: MultiIndex;
+      }
+      const fill = (s: Tables) => {
+        for (let id = 1; id <= 3000; id += 3) tset(s.t, id, { id, n: 0 });
+        for (let i = 0; i < 2000; i++) iset(s.ix, `k${i}`, i);
+        for (let i = 0; i < 500; i++) madd(s.m, `s${i % 40}`, i);
+      };
+      // Reads, replacements, in-place changes, deletions (down to emptied leaves) and additions, twice over
+      // the same paths, so that nodes copied earlier in the write are written again.
+      const ops = (s: Tables) => {
+        if (drafted) {
+          // Iterating through a draft drafts every node and every set of the index.
+          expect([...ientries(s.ix)].length).toBe(2000);
+          expect([...ientries(s.m)].length).toBe(40);
+        }
+        for (let r = 0; r < 2; r++) {
+          for (let id = 1; id <= 3000; id += 97) {
+            const row = tget(s.t, id);
+            if (row) row.n += id;
+          }
+          for (let id = 2; id <= 400; id += 1) tset(s.t, id, { id, n: r });
+          for (let id = 1; id <= 1000; id += 3) tdelete(s.t, id);
+          tset(s.t, 5_000_000 + r, { id: 5_000_000 + r, n: 1 });
+          for (let i = r; i < 2000; i += 7) iset(s.ix, `k${i}`, -i);
+          for (let i = 0; i < 2000; i += 11) idelete(s.ix, `k${i}`);
+          for (let i = 0; i < 300; i++) iset(s.ix, `new${i}`, i);
+          for (let i = 0; i < 500; i += 3) mremove(s.m, `s${i % 40}`, i);
+          for (let i = 500; i < 600; i++) madd(s.m, `s${i % 45}`, i);
+          for (let i = 0; i < 40; i += 2) for (const id of mget(s.m, `s${i}`)) mremove(s.m, `s${i}`, id);
+        }
+      };
+      const plain: Tables = { t: emptyTable(), ix: emptyIndex(), m: emptyIndex() };
+      fill(plain);
+      const before = JSON.stringify(plain);
+      const world = emptyWorld();
+      const store = new Store({ ...world, tables: JSON.parse(before) as Tables } as typeof world);
+      const committed = (store.state as unknown as { tables: Tables }).tables;
+      store.write((d) => ops((d as unknown as { tables: Tables }).tables));
+      ops(plain);
+      const after = (store.state as unknown as { tables: Tables }).tables;
+      expect(JSON.stringify(after)).toBe(JSON.stringify(plain));
+      expect(JSON.stringify(committed)).toBe(before);
+      expect(mget(after.m, 's1')).toEqual(mget(plain.m, 's1'));
+      expect(tvalues(after.t).every((r) => Object.isFrozen(r))).toBe(true);
+      const nodes: unknown[] = [after.ix];
+      for (let n = nodes.pop(); n !== undefined; n = nodes.pop())
+        if (typeof n === 'object' && n !== null) {
+          expect(Object.isFrozen(n)).toBe(true);
+          nodes.push(...Object.values(n));
+        }
+      expect(() => tset(after.t, 2, { id: 2, n: 9 })).toThrow(TypeError);
+      expect(() => iset(after.ix, 'k1', 9)).toThrow(TypeError);
+    });
+
+  it('iset: setting the value a key has, or removing a key an index lacks, leaves the index as it was', () => {
+    const store = new Store(emptyWorld());
+    store.write((d) => {
+      for (let i = 1; i <= 100; i++) iset(d.idx.usernames, `k${i}`, i);
+      madd(d.idx.tokensByUser, '1', 7);
+    });
+    const idx = store.state.idx;
+    store.write((d) => {
+      iset(d.idx.usernames, 'k5', 5);
+      idelete(d.idx.usernames, 'absent');
+      madd(d.idx.tokensByUser, '1', 7);
+      mremove(d.idx.tokensByUser, '1', 8);
+    });
+    expect(store.state.idx).toBe(idx);
   });
 });
 

@@ -134,6 +134,15 @@ describe('generate', () => {
     expect([...times].sort()).toEqual(times);
   });
 
+  it('creation times are instants as Date#toISOString writes them, many to a day', () => {
+    const st = build({ users: [root], generate: { users: 2000, groups: 20, projects: 4000 } });
+    const times = [...tvalues(st.users), ...tvalues(st.groups), ...tvalues(st.projects)].map(
+      (r) => r.created_at,
+    );
+    expect(times.every((t) => new Date(t).toISOString() === t)).toBe(true);
+    expect(new Set(times.map((t) => t.slice(0, 10))).size).toBeLessThan(times.length / 3);
+  });
+
   it('the built world is frozen, deeply', () => {
     const st: PlatformState = build(medium);
     expect(Object.isFrozen(st)).toBe(true);
