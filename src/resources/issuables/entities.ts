@@ -8,6 +8,7 @@
  */
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
+import type { RecordRenderings } from '../../core/render-cache.js';
 import type { GroupRecord, PlatformState, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { userRenderer, type UserRenderer } from '../users/entities.js';
@@ -48,6 +49,7 @@ export class IssuableRenderer {
   readonly nowMs: number;
   readonly today: string;
   withLabelsDetails = false;
+  readonly #issues: RecordRenderings<IssueRecord>;
 
   constructor(
     c: Ctx,
@@ -60,6 +62,7 @@ export class IssuableRenderer {
     this.paid = c.get('fx').tier() !== 'free';
     this.nowMs = c.get('fx').clock.ms();
     this.today = c.get('fx').clock.today();
+    this.#issues = c.get('fx').renderings.kind<IssueRecord>('issue');
   }
 
   user(id: number | null): Json | null {
@@ -199,6 +202,61 @@ export class IssuableRenderer {
     out.service_desk_reply_to = null;
     if (this.paid) out.health_status = i.health_status;
     return out;
+  }
+
+  /**
+   * How `reference` writes an issuable of `project` relative to where it is asked from, as one letter:
+   * its own reference, the project's path before it, or the full path. The rest it reads is the project.
+   */
+  #referenceForm(project: Project): string {
+    const from = this.from;
+    if (from === null) return 'o';
+    if ('project' in from) {
+      if (from.project.id === project.id) return 'o';
+      return from.project.namespace_kind === project.namespace_kind &&
+        from.project.namespace_id === project.namespace_id
+        ? 'p'
+        : 'f';
+    }
+    return project.namespace_kind === 'group' && project.namespace_id === from.group.id ? 'p' : 'f';
+  }
+
+  /**
+   * The records an issuable's rendering reads besides itself: the settings (avatars), its project, its
+   * users, labels and milestone with the milestone's project or group (web_url). Looked up as the
+   * rendering looks them up, so that a missing one (undefined) and its later creation differ too.
+   */
+  #issuableDeps(
+    r: IssueRecord | MergeRequestRecord,
+    p: Project,
+    users: readonly (number | null)[],
+  ): unknown[] {
+    const st = this.st;
+    const deps: unknown[] = [st.settings, p];
+    for (const id of users) deps.push(id === null ? null : tget(st.users, id));
+    for (const id of r.assignee_ids) deps.push(tget(st.users, id));
+    for (const id of r.label_ids) deps.push(tget(st.issuables.labels, id));
+    if (r.milestone_id !== null) {
+      const m = tget(st.issuables.milestones, r.milestone_id);
+      deps.push(m);
+      if (m)
+        deps.push(m.project_id !== null ? tget(st.projects, m.project_id) : tget(st.groups, m.group_id!));
+    }
+    return deps;
+  }
+
+  /**
+   * `issue` as UTF-8 bytes, kept per record (core renderings). The key holds the values the view reads
+   * besides records: shape, subscribed, tier, label details, reference form, the base URL, and the day
+   * when a milestone's `expired` depends on it.
+   */
+  issueBytes(i: IssueRecord, o: { basic?: boolean; subscribed?: boolean } = {}): Buffer<ArrayBuffer> {
+    const p = this.project(i.project_id);
+    const key =
+      `${o.basic ? 'b' : 'i'}${o.subscribed === undefined ? '-' : +o.subscribed}${+this.paid}` +
+      `${+this.withLabelsDetails}${this.#referenceForm(p)}|${i.milestone_id === null ? '' : this.today}|${this.base}`;
+    const deps = this.#issuableDeps(i, p, [i.author_id, i.closed_by_id]);
+    return this.#issues.bytes(i, key, deps, () => JSON.stringify(this.issue(i, o)));
   }
 
   /** `MergeRequestSimple` (view=simple). */
