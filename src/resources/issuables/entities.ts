@@ -50,6 +50,8 @@ export class IssuableRenderer {
   readonly today: string;
   withLabelsDetails = false;
   readonly #issues: RecordRenderings<IssueRecord>;
+  readonly #mergeRequests: RecordRenderings<MergeRequestRecord>;
+  readonly #notes: RecordRenderings<NoteRecord>;
 
   constructor(
     c: Ctx,
@@ -62,7 +64,10 @@ export class IssuableRenderer {
     this.paid = c.get('fx').tier() !== 'free';
     this.nowMs = c.get('fx').clock.ms();
     this.today = c.get('fx').clock.today();
-    this.#issues = c.get('fx').renderings.kind<IssueRecord>('issue');
+    const renderings = c.get('fx').renderings;
+    this.#issues = renderings.kind<IssueRecord>('issue');
+    this.#mergeRequests = renderings.kind<MergeRequestRecord>('merge_request');
+    this.#notes = renderings.kind<NoteRecord>('note');
   }
 
   user(id: number | null): Json | null {
@@ -259,6 +264,64 @@ export class IssuableRenderer {
     return this.#issues.bytes(i, key, deps, () => JSON.stringify(this.issue(i, o)));
   }
 
+  /** `mergeRequestSimple` as bytes: it reads the record, its project and the base URL. */
+  mergeRequestSimpleBytes(mr: MergeRequestRecord): Buffer<ArrayBuffer> {
+    const p = this.project(mr.project_id);
+    return this.#mergeRequests.bytes(mr, `s|${this.base}`, [p], () =>
+      JSON.stringify(this.mergeRequestSimple(mr)),
+    );
+  }
+
+  /** The key and deps of `mergeRequest`'s rendering (see `issueBytes`); the status is a value of the clock. */
+  #mergeRequestView(mr: MergeRequestRecord, p: Project): { key: string; deps: unknown[] } {
+    const key =
+      `${effectiveMergeStatus(mr, this.nowMs)}|${+this.paid}${+this.withLabelsDetails}` +
+      `${this.#referenceForm(p)}|${mr.milestone_id === null ? '' : this.today}|${this.base}`;
+    const deps = this.#issuableDeps(mr, p, [
+      mr.merged_by_id,
+      mr.closed_by_id,
+      mr.author_id,
+      ...mr.reviewer_ids,
+    ]);
+    deps.push(tget(this.st.issuables.diffs, mr.diff_id));
+    return { key, deps };
+  }
+
+  /** `mergeRequest` (`MergeRequestBasic`) as bytes, kept per record. */
+  mergeRequestBytes(mr: MergeRequestRecord): Buffer<ArrayBuffer> {
+    const { key, deps } = this.#mergeRequestView(mr, this.project(mr.project_id));
+    return this.#mergeRequests.bytes(mr, `b|${key}`, deps, () => JSON.stringify(this.mergeRequest(mr)));
+  }
+
+  /**
+   * `mergeRequestFull` as bytes, kept per record. What it reads of the viewer and the clock goes into the
+   * key as values (pipelines shown, can_merge, rebase in progress, first contribution); the diverged
+   * commits count reads the repository, so an answer with it is built every time.
+   */
+  mergeRequestFullBytes(
+    mr: MergeRequestRecord,
+    o: {
+      subscribed?: boolean;
+      divergedCommits?: boolean;
+      rebaseInProgress?: boolean;
+      firstContribution?: boolean;
+    } = {},
+  ): Buffer<ArrayBuffer> {
+    if (o.divergedCommits) return Buffer.from(JSON.stringify(this.mergeRequestFull(mr, o)));
+    const p = this.project(mr.project_id);
+    const { key, deps } = this.#mergeRequestView(mr, p);
+    const a = abilities(this.st, this.viewer, p);
+    const builds =
+      p.builds_access_level !== 'disabled' &&
+      (p.builds_access_level !== 'private' || a.level >= 10 || a.admin);
+    const full =
+      `f${o.subscribed === undefined ? '-' : +o.subscribed}${+builds}` +
+      `${+canMerge(this.st, this.viewer, p, mr.target_branch)}` +
+      `${o.rebaseInProgress ? +((mr.rebase_until_ms ?? 0) > this.nowMs) : '-'}` +
+      `${o.firstContribution ? +this.firstContribution(mr, p) : '-'}|${key}`;
+    return this.#mergeRequests.bytes(mr, full, deps, () => JSON.stringify(this.mergeRequestFull(mr, o)));
+  }
+
   /** `MergeRequestSimple` (view=simple). */
   mergeRequestSimple(mr: MergeRequestRecord): Json {
     const p = this.project(mr.project_id);
@@ -414,6 +477,25 @@ export class IssuableRenderer {
     out.confidential = n.confidential;
     out.noteable_iid = iid;
     return out;
+  }
+
+  /**
+   * `note` as bytes, kept per record: the noteable's iid is a value of the key (its record changes with
+   * every note counted on it); the users it shows and the settings are its deps.
+   */
+  noteBytes(n: NoteRecord): Buffer<ArrayBuffer> {
+    const st = this.st;
+    let iid: number | null = null;
+    if (n.noteable_type === 'Issue') iid = tget(st.issuables.issues, n.noteable_id)?.iid ?? null;
+    if (n.noteable_type === 'MergeRequest')
+      iid = tget(st.issuables.mergeRequests, n.noteable_id)?.iid ?? null;
+    const resolver = n.resolved_by_id ?? null;
+    const deps = [
+      st.settings,
+      tget(st.users, n.author_id),
+      resolver === null ? null : tget(st.users, resolver),
+    ];
+    return this.#notes.bytes(n, `${iid}|${this.base}`, deps, () => JSON.stringify(this.note(n)));
   }
 
   /** The spec's GET shape of snippet and epic notes. */
