@@ -153,3 +153,32 @@ describe('issuable renderings', () => {
     expect((await listed()).author.name).toBe('David Grohl');
   });
 });
+
+describe('issuable finder', () => {
+  it('GET /projects/:id/issues: filters by state, label and milestone titles find what the full predicate finds, across a group label of the same title', async () => {
+    const fx = createFauxlab({ scenario: issuablesWorld, responseCache: false });
+    await send(fx, 'POST', '/groups/acme/labels', { name: 'Bug', color: '#123456' });
+    await send(fx, 'PUT', `${WEBSITE}/issues/2`, { add_labels: 'Bug' });
+    await send(fx, 'PUT', `${WEBSITE}/issues/3`, { add_labels: 'Bug', milestone_id: 0 });
+    const ids = async (query: string) =>
+      (await parsed<IssueJson[]>(fx, `${WEBSITE}/issues?per_page=100&${query}`)).map((x) => x.iid);
+    const seen = new Set<string>();
+    for (const state of ['', 'state=opened', 'state=closed', 'state=all'])
+      for (const labels of ['', 'labels=bug', 'labels=BUG,docs', 'labels=feature', 'labels=nothing'])
+        for (const milestone of ['', 'milestone=v1.0', 'milestone=v2.0', 'milestone=nothing']) {
+          const query = [state, labels, milestone].filter((s) => s !== '').join('&');
+          // A filter that excludes nothing takes the full predicate's way.
+          const full = await ids(`${query}&created_after=2000-01-01T00:00:00Z`);
+          expect(await ids(query), query).toEqual(full);
+          for (const order of ['order_by=updated_at&sort=asc', 'order_by=created_at&sort=asc'])
+            expect(await ids(`${query}&${order}`), `${query}&${order}`).toEqual(
+              await ids(`${query}&${order}&created_after=2000-01-01T00:00:00Z`),
+            );
+          seen.add(JSON.stringify(full));
+        }
+    // The combinations tell issues apart (the comparison is not of empty lists only).
+    expect(seen.size).toBeGreaterThan(8);
+    expect(await ids('labels=bug&state=closed')).toEqual([3]);
+    expect(await ids('labels=bug')).toEqual([4, 3, 2, 1]);
+  });
+});
