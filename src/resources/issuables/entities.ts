@@ -40,6 +40,9 @@ type Json = Record<string, unknown>;
 /** Where a list or item is requested from: references are relative to it. */
 export type From = { project: Project } | { group: GroupRecord } | null;
 
+/** The reference forms (see `#referenceForm`). */
+const FORMS = ['o', 'p', 'f'] as const;
+
 export class IssuableRenderer {
   readonly st: PlatformState;
   readonly base: string;
@@ -52,6 +55,7 @@ export class IssuableRenderer {
   readonly #issues: RecordRenderings<IssueRecord>;
   readonly #mergeRequests: RecordRenderings<MergeRequestRecord>;
   readonly #notes: RecordRenderings<NoteRecord>;
+  readonly #issueKeys: (string | undefined)[] = [];
 
   constructor(
     c: Ctx,
@@ -213,7 +217,7 @@ export class IssuableRenderer {
    * How `reference` writes an issuable of `project` relative to where it is asked from, as one letter:
    * its own reference, the project's path before it, or the full path. The rest it reads is the project.
    */
-  #referenceForm(project: Project): string {
+  #referenceForm(project: Project): (typeof FORMS)[number] {
     const from = this.from;
     if (from === null) return 'o';
     if ('project' in from) {
@@ -257,9 +261,18 @@ export class IssuableRenderer {
    */
   issueBytes(i: IssueRecord, o: { basic?: boolean; subscribed?: boolean } = {}): Buffer<ArrayBuffer> {
     const p = this.project(i.project_id);
-    const key =
+    const form = this.#referenceForm(p);
+    // The key's few variants per request, each made once (one flat string, compared whole).
+    const code =
+      ((((o.basic ? 1 : 0) * 3 + (o.subscribed === undefined ? 2 : +o.subscribed)) * 2 +
+        +this.withLabelsDetails) *
+        3 +
+        FORMS.indexOf(form)) *
+        2 +
+      +(i.milestone_id !== null);
+    const key = (this.#issueKeys[code] ??=
       `${o.basic ? 'b' : 'i'}${o.subscribed === undefined ? '-' : +o.subscribed}${+this.paid}` +
-      `${+this.withLabelsDetails}${this.#referenceForm(p)}|${i.milestone_id === null ? '' : this.today}|${this.base}`;
+      `${+this.withLabelsDetails}${form}|${i.milestone_id === null ? '' : this.today}|${this.base}`);
     const deps = this.#issuableDeps(i, p, [i.author_id, i.closed_by_id]);
     return this.#issues.bytes(i, key, deps, () => JSON.stringify(this.issue(i, o)));
   }
