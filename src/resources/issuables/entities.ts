@@ -231,27 +231,18 @@ export class IssuableRenderer {
   }
 
   /**
-   * The records an issuable's rendering reads besides itself: the settings (avatars), its project, its
-   * users, labels and milestone with the milestone's project or group (web_url). Looked up as the
-   * rendering looks them up, so that a missing one (undefined) and its later creation differ too.
+   * What an issuable's rendering reads besides itself: the settings (avatars), its project, the users and
+   * labels tables (whole: a page's issues name many users, and looking each one up cost more than the
+   * rest of a kept rendering; a write to either builds the next renderings afresh), its milestone and the
+   * milestone's project or group (web_url), looked up as the rendering looks them up.
    */
-  #issuableDeps(
-    r: IssueRecord | MergeRequestRecord,
-    p: Project,
-    users: readonly (number | null)[],
-  ): unknown[] {
+  #issuableDeps(r: IssueRecord | MergeRequestRecord, p: Project): unknown[] {
     const st = this.st;
-    const deps: unknown[] = [st.settings, p];
-    for (const id of users) deps.push(id === null ? null : tget(st.users, id));
-    for (const id of r.assignee_ids) deps.push(tget(st.users, id));
-    for (const id of r.label_ids) deps.push(tget(st.issuables.labels, id));
-    if (r.milestone_id !== null) {
-      const m = tget(st.issuables.milestones, r.milestone_id);
-      deps.push(m);
-      if (m)
-        deps.push(m.project_id !== null ? tget(st.projects, m.project_id) : tget(st.groups, m.group_id!));
-    }
-    return deps;
+    if (r.milestone_id === null) return [st.settings, p, st.users, st.issuables.labels];
+    const m = tget(st.issuables.milestones, r.milestone_id);
+    const parent =
+      m && (m.project_id !== null ? tget(st.projects, m.project_id) : tget(st.groups, m.group_id!));
+    return [st.settings, p, st.users, st.issuables.labels, m, parent];
   }
 
   /**
@@ -273,7 +264,7 @@ export class IssuableRenderer {
     const key = (this.#issueKeys[code] ??=
       `${o.basic ? 'b' : 'i'}${o.subscribed === undefined ? '-' : +o.subscribed}${+this.paid}` +
       `${+this.withLabelsDetails}${form}|${i.milestone_id === null ? '' : this.today}|${this.base}`);
-    const deps = this.#issuableDeps(i, p, [i.author_id, i.closed_by_id]);
+    const deps = this.#issuableDeps(i, p);
     return this.#issues.bytes(i, key, deps, () => JSON.stringify(this.issue(i, o)));
   }
 
@@ -290,12 +281,7 @@ export class IssuableRenderer {
     const key =
       `${effectiveMergeStatus(mr, this.nowMs)}|${+this.paid}${+this.withLabelsDetails}` +
       `${this.#referenceForm(p)}|${mr.milestone_id === null ? '' : this.today}|${this.base}`;
-    const deps = this.#issuableDeps(mr, p, [
-      mr.merged_by_id,
-      mr.closed_by_id,
-      mr.author_id,
-      ...mr.reviewer_ids,
-    ]);
+    const deps = this.#issuableDeps(mr, p);
     deps.push(tget(this.st.issuables.diffs, mr.diff_id));
     return { key, deps };
   }
