@@ -8,6 +8,7 @@
  */
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
+import type { RecordRenderings } from '../../core/render-cache.js';
 import type { GroupRecord, PlatformState, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { userRenderer, type UserRenderer } from '../users/entities.js';
@@ -39,6 +40,9 @@ type Json = Record<string, unknown>;
 /** Where a list or item is requested from: references are relative to it. */
 export type From = { project: Project } | { group: GroupRecord } | null;
 
+/** The reference forms (see `#referenceForm`). */
+const FORMS = ['o', 'p', 'f'] as const;
+
 export class IssuableRenderer {
   readonly st: PlatformState;
   readonly base: string;
@@ -48,6 +52,10 @@ export class IssuableRenderer {
   readonly nowMs: number;
   readonly today: string;
   withLabelsDetails = false;
+  readonly #issues: RecordRenderings<IssueRecord>;
+  readonly #mergeRequests: RecordRenderings<MergeRequestRecord>;
+  readonly #notes: RecordRenderings<NoteRecord>;
+  readonly #issueKeys: (string | undefined)[] = [];
 
   constructor(
     c: Ctx,
@@ -60,6 +68,10 @@ export class IssuableRenderer {
     this.paid = c.get('fx').tier() !== 'free';
     this.nowMs = c.get('fx').clock.ms();
     this.today = c.get('fx').clock.today();
+    const renderings = c.get('fx').renderings;
+    this.#issues = renderings.kind<IssueRecord>('issue');
+    this.#mergeRequests = renderings.kind<MergeRequestRecord>('merge_request');
+    this.#notes = renderings.kind<NoteRecord>('note');
   }
 
   user(id: number | null): Json | null {
@@ -199,6 +211,114 @@ export class IssuableRenderer {
     out.service_desk_reply_to = null;
     if (this.paid) out.health_status = i.health_status;
     return out;
+  }
+
+  /**
+   * How `reference` writes an issuable of `project` relative to where it is asked from, as one letter:
+   * its own reference, the project's path before it, or the full path. The rest it reads is the project.
+   */
+  #referenceForm(project: Project): (typeof FORMS)[number] {
+    const from = this.from;
+    if (from === null) return 'o';
+    if ('project' in from) {
+      if (from.project.id === project.id) return 'o';
+      return from.project.namespace_kind === project.namespace_kind &&
+        from.project.namespace_id === project.namespace_id
+        ? 'p'
+        : 'f';
+    }
+    return project.namespace_kind === 'group' && project.namespace_id === from.group.id ? 'p' : 'f';
+  }
+
+  /**
+   * What an issuable's rendering reads besides itself: the settings (avatars), its project, the users and
+   * labels tables (whole: a page's issues name many users, and looking each one up cost more than the
+   * rest of a kept rendering; a write to either builds the next renderings afresh), its milestone and the
+   * milestone's project or group (web_url), looked up as the rendering looks them up.
+   */
+  #issuableDeps(r: IssueRecord | MergeRequestRecord, p: Project): unknown[] {
+    const st = this.st;
+    if (r.milestone_id === null) return [st.settings, p, st.users, st.issuables.labels];
+    const m = tget(st.issuables.milestones, r.milestone_id);
+    const parent =
+      m && (m.project_id !== null ? tget(st.projects, m.project_id) : tget(st.groups, m.group_id!));
+    return [st.settings, p, st.users, st.issuables.labels, m, parent];
+  }
+
+  /**
+   * `issue` as UTF-8 bytes, kept per record (core renderings). The key holds the values the view reads
+   * besides records: shape, subscribed, tier, label details, reference form, the base URL, and the day
+   * when a milestone's `expired` depends on it.
+   */
+  issueBytes(i: IssueRecord, o: { basic?: boolean; subscribed?: boolean } = {}): Buffer<ArrayBuffer> {
+    const p = this.project(i.project_id);
+    const form = this.#referenceForm(p);
+    // The key's few variants per request, each made once (one flat string, compared whole).
+    const code =
+      ((((o.basic ? 1 : 0) * 3 + (o.subscribed === undefined ? 2 : +o.subscribed)) * 2 +
+        +this.withLabelsDetails) *
+        3 +
+        FORMS.indexOf(form)) *
+        2 +
+      +(i.milestone_id !== null);
+    const key = (this.#issueKeys[code] ??=
+      `${o.basic ? 'b' : 'i'}${o.subscribed === undefined ? '-' : +o.subscribed}${+this.paid}` +
+      `${+this.withLabelsDetails}${form}|${i.milestone_id === null ? '' : this.today}|${this.base}`);
+    const deps = this.#issuableDeps(i, p);
+    return this.#issues.bytes(i, key, deps, () => JSON.stringify(this.issue(i, o)));
+  }
+
+  /** `mergeRequestSimple` as bytes: it reads the record, its project and the base URL. */
+  mergeRequestSimpleBytes(mr: MergeRequestRecord): Buffer<ArrayBuffer> {
+    const p = this.project(mr.project_id);
+    return this.#mergeRequests.bytes(mr, `s|${this.base}`, [p], () =>
+      JSON.stringify(this.mergeRequestSimple(mr)),
+    );
+  }
+
+  /** The key and deps of `mergeRequest`'s rendering (see `issueBytes`); the status is a value of the clock. */
+  #mergeRequestView(mr: MergeRequestRecord, p: Project): { key: string; deps: unknown[] } {
+    const key =
+      `${effectiveMergeStatus(mr, this.nowMs)}|${+this.paid}${+this.withLabelsDetails}` +
+      `${this.#referenceForm(p)}|${mr.milestone_id === null ? '' : this.today}|${this.base}`;
+    const deps = this.#issuableDeps(mr, p);
+    deps.push(tget(this.st.issuables.diffs, mr.diff_id));
+    return { key, deps };
+  }
+
+  /** `mergeRequest` (`MergeRequestBasic`) as bytes, kept per record. */
+  mergeRequestBytes(mr: MergeRequestRecord): Buffer<ArrayBuffer> {
+    const { key, deps } = this.#mergeRequestView(mr, this.project(mr.project_id));
+    return this.#mergeRequests.bytes(mr, `b|${key}`, deps, () => JSON.stringify(this.mergeRequest(mr)));
+  }
+
+  /**
+   * `mergeRequestFull` as bytes, kept per record. What it reads of the viewer and the clock goes into the
+   * key as values (pipelines shown, can_merge, rebase in progress, first contribution); the diverged
+   * commits count reads the repository, so an answer with it is built every time.
+   */
+  mergeRequestFullBytes(
+    mr: MergeRequestRecord,
+    o: {
+      subscribed?: boolean;
+      divergedCommits?: boolean;
+      rebaseInProgress?: boolean;
+      firstContribution?: boolean;
+    } = {},
+  ): Buffer<ArrayBuffer> {
+    if (o.divergedCommits) return Buffer.from(JSON.stringify(this.mergeRequestFull(mr, o)));
+    const p = this.project(mr.project_id);
+    const { key, deps } = this.#mergeRequestView(mr, p);
+    const a = abilities(this.st, this.viewer, p);
+    const builds =
+      p.builds_access_level !== 'disabled' &&
+      (p.builds_access_level !== 'private' || a.level >= 10 || a.admin);
+    const full =
+      `f${o.subscribed === undefined ? '-' : +o.subscribed}${+builds}` +
+      `${+canMerge(this.st, this.viewer, p, mr.target_branch)}` +
+      `${o.rebaseInProgress ? +((mr.rebase_until_ms ?? 0) > this.nowMs) : '-'}` +
+      `${o.firstContribution ? +this.firstContribution(mr, p) : '-'}|${key}`;
+    return this.#mergeRequests.bytes(mr, full, deps, () => JSON.stringify(this.mergeRequestFull(mr, o)));
   }
 
   /** `MergeRequestSimple` (view=simple). */
@@ -356,6 +476,25 @@ export class IssuableRenderer {
     out.confidential = n.confidential;
     out.noteable_iid = iid;
     return out;
+  }
+
+  /**
+   * `note` as bytes, kept per record: the noteable's iid is a value of the key (its record changes with
+   * every note counted on it); the users it shows and the settings are its deps.
+   */
+  noteBytes(n: NoteRecord): Buffer<ArrayBuffer> {
+    const st = this.st;
+    let iid: number | null = null;
+    if (n.noteable_type === 'Issue') iid = tget(st.issuables.issues, n.noteable_id)?.iid ?? null;
+    if (n.noteable_type === 'MergeRequest')
+      iid = tget(st.issuables.mergeRequests, n.noteable_id)?.iid ?? null;
+    const resolver = n.resolved_by_id ?? null;
+    const deps = [
+      st.settings,
+      tget(st.users, n.author_id),
+      resolver === null ? null : tget(st.users, resolver),
+    ];
+    return this.#notes.bytes(n, `${iid}|${this.base}`, deps, () => JSON.stringify(this.note(n)));
   }
 
   /** The spec's GET shape of snippet and epic notes. */

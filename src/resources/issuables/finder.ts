@@ -27,6 +27,22 @@ export interface ProjectSet<T extends Rec> {
   sorted: Map<string, T[]>;
   /** How many are confidential: with none, visibility needs no check per record. */
   confidential: number;
+  /** The ids of the set's labels by lower-cased title, for the labels table they were read from. */
+  labelTitles?: TitleIndex;
+  /** The ids of the set's milestones by title, for the milestones table they were read from. */
+  milestoneTitles?: TitleIndex;
+  /** Inverted lists narrowed by state, label ids and milestone ids (`idPrefilter`), by what narrowed them. */
+  narrowed?: Map<string, T[]>;
+  /** Orderings of the narrowed lists, by list. */
+  narrowedSorted?: WeakMap<T[], Map<string, T[]>>;
+}
+
+/** Narrowed lists kept per set: past this many, the set starts over (a client trying many filters). */
+const NARROWED_PER_SET = 64;
+
+interface TitleIndex {
+  readonly table: object;
+  readonly ids: Map<string, number[]>;
 }
 
 const caches = {
@@ -317,6 +333,122 @@ function hasAny(f: NegatableFilters): boolean {
   return v;
 }
 
+/**
+ * The ids of the labels (`l`) or milestones (`m`) on the set's records, by title: built once per set and
+ * titles table (a rename replaces the table), instead of reading every inverted list's key per request.
+ */
+function idsByTitle<T extends Rec>(
+  set: ProjectSet<T>,
+  prefix: 'l:' | 'm:',
+  title: (id: number) => string | undefined,
+): Map<string, number[]> {
+  const ids = new Map<string, number[]>();
+  for (const key of set.by.keys()) {
+    if (!key.startsWith(prefix) || key === `${prefix}none`) continue;
+    const id = Number(key.slice(2));
+    const t = title(id);
+    if (t === undefined) continue;
+    const list = ids.get(t);
+    if (list) list.push(id);
+    else ids.set(t, [id]);
+  }
+  return ids;
+}
+
+function labelIdsTitled<T extends Rec>(st: PlatformState, set: ProjectSet<T>): Map<string, number[]> {
+  const table = st.issuables.labels;
+  let ix = set.labelTitles;
+  if (ix?.table !== table) {
+    // A label missing from the table has the title '' (as `labelTitle` reads it).
+    ix = { table, ids: idsByTitle(set, 'l:', (id) => labelTitle(st, id)) };
+    if (set !== EMPTY) set.labelTitles = ix;
+  }
+  return ix.ids;
+}
+
+function milestoneIdsTitled<T extends Rec>(st: PlatformState, set: ProjectSet<T>): Map<string, number[]> {
+  const table = st.issuables.milestones;
+  let ix = set.milestoneTitles;
+  if (ix?.table !== table) {
+    ix = { table, ids: idsByTitle(set, 'm:', (id) => milestoneTitle(st, id)) };
+    if (set !== EMPTY) set.milestoneTitles = ix;
+  }
+  return ix.ids;
+}
+
+/**
+ * What the positive label and milestone filters require, checked on a record's ids before the full
+ * predicate (which checks them again by title): the ids of this set's labels and milestones that carry
+ * the asked titles. A record has a label titled `t` exactly when one of its label ids is among them, as
+ * every label and milestone on the set's records has its inverted list. Null when nothing is asked.
+ */
+function idPrefilter<T extends Rec>(st: PlatformState, set: ProjectSet<T>, f: Filters): Prefilter<T> | null {
+  const labelSets: number[][] = [];
+  if (Array.isArray(f.labels)) {
+    const byTitle = labelIdsTitled(st, set);
+    for (const t of f.labels) labelSets.push(byTitle.get(t) ?? []);
+  }
+  let milestones: number[] | null = null;
+  if (typeof f.milestone === 'string' && f.milestone !== 'none' && f.milestone !== 'any')
+    milestones = milestoneIdsTitled(st, set).get(f.milestone) ?? [];
+  const state = f.state !== undefined && f.state !== 'all' ? f.state : null;
+  if (labelSets.length === 0 && milestones === null && state === null) return null;
+  // What the test reads, as ids: the key stays true whatever the tables' titles become.
+  const key = `${state ?? ''}|${milestones === null ? '-' : milestones.join(',')}|${labelSets.map((l) => l.join(',')).join(';')}`;
+  const test = (r: T) => {
+    if (state !== null && r.state !== state) return false;
+    if (milestones !== null && (r.milestone_id === null || !milestones.includes(r.milestone_id)))
+      return false;
+    for (const ids of labelSets) {
+      let has = false;
+      for (const id of r.label_ids)
+        if (ids.includes(id)) {
+          has = true;
+          break;
+        }
+      if (!has) return false;
+    }
+    return true;
+  };
+  return { test, key, exact: onlyIds(f) };
+}
+
+interface Prefilter<T> {
+  test: (r: T) => boolean;
+  /** The ids and state it compares. */
+  key: string;
+  /** Whether it decides the whole predicate (the filters ask for nothing else). */
+  exact: boolean;
+}
+
+/** Whether the filters ask for no more than a state, label titles and a milestone title. */
+function onlyIds(f: Filters): boolean {
+  if (f.scope !== 'all' || hasAny(f.not)) return false;
+  if (f.labels !== undefined && !Array.isArray(f.labels)) return false;
+  if (f.milestone === 'none' || f.milestone === 'any') return false;
+  for (const k in f) {
+    if (k === 'state' || k === 'scope' || k === 'not' || k === 'labels' || k === 'milestone') continue;
+    if ((f as unknown as Record<string, unknown>)[k] !== undefined) return false;
+  }
+  return true;
+}
+
+/**
+ * `base` (an inverted list of `set`, named `baseKey`) narrowed by the id prefilter, kept on the set: the
+ * set and its lists never change (a write replaces the set), and the prefilter's key names every id it
+ * compares, so a kept list answers again as long as the set stands.
+ */
+function narrowed<T extends Rec>(set: ProjectSet<T>, base: T[], baseKey: string, pre: Prefilter<T>): T[] {
+  if (set === EMPTY) return base.filter(pre.test);
+  const k = `${baseKey}|${pre.key}`;
+  const kept = (set.narrowed ??= new Map()).get(k);
+  if (kept) return kept;
+  const list = base.filter(pre.test);
+  if (set.narrowed.size >= NARROWED_PER_SET) set.narrowed.clear();
+  set.narrowed.set(k, list);
+  return list;
+}
+
 /** The shortest inverted list the filters name (`all` when none), with its key. */
 function candidates<T extends Rec>(
   st: PlatformState,
@@ -344,28 +476,38 @@ function candidates<T extends Rec>(
   if (f.labels === 'none') byKey('l:none');
   else if (Array.isArray(f.labels) && f.labels.length > 0) {
     // A title may name several labels (a project's and a group's): only a single list can drive.
-    const title = f.labels[0]!;
-    const keys: string[] = [];
-    for (const key of set.by.keys())
-      if (key.startsWith('l:') && key !== 'l:none' && labelTitle(st, Number(key.slice(2))) === title)
-        keys.push(key);
-    if (keys.length === 0) consider('none', []);
-    else if (keys.length === 1) byKey(keys[0]!);
+    const ids = labelIdsTitled(st, set).get(f.labels[0]!);
+    if (ids === undefined) consider('none', []);
+    else if (ids.length === 1) byKey(`l:${ids[0]}`);
   }
   if (f.milestone === 'none') byKey('m:none');
   else if (typeof f.milestone === 'string' && f.milestone !== 'any') {
-    const keys: string[] = [];
-    for (const key of set.by.keys())
-      if (
-        key.startsWith('m:') &&
-        key !== 'm:none' &&
-        milestoneTitle(st, Number(key.slice(2))) === f.milestone
-      )
-        keys.push(key);
-    if (keys.length === 0) consider('none', []);
-    else if (keys.length === 1) byKey(keys[0]!);
+    const ids = milestoneIdsTitled(st, set).get(f.milestone);
+    if (ids === undefined) consider('none', []);
+    else if (ids.length === 1) byKey(`m:${ids[0]}`);
   }
   return { list: best, key: bestKey };
+}
+
+/** A narrowed list in a record-column order, kept beside it on the set (both go with the set). */
+function sortedNarrowed<T extends Rec>(
+  ctx: FindContext,
+  set: ProjectSet<T>,
+  list: T[],
+  orderBy: 'created_at' | 'updated_at',
+  sort: 'asc' | 'desc',
+): T[] {
+  if (set === EMPTY) return [...list].sort(comparator(ctx.st, orderBy, sort));
+  const orders = (set.narrowedSorted ??= new WeakMap());
+  const k = `${orderBy}:${sort}`;
+  let byOrder = orders.get(list);
+  if (byOrder === undefined) orders.set(list, (byOrder = new Map()));
+  let out = byOrder.get(k);
+  if (out === undefined) {
+    out = [...list].sort(comparator(ctx.st, orderBy, sort));
+    byOrder.set(k, out);
+  }
+  return out;
 }
 
 /** Whether the filters ask for nothing beyond a state: the state's list is then the answer. */
@@ -389,10 +531,19 @@ function findInProject<T extends Rec>(
   sort: 'asc' | 'desc',
   ordered: boolean,
 ): T[] {
-  const { list: base, key } = candidates(ctx.st, set, f, ctx.user);
+  const { list: candidateList, key } = candidates(ctx.st, set, f, ctx.user);
+  const pre = idPrefilter(ctx.st, set, f);
+  const base = pre === null ? candidateList : narrowed(set, candidateList, key, pre);
   const keep = visible
     ? (r: T) => visible(r) && matches(ctx, kind, f, r)
     : (r: T) => matches(ctx, kind, f, r);
+  if (pre?.exact && !visible) {
+    // The narrowed list is the answer: the predicate asks nothing the prefilter did not decide.
+    if (!ordered) return base;
+    if (orderBy === 'created_at' || orderBy === 'updated_at')
+      return sortedNarrowed(ctx, set, base, orderBy, sort);
+    return [...base].sort(comparator(ctx.st, orderBy, sort));
+  }
   if (!ordered) return base.filter(keep);
   // Orderings by a record's own columns are cached per project set (the others read labels and
   // milestones, which change without the set changing).
@@ -407,7 +558,7 @@ function findInProject<T extends Rec>(
     return out;
   };
   if (cacheable && !visible && stateOnly(f) && (key === 'all' || key.startsWith('s:')))
-    return sortedList(key, base);
+    return sortedList(key, candidateList);
   if (cacheable && base.length * 2 > set.all.length) return sortedList('all', set.all).filter(keep);
   return base.filter(keep).sort(comparator(ctx.st, orderBy, sort));
 }

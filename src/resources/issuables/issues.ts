@@ -10,7 +10,7 @@ import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, notFound, recordNotFound, validationError } from '../../core/errors.js';
-import { paginate, paginationParams } from '../../core/pagination.js';
+import { paginate, paginateBytes, paginationParams } from '../../core/pagination.js';
 import { atLeastOneOf, p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
@@ -25,7 +25,7 @@ import { createIssue, deleteIssue, labelIdsFor, updateIssue, type IssueChanges }
 import { emitEvent } from '../integrations/events.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import type { IssueRecord, MergeRequestRecord } from './store.js';
-import { sendJson } from '../../core/respond.js';
+import { jsonResponse } from '../../core/respond.js';
 
 type S = PlatformState;
 
@@ -45,7 +45,7 @@ function issueRequest(c: Ctx, prm: IssueListParams): FindRequest {
 function sendIssues(c: Ctx, list: IssueRecord[], prm: IssueListParams, from: From): Response {
   const r = issuableRenderer(c, from);
   r.withLabelsDetails = prm.with_labels_details;
-  return paginate(c, list, (i) => r.issue(i));
+  return paginateBytes(c, list, (i) => r.issueBytes(i));
 }
 
 /** A list route's issues, with its params and where they are from. */
@@ -249,8 +249,8 @@ function sendIssue(c: Ctx, issueId: number, status: 200 | 201, project: Project)
   const st = state(c);
   const issue = tget(st.issuables.issues, issueId)!;
   const r = issuableRenderer(c, { project });
-  return sendJson(
-    r.issue(issue, { subscribed: isSubscribed(st, 'Issue', issue, c.get('viewer').user) }),
+  return jsonResponse(
+    r.issueBytes(issue, { subscribed: isSubscribed(st, 'Issue', issue, c.get('viewer').user) }),
     status,
   );
 }

@@ -19,7 +19,7 @@ import {
   unprocessable,
   validationError,
 } from '../../core/errors.js';
-import { offsetPage, paginate, paginationParams, sendPage } from '../../core/pagination.js';
+import { offsetPage, paginate, paginationParams, sendPageBytes } from '../../core/pagination.js';
 import { mergeBlocked } from '../../core/merge-checks.js';
 import { atLeastOneOf, p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
@@ -52,7 +52,7 @@ import { emitEvent } from '../integrations/events.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import { chunkIds, type IssueRecord, type MergeRequestRecord } from './store.js';
 import { isWip } from './text.js';
-import { sendJson } from '../../core/respond.js';
+import { jsonResponse } from '../../core/respond.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Lists
@@ -89,7 +89,9 @@ function sendMergeRequests(c: Ctx, list: MergeRequestRecord[], prm: MrListParams
   }
   const r = issuableRenderer(c, from);
   r.withLabelsDetails = prm.with_labels_details;
-  return sendPage(c, page, (mr) => (prm.view === 'simple' ? r.mergeRequestSimple(mr) : r.mergeRequest(mr)));
+  return sendPageBytes(page, (mr) =>
+    prm.view === 'simple' ? r.mergeRequestSimpleBytes(mr) : r.mergeRequestBytes(mr),
+  );
 }
 
 /** The lists; the global one keeps archived projects' merge requests whatever `non_archived` says. */
@@ -119,7 +121,7 @@ function sendMergeRequest(
   const mr = tget(st.issuables.mergeRequests, id)!;
   const r = issuableRenderer(c, { project });
   const subscribed = isSubscribed(st, 'MergeRequest', mr, c.get('viewer').user);
-  return sendJson(r.mergeRequestFull(mr, { subscribed, ...o }), status);
+  return jsonResponse(r.mergeRequestFullBytes(mr, { subscribed, ...o }), status);
 }
 
 /**

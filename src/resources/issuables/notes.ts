@@ -11,7 +11,7 @@ import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { badRequest, forbidden, notFound, recordNotFound } from '../../core/errors.js';
-import { offsetPage, paginationParams, sendPage } from '../../core/pagination.js';
+import { offsetPage, paginationParams, sendPage, sendPageBytes } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import type { GroupRecord, PlatformState } from '../../core/state.js';
@@ -179,7 +179,8 @@ function list(type: NoteableType) {
     const page = offsetPage(c, notes);
     page.items = page.items.filter((x) => canSeeNote(n.a, x));
     const r = issuableRenderer(c);
-    return sendPage(c, page, (x) => render(r, n, x, true));
+    if (n.shape) return sendPage(c, page, (x) => render(r, n, x, true));
+    return sendPageBytes(page, (x) => r.noteBytes(x));
   };
 }
 

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { createFauxlab, type Fauxlab } from '../../../src/index.js';
+import { issuablesWorld } from './world.js';
+
+const WEBSITE = '/projects/acme%2Fwebsite';
+const VIEWERS = ['root-api', 'alice-api', 'gus-api', 'bob-api', undefined];
+
+/** Status, headers and body of a GET, as one string. */
+async function read(fx: Fauxlab, path: string, token?: string): Promise<string> {
+  const res = await fx.fetch(`http://localhost/api/v4${path}`, {
+    headers: token ? { 'PRIVATE-TOKEN': token } : {},
+  });
+  return `${res.status} ${JSON.stringify([...res.headers])} ${await res.text()}`;
+}
+
+const PATHS = [
+  `${WEBSITE}/issues`,
+  `${WEBSITE}/issues?state=opened&labels=bug`,
+  `${WEBSITE}/issues?labels=bug&milestone=v1.0`,
+  `${WEBSITE}/issues?labels=bug&milestone=v1.0&created_after=2000-01-01T00:00:00Z`,
+  `${WEBSITE}/issues?labels=feature,docs&order_by=updated_at&sort=asc`,
+  `${WEBSITE}/issues?milestone=v2.0&with_labels_details=true`,
+  `${WEBSITE}/issues?state=closed&labels=bug&per_page=1&page=1`,
+  `${WEBSITE}/issues/1`,
+  `${WEBSITE}/issues/4`,
+  `${WEBSITE}/issues/6/notes`,
+  `${WEBSITE}/issues/6/notes?sort=asc`,
+  '/groups/acme/issues?labels=bug',
+  '/issues?scope=all&state=opened',
+  `${WEBSITE}/merge_requests`,
+  `${WEBSITE}/merge_requests?view=simple`,
+  `${WEBSITE}/merge_requests?labels=bug&state=opened`,
+  `${WEBSITE}/merge_requests/1`,
+  `${WEBSITE}/merge_requests/2`,
+  '/groups/acme/merge_requests?with_labels_details=true',
+];
+
+async function readAll(fx: Fauxlab): Promise<string[]> {
+  const out: string[] = [];
+  for (const token of VIEWERS) for (const path of PATHS) out.push(await read(fx, path, token));
+  return out;
+}
+
+async function send(fx: Fauxlab, method: string, path: string, body: object, token = 'root-api') {
+  const res = await fx.fetch(`http://localhost/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, `${method} ${path}: ${await res.clone().text()}`).toBeLessThan(300);
+  return res;
+}
+
+const parsed = async <T>(fx: Fauxlab, path: string, token = 'root-api') => {
+  const res = await fx.fetch(`http://localhost/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': token } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as T;
+};
+
+interface IssueJson {
+  iid: number;
+  title: string;
+  labels: string[];
+  milestone: { title: string } | null;
+  author: { name: string };
+  user_notes_count: number;
+  upvotes: number;
+}
+
+describe('issuable renderings', () => {
+  it('GET issues, merge requests and notes: the same status, headers and bytes for every viewer whether renderings are kept or not', async () => {
+    const kept = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 1 << 24 });
+    const none = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 0 });
+    // Run by run: renderings are kept from the second ask on, and answered from the third.
+    for (let i = 0; i < 3; i++) {
+      const expected = await readAll(none);
+      expect(expected.filter((s) => s.startsWith('200 ')).length).toBeGreaterThan(PATHS.length * 3);
+      expect(await readAll(kept)).toEqual(expected);
+    }
+    expect(kept.renderCache.size).toBeGreaterThan(0);
+    // Confidential issues stay hidden from a guest whatever another viewer's reads left behind.
+    const titles = (await parsed<IssueJson[]>(kept, `${WEBSITE}/issues`, 'gus-api')).map((x) => x.title);
+    expect(titles).not.toContain('Secret vulnerability');
+  });
+
+  it('GET /projects/:id/issues/:issue_iid and lists: a kept issue gives way to an edit, a label rename, a milestone change, a new note, an award and an author rename', async () => {
+    const fx = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 1 << 24 });
+    const issue = () => parsed<IssueJson>(fx, `${WEBSITE}/issues/1`);
+    const listed = async (query = '') =>
+      (await parsed<IssueJson[]>(fx, `${WEBSITE}/issues${query}`)).find((x) => x.iid === 1);
+    const both = async () => {
+      const one = await issue();
+      expect(await listed()).toEqual(one === undefined ? one : { ...one, subscribed: undefined });
+      return one;
+    };
+    for (let i = 0; i < 3; i++) await both();
+    expect(await both()).toMatchObject({ title: 'Login button broken', labels: ['bug'], upvotes: 2 });
+
+    await send(fx, 'PUT', `${WEBSITE}/issues/1`, { title: 'Login button fixed' });
+    expect((await both()).title).toBe('Login button fixed');
+
+    await send(fx, 'PUT', `${WEBSITE}/labels/bug`, { new_name: 'defect' });
+    expect((await both()).labels).toEqual(['defect']);
+    expect(await listed('?labels=defect&milestone=v1.0')).toBeDefined();
+    expect(await listed('?labels=bug&milestone=v1.0')).toBeUndefined();
+
+    const milestones = await parsed<{ id: number; title: string }[]>(fx, `${WEBSITE}/milestones?title=v1.0`);
+    await send(fx, 'PUT', `${WEBSITE}/milestones/${milestones[0]!.id}`, { title: 'v1.0-final' });
+    expect((await both()).milestone?.title).toBe('v1.0-final');
+    expect(await listed('?labels=defect&milestone=v1.0-final')).toBeDefined();
+    expect(await listed('?labels=defect&milestone=v1.0')).toBeUndefined();
+
+    const notes = (await both()).user_notes_count;
+    await send(fx, 'POST', `${WEBSITE}/issues/1/notes`, { body: 'Me too' });
+    expect((await both()).user_notes_count).toBe(notes + 1);
+
+    await send(fx, 'POST', `${WEBSITE}/issues/1/award_emoji`, { name: 'thumbsup' });
+    expect((await both()).upvotes).toBe(3);
+
+    await send(fx, 'PUT', '/users/3', { name: 'Robert Builder' });
+    expect((await both()).author.name).toBe('Robert Builder');
+  });
+
+  it('GET /projects/:id/issues/:issue_iid/notes: a kept note gives way to an edit and its author rename', async () => {
+    const fx = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 1 << 24 });
+    const notes = () =>
+      parsed<{ id: number; body: string; author: { name: string } }[]>(fx, `${WEBSITE}/issues/6/notes`);
+    for (let i = 0; i < 3; i++) await notes();
+    const [note] = await notes();
+    expect(note).toMatchObject({ body: 'Fixed locally', author: { name: 'Dave Grohl' } });
+    await send(fx, 'PUT', `${WEBSITE}/issues/6/notes/${note!.id}`, { body: 'Fixed for real' }, 'dave-api');
+    expect((await notes())[0]!.body).toBe('Fixed for real');
+    await send(fx, 'PUT', '/users/5', { name: 'David Grohl' });
+    expect((await notes())[0]!.author.name).toBe('David Grohl');
+  });
+
+  it('GET /projects/:id/merge_requests and /merge_requests/:merge_request_iid: a kept merge request gives way to an edit, a label rename and an author rename', async () => {
+    const fx = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 1 << 24 });
+    type Mr = { iid: number; title: string; labels: string[]; author: { name: string } };
+    const one = () => parsed<Mr>(fx, `${WEBSITE}/merge_requests/1`);
+    const listed = async () =>
+      (await parsed<Mr[]>(fx, `${WEBSITE}/merge_requests`)).find((x) => x.iid === 1)!;
+    for (let i = 0; i < 3; i++) await Promise.all([one(), listed()]);
+    expect(await one()).toMatchObject({ title: 'Fix login button', labels: ['bug'] });
+    await send(fx, 'PUT', `${WEBSITE}/merge_requests/1`, { title: 'Fix the login button' });
+    expect((await one()).title).toBe('Fix the login button');
+    expect((await listed()).title).toBe('Fix the login button');
+    await send(fx, 'PUT', `${WEBSITE}/labels/bug`, { new_name: 'defect' });
+    expect((await one()).labels).toEqual(['defect']);
+    expect((await listed()).labels).toEqual(['defect']);
+    await send(fx, 'PUT', '/users/5', { name: 'David Grohl' });
+    expect((await one()).author.name).toBe('David Grohl');
+    expect((await listed()).author.name).toBe('David Grohl');
+  });
+});
+
+describe('issuable finder', () => {
+  it('GET /projects/:id/issues: filters by state, label and milestone titles find what the full predicate finds, across a group label of the same title', async () => {
+    const fx = createFauxlab({ scenario: issuablesWorld, responseCache: false });
+    await send(fx, 'POST', '/groups/acme/labels', { name: 'Bug', color: '#123456' });
+    await send(fx, 'PUT', `${WEBSITE}/issues/2`, { add_labels: 'Bug' });
+    await send(fx, 'PUT', `${WEBSITE}/issues/3`, { add_labels: 'Bug', milestone_id: 0 });
+    const ids = async (query: string) =>
+      (await parsed<IssueJson[]>(fx, `${WEBSITE}/issues?per_page=100&${query}`)).map((x) => x.iid);
+    const seen = new Set<string>();
+    for (const state of ['', 'state=opened', 'state=closed', 'state=all'])
+      for (const labels of ['', 'labels=bug', 'labels=BUG,docs', 'labels=feature', 'labels=nothing'])
+        for (const milestone of ['', 'milestone=v1.0', 'milestone=v2.0', 'milestone=nothing']) {
+          const query = [state, labels, milestone].filter((s) => s !== '').join('&');
+          // A filter that excludes nothing takes the full predicate's way.
+          const full = await ids(`${query}&created_after=2000-01-01T00:00:00Z`);
+          expect(await ids(query), query).toEqual(full);
+          for (const order of ['order_by=updated_at&sort=asc', 'order_by=created_at&sort=asc'])
+            expect(await ids(`${query}&${order}`), `${query}&${order}`).toEqual(
+              await ids(`${query}&${order}&created_after=2000-01-01T00:00:00Z`),
+            );
+          seen.add(JSON.stringify(full));
+        }
+    // The combinations tell issues apart (the comparison is not of empty lists only).
+    expect(seen.size).toBeGreaterThan(8);
+    expect(await ids('labels=bug&state=closed')).toEqual([3]);
+    expect(await ids('labels=bug')).toEqual([4, 3, 2, 1]);
+  });
+});
