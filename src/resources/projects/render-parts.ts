@@ -366,7 +366,8 @@ export function linkTemplates(base: string): string[][] {
   let byFlags = linkCache.get(base);
   if (!byFlags) {
     if (linkCache.size >= 64) linkCache.clear();
-    const api = `${base}/api/v4/projects/`;
+    // Written inside JSON strings: escaped as JSON.stringify would (a configured base may hold any character).
+    const api = JSON.stringify(`${base}/api/v4/projects/`).slice(1, -1);
     byFlags = [];
     for (let k = 0; k < 4; k++) {
       const parts = [`,"_links":{"self":"${api}`];

@@ -94,7 +94,7 @@ describe('project renderings', () => {
     expect(new Set(SHARED_PIECES)).toEqual(new Set(Object.keys(IS_DEFAULT)));
   });
 
-  it('GET /projects/:id: URLs from a base URL that JSON escapes are the joined URL escaped', async () => {
+  it('GET /projects/:id: URLs and _links from a base URL that JSON escapes are the joined URL escaped', async () => {
     const base = 'http://gitlab.example/a"b\\c';
     const plain = createFauxlab({ scenario: projectsWorld });
     const fx = createFauxlab({ scenario: projectsWorld, baseUrl: base, responseCache: false });
@@ -108,6 +108,11 @@ describe('project renderings', () => {
       expect(text).toContain(`"ssh_url_to_repo":${JSON.stringify(`git@gitlab.example:${path}.git`)}`);
       expect(text).toContain(`"http_url_to_repo":${JSON.stringify(`${base}/${path}.git`)}`);
       expect(text).toContain(`"web_url":${JSON.stringify(`${base}/${path}`)}`);
+      const links = (JSON.parse(text) as { _links: Record<string, string> })._links;
+      expect([links.self, links.members]).toEqual([
+        `${base}/api/v4/projects/${id}`,
+        `${base}/api/v4/projects/${id}/members`,
+      ]);
     }
   });
 
