@@ -12,7 +12,7 @@ import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, validationError } from '../../core/errors.js';
 import { featureEnabled } from '../../core/features.js';
-import { paginate, paginationParams } from '../../core/pagination.js';
+import { paginateBytes, paginationParams } from '../../core/pagination.js';
 import { allOrNoneOf, p, parseParams, type Parsed } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { PlatformState, Visibility } from '../../core/state.js';
@@ -48,7 +48,7 @@ import {
 } from './model.js';
 import { own } from '../../core/own.js';
 import { groupEventData, subgroupEvent, systemEvent } from '../hooks/system.js';
-import { sendJson } from '../../core/respond.js';
+import { jsonResponse, sendJson } from '../../core/respond.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
@@ -189,8 +189,8 @@ function listGroups(
   const finder = finderTest(st, viewer, prm);
   const r = groupRenderer(c);
   const opts = { statistics: prm.statistics && admin, customAttributes: prm.with_custom_attributes && admin };
-  const render = (k: GroupKey) => r.group(k.g, opts);
-  if (finder === 'none') return paginate(c, [], render);
+  const render = (k: GroupKey) => r.groupBytes(k.g, opts);
+  if (finder === 'none') return paginateBytes(c, [], render);
 
   const tests: ((k: GroupKey) => boolean)[] = [];
   if (finder !== 'all') tests.push(finder);
@@ -224,7 +224,7 @@ function listGroups(
     list = orderedGroups(st, orderBy, sort).filter(test);
   }
   if (similarity) list = sortBySimilarity(list, search!);
-  return paginate(c, list, render);
+  return paginateBytes(c, list, render);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -426,7 +426,8 @@ export function groupsRoutes(r: ApiRouter): void {
       customAttributes: prm.with_custom_attributes && viewer?.admin === true,
       canAdminGroup: canAdminGroup(st, viewer, g),
     };
-    return sendJson(prm.with_projects ? rr.detail(g, opts) : rr.group(g, opts));
+    // The detail embeds projects as each viewer may read them: built every time.
+    return prm.with_projects ? sendJson(rr.detail(g, opts)) : jsonResponse(rr.groupBytes(g, opts));
   });
 
   r.put('/groups/:id', updateGroupRoute);
