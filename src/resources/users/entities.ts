@@ -72,6 +72,13 @@ function workInformation(u: UserRecord): string | null {
   return u.job_title || org || null;
 }
 
+/**
+ * What `JSON.stringify` escapes in a string: quotes, backslashes, control characters and lone surrogates
+ * (any surrogate here: a pair goes the slow way and comes out as it is).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
+const JSON_SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /** Thrown by `j` on a value the string builders do not render; the caller stringifies the object instead. */
 class Unrenderable extends Error {}
 
@@ -83,8 +90,9 @@ class Unrenderable extends Error {}
 function j(v: unknown): string {
   switch (typeof v) {
     case 'string':
-      // Most optional profile fields are empty.
-      return v === '' ? '""' : JSON.stringify(v);
+      // A string with nothing to escape is itself between quotes: testing for that is cheaper than
+      // `JSON.stringify`, and most values (names, URLs, times, e-mails) have nothing to escape.
+      return JSON_SPECIAL.test(v) ? JSON.stringify(v) : `"${v}"`;
     case 'number':
       if (Number.isFinite(v)) return String(v);
       break;
