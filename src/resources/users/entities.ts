@@ -140,6 +140,8 @@ export class UserRenderer {
   readonly #kept: RecordRenderings<UserRecord>;
   /** What every user rendering reads besides its record and key: the settings (Gravatar). */
   readonly #deps: readonly unknown[];
+  readonly #keys = new Map<string, string>();
+  #personal?: Map<number, number[]>;
 
   constructor(c: Ctx | UserRendererParts) {
     const parts: UserRendererParts =
@@ -361,37 +363,50 @@ export class UserRenderer {
 
   /** `UserBasic` as bytes. */
   basicBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    return this.#kept.bytes(u, `b|${+!!o.customAttributes}|${this.base}`, this.#deps, () =>
+    return this.#kept.bytes(u, this.#key(`b|${+!!o.customAttributes}`), this.#deps, () =>
       this.basicJson(u, o),
     );
   }
 
   /** `User` as bytes. */
   userBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    const key = `u|${+!!o.customAttributes}${+this.canReadProfile(u)}|${this.base}`;
+    const key = this.#key(`u|${+!!o.customAttributes}${+this.canReadProfile(u)}`);
     return this.#kept.bytes(u, key, this.#deps, () => this.userJson(u, o));
   }
 
   /** `UserPublic` as bytes. */
   publicBytes(u: UserRecord): Buffer<ArrayBuffer> {
-    const key = `p|${+this.#paid}${+this.#canCreateProject(u)}|${this.base}`;
+    const key = this.#key(`p|${+this.#paid}${+this.#canCreateProject(u)}`);
     return this.#kept.bytes(u, key, this.#deps, () => this.publicJson(u));
   }
 
   /** `UserWithAdmin` as bytes. */
   withAdminBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    const key = `a|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}|${this.base}`;
+    const key = this.#key(`a|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}`);
     return this.#kept.bytes(u, key, this.#deps, () => this.withAdminJson(u, o));
   }
 
   /** `UserDetailsWithAdmin` as bytes. */
   detailsBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    const key = `d|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}${highestRole(this.st, u.id)}|${this.base}`;
+    const key = this.#key(
+      `d|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}${highestRole(this.st, u.id)}`,
+    );
     return this.#kept.bytes(u, key, this.#deps, () => this.detailsJson(u, o));
   }
 
+  /**
+   * The full view key for a short head, made once per renderer: a list's users share a few keys, and a
+   * key built per user is a new joined string that each comparison with a kept view has to flatten.
+   */
+  #key(head: string): string {
+    let key = this.#keys.get(head);
+    if (key === undefined) this.#keys.set(head, (key = `${head}|${this.base}`));
+    return key;
+  }
+
   #canCreateProject(u: UserRecord): boolean {
-    return u.projects_limit - (personalProjects(this.st).get(u.id)?.length ?? 0) > 0;
+    const personal = (this.#personal ??= personalProjects(this.st));
+    return u.projects_limit - (personal.get(u.id)?.length ?? 0) > 0;
   }
 
   #admin(u: UserRecord, o: RenderOptions): Json {
