@@ -222,7 +222,7 @@ function similarity(a: Set<string>, b: Set<string>): number {
  * `sorted_by_similarity_and_parent_id_desc`: path similarity plus 0.7 × name similarity, highest first,
  * then parent id descending (top-level groups last), then id descending.
  */
-export function sortBySimilarity(list: GroupKey[], search: string): GroupKey[] {
+export function sortBySimilarity(list: readonly GroupKey[], search: string): GroupKey[] {
   const q = trigrams(search);
   const scored = list.map((k) => ({
     k,
