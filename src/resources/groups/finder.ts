@@ -11,6 +11,12 @@ import { descendantIds, type Group } from './model.js';
 /** A group with the lower-cased route keys that searches compare. */
 export interface GroupKey {
   g: Group;
+  /**
+   * The record's id and visibility level, copied here: group records come in many shapes, and reading
+   * them off every record of a 10,000-group list was most of a non-admin's request.
+   */
+  id: number;
+  level: number;
   /** Lower-cased full path and full name (the route's path and name). */
   path: string;
   name: string;
@@ -28,6 +34,8 @@ const indexes = new WeakMap<Table<unknown>, GroupsIndex>();
 
 const keyOf = (g: Group): GroupKey => ({
   g,
+  id: g.id,
+  level: VISIBILITY_LEVEL[g.visibility],
   path: g.full_path.toLowerCase(),
   name: (g.full_name ?? g.name).toLowerCase(),
 });
@@ -171,7 +179,7 @@ export function finderTest(
   const own = viewer ? userHierarchy(st, viewer.id) : undefined;
   if (viewer && !allAvailable) return own!.size === 0 ? 'none' : (k) => own!.has(k.g.id);
   const minLevel = viewer && !viewer.external ? VISIBILITY_LEVEL.internal : VISIBILITY_LEVEL.public;
-  return (k) => VISIBILITY_LEVEL[k.g.visibility] >= minLevel || own?.has(k.g.id) === true;
+  return (k) => k.level >= minLevel || own?.has(k.id) === true;
 }
 
 // ---------------------------------------------------------------------------------------------------
