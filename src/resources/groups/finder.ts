@@ -160,11 +160,11 @@ export function finderTest(
   st: PlatformState,
   viewer: UserRecord | null,
   f: FinderParams,
-): ((k: GroupKey) => boolean) | 'all' | 'none' {
+): ((k: GroupKey) => boolean) | VisibilityTest | 'all' | 'none' {
   if (f.owned) {
     if (!viewer) return 'none';
     const owned = new Set(memberGroups(st, viewer.id, ACCESS.OWNER, ACCESS.OWNER));
-    return (k) => owned.has(k.g.id);
+    return (k) => owned.has(k.id);
   }
   if (viewer && f.min_access_level !== undefined) {
     const set = new Set<number>();
@@ -172,14 +172,36 @@ export function finderTest(
       set.add(gid);
       for (const d of descendantIds(st, gid)) set.add(d);
     }
-    return (k) => set.has(k.g.id);
+    return (k) => set.has(k.id);
   }
   const allAvailable = f.all_available ?? viewer?.admin === true;
   if (viewer?.admin && allAvailable) return 'all';
   const own = viewer ? userHierarchy(st, viewer.id) : undefined;
-  if (viewer && !allAvailable) return own!.size === 0 ? 'none' : (k) => own!.has(k.g.id);
+  if (viewer && !allAvailable) return own!.size === 0 ? 'none' : (k) => own!.has(k.id);
   const minLevel = viewer && !viewer.external ? VISIBILITY_LEVEL.internal : VISIBILITY_LEVEL.public;
-  return (k) => k.level >= minLevel || own?.has(k.id) === true;
+  const test = (k: GroupKey) => k.level >= minLevel || own?.has(k.id) === true;
+  return Object.assign(test, { minLevel, own });
+}
+
+/** `finderTest`'s test for all available groups (a non-admin's list): what it keeps, as values. */
+export interface VisibilityTest {
+  (k: GroupKey): boolean;
+  readonly minLevel: number;
+  readonly own: ReadonlySet<number> | undefined;
+}
+
+const visibleLists = new WeakMap<readonly GroupKey[], Map<number, readonly GroupKey[]>>();
+
+/**
+ * The groups of an ordered list (`orderedGroups`, cached per groups table) at `minLevel` or above, cached
+ * with the list: what a viewer with no groups of their own sees, without a pass over every group.
+ */
+export function visibleAt(ordered: readonly GroupKey[], minLevel: number): readonly GroupKey[] {
+  let byLevel = visibleLists.get(ordered);
+  if (!byLevel) visibleLists.set(ordered, (byLevel = new Map()));
+  let list = byLevel.get(minLevel);
+  if (!list) byLevel.set(minLevel, (list = ordered.filter((k) => k.level >= minLevel)));
+  return list;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import { canAdminGroup, canCreateSubgroup, findGroupRecord } from './access.js';
 import { groupRenderer } from './entities.js';
 import {
   finderTest,
+  visibleAt,
   groupKey,
   groupSearch,
   orderedGroups,
@@ -198,7 +199,7 @@ function listGroups(
   if (search !== undefined) tests.push(groupSearch(search));
   if (prm.skip_groups && prm.skip_groups.length > 0) {
     const skip = new Set(prm.skip_groups);
-    tests.push((k) => !skip.has(k.g.id));
+    tests.push((k) => !skip.has(k.id));
   }
   const attrs = prm.custom_attributes;
   if (attrs && admin)
@@ -224,7 +225,11 @@ function listGroups(
     if (prm.top_level_only) tests.push((k) => k.g.parent_id === null);
     const ordered = orderedGroups(st, orderBy, sort);
     // Nothing to filter (an admin's plain list): the cached order is the list, not a copy of 10,000 rows.
-    list = tests.length === 0 ? ordered : ordered.filter(tests.length === 1 ? tests[0]! : test);
+    // Only the visibility test, from a viewer with no groups of their own: the list cached with the order.
+    if (tests.length === 0) list = ordered;
+    else if (tests.length === 1 && tests[0] === finder && 'minLevel' in finder && !finder.own?.size)
+      list = visibleAt(ordered, finder.minLevel);
+    else list = ordered.filter(tests.length === 1 ? tests[0]! : test);
   }
   if (similarity) list = sortBySimilarity(list, search!);
   return paginateBytes(c, list, render);

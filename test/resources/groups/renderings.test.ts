@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { PlatformState } from '../../../src/core/state.js';
 import { groupsFx, send, type Fx } from './world.js';
 
-const VIEWERS = ['root-api', 'alice-api', 'bob-api', 'dave-api', 'grace-api', undefined];
+// erin and carol (external) belong to no group: their lists are the visible groups alone.
+const VIEWERS = [
+  'root-api',
+  'alice-api',
+  'bob-api',
+  'dave-api',
+  'grace-api',
+  'erin-api',
+  'carol-api',
+  undefined,
+];
 
 const PATHS = [
   '/groups',
@@ -10,6 +20,9 @@ const PATHS = [
   '/groups?statistics=true',
   '/groups?order_by=path&sort=asc&per_page=3&page=2',
   '/groups?search=in',
+  '/groups?all_available=true&order_by=path',
+  '/groups?all_available=true&sort=asc&per_page=2&page=2',
+  '/groups?top_level_only=true',
   '/groups/acme?with_projects=false',
   '/groups/acme%2Fsecret?with_projects=false&with_custom_attributes=true',
   '/groups/hidden%2Finner?with_projects=false',
@@ -109,5 +122,23 @@ describe('group renderings', () => {
     expect((await listed(fx)).every((g) => 'ldap_cn' in g)).toBe(true);
     fx.restore(snap);
     expect((await listed(fx)).every((g) => !('ldap_cn' in g))).toBe(true);
+  });
+
+  it('GET /groups: a viewer with no group of their own sees exactly the groups at their visibility level, and a visibility change shows at once', async () => {
+    const fx = groupsFx({ responseCache: false });
+    const paths = async (token?: string) =>
+      (
+        (await send(fx, 'GET', '/groups?all_available=true&order_by=path&sort=asc', token)).body as Listed[]
+      ).map((g) => g.full_path);
+    expect(await paths()).toEqual(['acme']);
+    expect(await paths('carol-api')).toEqual(['acme']);
+    expect(await paths('erin-api')).toEqual(['acme', 'acme/labs', 'zeta']);
+    expect((await send(fx, 'PUT', '/groups/zeta', 'root-api', { visibility: 'public' })).status).toBe(200);
+    expect(await paths()).toEqual(['acme', 'zeta']);
+    expect(await paths('erin-api')).toEqual(['acme', 'acme/labs', 'zeta']);
+    expect((await send(fx, 'PUT', '/groups/acme%2Flabs', 'root-api', { visibility: 'private' })).status).toBe(
+      200,
+    );
+    expect(await paths('erin-api')).toEqual(['acme', 'zeta']);
   });
 });
