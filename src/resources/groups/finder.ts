@@ -160,7 +160,7 @@ export function finderTest(
   st: PlatformState,
   viewer: UserRecord | null,
   f: FinderParams,
-): ((k: GroupKey) => boolean) | VisibilityTest | 'all' | 'none' {
+): ((k: GroupKey) => boolean) | VisibilityTest | MembershipTest | 'all' | 'none' {
   if (f.owned) {
     if (!viewer) return 'none';
     const owned = new Set(memberGroups(st, viewer.id, ACCESS.OWNER, ACCESS.OWNER));
@@ -177,7 +177,8 @@ export function finderTest(
   const allAvailable = f.all_available ?? viewer?.admin === true;
   if (viewer?.admin && allAvailable) return 'all';
   const own = viewer ? userHierarchy(st, viewer.id) : undefined;
-  if (viewer && !allAvailable) return own!.size === 0 ? 'none' : (k) => own!.has(k.id);
+  if (viewer && !allAvailable)
+    return own!.size === 0 ? 'none' : Object.assign((k: GroupKey) => own!.has(k.id), { only: own! });
   const minLevel = viewer && !viewer.external ? VISIBILITY_LEVEL.internal : VISIBILITY_LEVEL.public;
   const test = (k: GroupKey) => k.level >= minLevel || own?.has(k.id) === true;
   return Object.assign(test, { minLevel, own });
@@ -188,6 +189,34 @@ export interface VisibilityTest {
   (k: GroupKey): boolean;
   readonly minLevel: number;
   readonly own: ReadonlySet<number> | undefined;
+}
+
+/** `finderTest`'s test for the viewer's own hierarchy: the ids it keeps. */
+export interface MembershipTest {
+  (k: GroupKey): boolean;
+  readonly only: ReadonlySet<number>;
+}
+
+const positions = new WeakMap<readonly GroupKey[], Map<number, number>>();
+
+/**
+ * The groups of `ids` in the order of `ordered` (cached per groups table): a viewer's own hierarchy is
+ * usually a few groups, found through each group's place in the order rather than by a pass over all.
+ */
+export function pickInOrder(ordered: readonly GroupKey[], ids: ReadonlySet<number>): readonly GroupKey[] {
+  if (ids.size * 8 > ordered.length) return ordered.filter((k) => ids.has(k.id));
+  let at = positions.get(ordered);
+  if (!at) {
+    at = new Map();
+    for (let i = 0; i < ordered.length; i++) at.set(ordered[i]!.id, i);
+    positions.set(ordered, at);
+  }
+  const found: number[] = [];
+  for (const id of ids) {
+    const i = at.get(id);
+    if (i !== undefined) found.push(i);
+  }
+  return found.sort((a, b) => a - b).map((i) => ordered[i]!);
 }
 
 const visibleLists = new WeakMap<readonly GroupKey[], Map<number, readonly GroupKey[]>>();

@@ -23,6 +23,7 @@ import { canAdminGroup, canCreateSubgroup, findGroupRecord } from './access.js';
 import { groupRenderer } from './entities.js';
 import {
   finderTest,
+  pickInOrder,
   visibleAt,
   groupKey,
   groupSearch,
@@ -225,10 +226,13 @@ function listGroups(
     if (prm.top_level_only) tests.push((k) => k.g.parent_id === null);
     const ordered = orderedGroups(st, orderBy, sort);
     // Nothing to filter (an admin's plain list): the cached order is the list, not a copy of 10,000 rows.
-    // Only the visibility test, from a viewer with no groups of their own: the list cached with the order.
+    // Only the visibility test, from a viewer with no groups of their own: the list cached with the order;
+    // only the viewer's own hierarchy: their few groups picked by their places in the order.
     if (tests.length === 0) list = ordered;
     else if (tests.length === 1 && tests[0] === finder && 'minLevel' in finder && !finder.own?.size)
       list = visibleAt(ordered, finder.minLevel);
+    else if (tests.length === 1 && tests[0] === finder && 'only' in finder)
+      list = pickInOrder(ordered, finder.only);
     else list = ordered.filter(tests.length === 1 ? tests[0]! : test);
   }
   if (similarity) list = sortBySimilarity(list, search!);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { PlatformState } from '../../../src/core/state.js';
-import { groupsFx, send, type Fx } from './world.js';
+import { createFauxlab } from '../../../src/index.js';
+import { tvalues } from '../../../src/core/table.js';
+import {
+  orderedGroups,
+  pickInOrder,
+  userHierarchy,
+  type GroupKey,
+} from '../../../src/resources/groups/finder.js';
+import type { Group } from '../../../src/resources/groups/model.js';
+import { groupsFx, groupsWorld, send, type Fx } from './world.js';
 
 // erin and carol (external) belong to no group: their lists are the visible groups alone.
 const VIEWERS = [
@@ -140,5 +149,55 @@ describe('group renderings', () => {
       200,
     );
     expect(await paths('erin-api')).toEqual(['acme', 'zeta']);
+  });
+
+  it('pickInOrder: the groups of a set of ids in the order of a list, as filtering the list gives them', () => {
+    const keys: GroupKey[] = [];
+    for (let i = 0; i < 400; i++) {
+      const id = ((i * 7919) % 400) + 1;
+      keys.push({ g: {} as Group, id, level: 0, path: `p${id}`, name: `n${id}` });
+    }
+    for (const size of [0, 1, 3, 20, 49, 50, 51, 399]) {
+      const ids = new Set<number>([100_000]);
+      for (let i = 0; i < size; i++) ids.add(((i * 104729) % 400) + 1);
+      const picked = pickInOrder(keys, ids);
+      expect(picked).toEqual(keys.filter((k) => ids.has(k.id)));
+      expect(pickInOrder(keys, ids)).toEqual(picked);
+    }
+  });
+
+  it('GET /groups: a member among many groups gets their own hierarchy in the list order, as filtering every group gives it', async () => {
+    const fx = createFauxlab({
+      scenario: { ...groupsWorld, generate: { users: 3000, groups: 300 } },
+      responseCache: false,
+    });
+    const st = fx.state;
+    expect(st.groups.size).toBeGreaterThan(300);
+    const checked: number[] = [];
+    for (const [token, username] of [
+      ['alice-api', 'alice'],
+      ['bob-api', 'bob'],
+      ['dave-api', 'dave'],
+      ['grace-api', 'grace'],
+    ] as const) {
+      const user = [...tvalues(st.users)].find((u) => u.username === username)!;
+      const own = userHierarchy(st, user.id);
+      checked.push(own.size);
+      for (const [orderBy, sort] of [
+        ['path', 'asc'],
+        ['name', 'desc'],
+        ['id', 'desc'],
+      ] as const) {
+        const res = await send(fx, 'GET', `/groups?order_by=${orderBy}&sort=${sort}&per_page=100`, token);
+        const expected = orderedGroups(st, orderBy, sort)
+          .filter((k) => own.has(k.id))
+          .slice(0, 100)
+          .map((k) => k.g.full_path);
+        expect((res.body as Listed[]).map((g) => g.full_path)).toEqual(expected);
+      }
+    }
+    // Hierarchies small enough for the pick by place, at least one of them more than one group.
+    expect(checked.every((n) => n * 8 <= st.groups.size)).toBe(true);
+    expect(Math.max(...checked)).toBeGreaterThan(1);
   });
 });
