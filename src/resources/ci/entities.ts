@@ -1,6 +1,7 @@
 /** What clients see of variables and pipelines: the spec's shapes, in its field order. */
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
+import type { RecordRenderings } from '../../core/render-cache.js';
 import type {
   PipelineRecord,
   PipelineStatus,
@@ -94,19 +95,24 @@ const STATUS_LOOKS: Record<PipelineStatus, StatusLook> = {
   scheduled: look('scheduled', 'delayed', 'waiting for delayed job'),
 };
 
+const NO_DEPS: readonly unknown[] = [];
+
 /** Renders pipelines for one request: the clock is read once, so every pipeline of a page agrees. */
 export class PipelineRenderer {
   readonly now: number;
   readonly #base: string;
   readonly #users: ReturnType<typeof userRenderer>;
+  readonly #kept: RecordRenderings<PipelineRecord>;
 
   constructor(
     readonly c: Ctx,
     now?: number,
   ) {
-    this.now = now ?? c.get('fx').clock.ms();
+    const fx = c.get('fx');
+    this.now = now ?? fx.clock.ms();
     this.#base = requestBase(c);
     this.#users = userRenderer(c);
+    this.#kept = fx.renderings.kind<PipelineRecord>('pipeline');
   }
 
   live(p: PipelineRecord): LivePipeline {
@@ -128,6 +134,16 @@ export class PipelineRenderer {
       created_at: p.created_at,
       updated_at: live.updated_at,
     };
+  }
+
+  /**
+   * `PipelineBasic` as UTF-8 bytes, kept per record (core renderings). Besides the record it reads the
+   * status and update time the clock gives it now, the base URL and its project's path: all of them go
+   * into the key as values, so that the clock, a rename or a transfer makes a new rendering.
+   */
+  basicBytes(p: PipelineRecord, project: ProjectRecord, live = this.live(p)): Buffer<ArrayBuffer> {
+    const key = `${live.status}|${live.updated_at}|${this.#base}${this.#path(p, project)}`;
+    return this.#kept.bytes(p, key, NO_DEPS, () => JSON.stringify(this.basic(p, project, live)));
   }
 
   /** `Pipeline`: single, create, retry and cancel responses. */

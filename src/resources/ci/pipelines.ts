@@ -8,7 +8,7 @@ import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { forbidden, internalError, notFound, recordNotFound, validationError } from '../../core/errors.js';
 import { featureEnabled } from '../../core/features.js';
-import { paginate, paginationParams } from '../../core/pagination.js';
+import { paginate, paginateBytes, paginationParams } from '../../core/pagination.js';
 import { p, type ParamValue, type Parsed } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { Draft } from 'immer';
@@ -140,7 +140,7 @@ function listPipelines(c: Ctx, prm: Parsed<typeof listShape>): Response {
   const key = SORT_KEYS[prm.order_by];
   const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
   rows.sort((a, b) => dir * (cmp(key(a), key(b)) || a.pl.id - b.pl.id));
-  return paginate(c, rows, (x) => r.basic(x.pl, proj, x.live));
+  return paginateBytes(c, rows, (x) => r.basicBytes(x.pl, proj, x.live));
 }
 
 const str = (v: ParamValue | undefined) =>

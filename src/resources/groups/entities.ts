@@ -9,6 +9,7 @@
 import { canReadProject } from '../../core/access.js';
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
+import type { RecordRenderings } from '../../core/render-cache.js';
 import type { MemberRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { projectEntity, projectStatistics } from '../projects/entities.js';
@@ -50,6 +51,8 @@ export interface DetailRenderOptions extends GroupRenderOptions {
   canAdminGroup?: boolean;
 }
 
+const NO_DEPS: readonly unknown[] = [];
+
 /** Renders groups for one request: the request-wide parts (base URL, tier, viewer) are read once. */
 export class GroupRenderer {
   readonly base: string;
@@ -58,13 +61,16 @@ export class GroupRenderer {
   readonly paid: boolean;
   readonly #c: Ctx;
   #users?: UserRenderer;
+  readonly #kept: RecordRenderings<Group>;
 
   constructor(c: Ctx) {
     this.#c = c;
     this.base = requestBase(c);
     this.st = state(c);
     this.viewer = c.get('viewer')?.user ?? null;
-    this.paid = c.get('fx').tier() !== 'free';
+    const fx = c.get('fx');
+    this.paid = fx.tier() !== 'free';
+    this.#kept = fx.renderings.kind<Group>('group');
   }
 
   webUrl(g: Group): string {
@@ -115,6 +121,17 @@ export class GroupRenderer {
       out.marked_for_deletion_on = g.marked_for_deletion_on;
     }
     return out;
+  }
+
+  /**
+   * `Group` as UTF-8 bytes, kept per record (core renderings). The shape reads nothing but the record
+   * (full path and full name are kept on it, and renames and transfers rewrite every group below) and the
+   * values in the key; statistics sum the group's projects, so a shape with them is built every time.
+   */
+  groupBytes(g: Group, o: GroupRenderOptions = {}): Buffer<ArrayBuffer> {
+    if (o.statistics) return Buffer.from(JSON.stringify(this.group(g, o)));
+    const key = `g|${+!!o.customAttributes}${+this.paid}|${this.base}`;
+    return this.#kept.bytes(g, key, NO_DEPS, () => JSON.stringify(this.group(g, o)));
   }
 
   /** `GroupDetail`: the group with its (deprecated) project lists. */

@@ -11,6 +11,12 @@ import { descendantIds, type Group } from './model.js';
 /** A group with the lower-cased route keys that searches compare. */
 export interface GroupKey {
   g: Group;
+  /**
+   * The record's id and visibility level, copied here: group records come in many shapes, and reading
+   * them off every record of a 10,000-group list was most of a non-admin's request.
+   */
+  id: number;
+  level: number;
   /** Lower-cased full path and full name (the route's path and name). */
   path: string;
   name: string;
@@ -28,6 +34,8 @@ const indexes = new WeakMap<Table<unknown>, GroupsIndex>();
 
 const keyOf = (g: Group): GroupKey => ({
   g,
+  id: g.id,
+  level: VISIBILITY_LEVEL[g.visibility],
   path: g.full_path.toLowerCase(),
   name: (g.full_name ?? g.name).toLowerCase(),
 });
@@ -152,11 +160,11 @@ export function finderTest(
   st: PlatformState,
   viewer: UserRecord | null,
   f: FinderParams,
-): ((k: GroupKey) => boolean) | 'all' | 'none' {
+): ((k: GroupKey) => boolean) | VisibilityTest | MembershipTest | 'all' | 'none' {
   if (f.owned) {
     if (!viewer) return 'none';
     const owned = new Set(memberGroups(st, viewer.id, ACCESS.OWNER, ACCESS.OWNER));
-    return (k) => owned.has(k.g.id);
+    return (k) => owned.has(k.id);
   }
   if (viewer && f.min_access_level !== undefined) {
     const set = new Set<number>();
@@ -164,14 +172,65 @@ export function finderTest(
       set.add(gid);
       for (const d of descendantIds(st, gid)) set.add(d);
     }
-    return (k) => set.has(k.g.id);
+    return (k) => set.has(k.id);
   }
   const allAvailable = f.all_available ?? viewer?.admin === true;
   if (viewer?.admin && allAvailable) return 'all';
   const own = viewer ? userHierarchy(st, viewer.id) : undefined;
-  if (viewer && !allAvailable) return own!.size === 0 ? 'none' : (k) => own!.has(k.g.id);
+  if (viewer && !allAvailable)
+    return own!.size === 0 ? 'none' : Object.assign((k: GroupKey) => own!.has(k.id), { only: own! });
   const minLevel = viewer && !viewer.external ? VISIBILITY_LEVEL.internal : VISIBILITY_LEVEL.public;
-  return (k) => VISIBILITY_LEVEL[k.g.visibility] >= minLevel || own?.has(k.g.id) === true;
+  const test = (k: GroupKey) => k.level >= minLevel || own?.has(k.id) === true;
+  return Object.assign(test, { minLevel, own });
+}
+
+/** `finderTest`'s test for all available groups (a non-admin's list): what it keeps, as values. */
+export interface VisibilityTest {
+  (k: GroupKey): boolean;
+  readonly minLevel: number;
+  readonly own: ReadonlySet<number> | undefined;
+}
+
+/** `finderTest`'s test for the viewer's own hierarchy: the ids it keeps. */
+export interface MembershipTest {
+  (k: GroupKey): boolean;
+  readonly only: ReadonlySet<number>;
+}
+
+const positions = new WeakMap<readonly GroupKey[], Map<number, number>>();
+
+/**
+ * The groups of `ids` in the order of `ordered` (cached per groups table): a viewer's own hierarchy is
+ * usually a few groups, found through each group's place in the order rather than by a pass over all.
+ */
+export function pickInOrder(ordered: readonly GroupKey[], ids: ReadonlySet<number>): readonly GroupKey[] {
+  if (ids.size * 8 > ordered.length) return ordered.filter((k) => ids.has(k.id));
+  let at = positions.get(ordered);
+  if (!at) {
+    at = new Map();
+    for (let i = 0; i < ordered.length; i++) at.set(ordered[i]!.id, i);
+    positions.set(ordered, at);
+  }
+  const found: number[] = [];
+  for (const id of ids) {
+    const i = at.get(id);
+    if (i !== undefined) found.push(i);
+  }
+  return found.sort((a, b) => a - b).map((i) => ordered[i]!);
+}
+
+const visibleLists = new WeakMap<readonly GroupKey[], Map<number, readonly GroupKey[]>>();
+
+/**
+ * The groups of an ordered list (`orderedGroups`, cached per groups table) at `minLevel` or above, cached
+ * with the list: what a viewer with no groups of their own sees, without a pass over every group.
+ */
+export function visibleAt(ordered: readonly GroupKey[], minLevel: number): readonly GroupKey[] {
+  let byLevel = visibleLists.get(ordered);
+  if (!byLevel) visibleLists.set(ordered, (byLevel = new Map()));
+  let list = byLevel.get(minLevel);
+  if (!list) byLevel.set(minLevel, (list = ordered.filter((k) => k.level >= minLevel)));
+  return list;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -222,7 +281,7 @@ function similarity(a: Set<string>, b: Set<string>): number {
  * `sorted_by_similarity_and_parent_id_desc`: path similarity plus 0.7 × name similarity, highest first,
  * then parent id descending (top-level groups last), then id descending.
  */
-export function sortBySimilarity(list: GroupKey[], search: string): GroupKey[] {
+export function sortBySimilarity(list: readonly GroupKey[], search: string): GroupKey[] {
   const q = trigrams(search);
   const scored = list.map((k) => ({
     k,

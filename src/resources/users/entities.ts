@@ -8,10 +8,10 @@
  * - withAdmin (`UserWithAdmin`): lists for admins, `GET /user` for admins, create and update;
  * - details (`UserDetailsWithAdmin`): `GET /users/:id` for admins.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import type { RecordRenderings } from '../../core/render-cache.js';
+import type { RecordRenderings, Renderings } from '../../core/render-cache.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
 import { highestRole, personalProjects } from './finder.js';
 import { setting } from '../settings/model.js';
@@ -25,7 +25,8 @@ function gravatarHash(u: UserRecord): string | null {
   if (h === undefined) {
     const id = u.email.trim() || u.username.trim();
     if (!id) return null;
-    h = createHash('md5').update(id.toLowerCase()).digest('hex');
+    // The one-shot digest: a Hash object per user was most of a cold user rendering.
+    h = hash('md5', id.toLowerCase(), 'hex');
     emailHashes.set(u, h);
   }
   return h;
@@ -33,13 +34,31 @@ function gravatarHash(u: UserRecord): string | null {
 
 /** Times as the platform renders them: ISO 8601 with milliseconds, UTC. */
 function time(s: string | null): string | null {
-  if (s === null || /\.\d{3}Z$/.test(s)) return s;
+  if (s === null || isIsoMillis(s)) return s;
   const t = Date.parse(s);
   return Number.isNaN(t) ? s : new Date(t).toISOString();
 }
 
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** `/\.\d{3}Z$/` without a regular expression: most stored times already end so. */
+function isIsoMillis(s: string): boolean {
+  const n = s.length;
+  return (
+    n >= 5 &&
+    s.charCodeAt(n - 1) === 90 &&
+    s.charCodeAt(n - 5) === 46 &&
+    isDigit(s.charCodeAt(n - 4)) &&
+    isDigit(s.charCodeAt(n - 3)) &&
+    isDigit(s.charCodeAt(n - 2))
+  );
+}
+
+const HTML_SPECIAL = /[&<>"']/;
+
 /** The single-line Markdown pipeline of `bio_html`: text, HTML-escaped. */
 function escapeHtml(s: string): string {
+  if (!HTML_SPECIAL.test(s)) return s;
   return s.replace(
     /[&<>"']/g,
     (ch) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[ch]};`,
@@ -53,11 +72,62 @@ function workInformation(u: UserRecord): string | null {
   return u.job_title || org || null;
 }
 
+/**
+ * What `JSON.stringify` escapes in a string: quotes, backslashes, control characters and lone surrogates
+ * (any surrogate here: a pair goes the slow way and comes out as it is).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
+const JSON_SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Thrown by `j` on a value the string builders do not render; the caller stringifies the object instead. */
+class Unrenderable extends Error {}
+
+/**
+ * A JSON value as `JSON.stringify` writes it inside an object, for the values user records hold
+ * (strings, finite numbers, booleans, null). Anything else (an undefined field, which `JSON.stringify`
+ * would leave out, a nested object) sends the whole shape back to the object path.
+ */
+function j(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      // A string with nothing to escape is itself between quotes: testing for that is cheaper than
+      // `JSON.stringify`, and most values (names, URLs, times, e-mails) have nothing to escape.
+      return JSON_SPECIAL.test(v) ? JSON.stringify(v) : `"${v}"`;
+    case 'number':
+      if (Number.isFinite(v)) return String(v);
+      break;
+    case 'boolean':
+      return v ? 'true' : 'false';
+    default:
+      if (v === null) return 'null';
+  }
+  throw new Unrenderable();
+}
+
+/** The string builder's JSON, or the object's through `JSON.stringify` when a value is unusual. */
+function built(fast: () => string, slow: () => Json): string {
+  try {
+    return fast();
+  } catch (e) {
+    if (e instanceof Unrenderable) return JSON.stringify(slow());
+    throw e;
+  }
+}
+
 const blocked = (u: UserRecord) => u.state === 'blocked' || u.state === 'ldap_blocked';
 
 export interface RenderOptions {
   /** `with_custom_attributes=true` from a viewer allowed to read them. */
   customAttributes?: boolean;
+}
+
+/** What a renderer reads of its request (given directly outside a request, as in tests). */
+export interface UserRendererParts {
+  base: string;
+  st: PlatformState;
+  viewer: UserRecord | null;
+  paid: boolean;
+  renderings: Renderings;
 }
 
 /** Renders users for one request: computes the request-wide parts (base URL, tier, settings) once. */
@@ -70,14 +140,25 @@ export class UserRenderer {
   readonly #kept: RecordRenderings<UserRecord>;
   /** What every user rendering reads besides its record and key: the settings (Gravatar). */
   readonly #deps: readonly unknown[];
+  readonly #keys = new Map<string, string>();
+  #personal?: Map<number, number[]>;
 
-  constructor(c: Ctx) {
-    this.base = requestBase(c);
-    this.st = state(c);
-    this.viewer = c.get('viewer')?.user ?? null;
-    const fx = c.get('fx');
-    this.#paid = fx.tier() !== 'free';
-    this.#kept = fx.renderings.kind<UserRecord>('user');
+  constructor(c: Ctx | UserRendererParts) {
+    const parts: UserRendererParts =
+      'req' in c
+        ? {
+            base: requestBase(c),
+            st: state(c),
+            viewer: c.get('viewer')?.user ?? null,
+            paid: c.get('fx').tier() !== 'free',
+            renderings: c.get('fx').renderings,
+          }
+        : c;
+    this.base = parts.base;
+    this.st = parts.st;
+    this.viewer = parts.viewer;
+    this.#paid = parts.paid;
+    this.#kept = parts.renderings.kind<UserRecord>('user');
     this.#deps = [this.st.settings];
     this.#gravatarHost = !setting(this.st, 'gravatar_enabled')
       ? null
@@ -192,6 +273,88 @@ export class UserRenderer {
   }
 
   /*
+   * The same shapes as JSON strings, written directly: byte for byte what `JSON.stringify` makes of the
+   * objects above (same fields, same order), without building an object per user. Each `...Head` is its
+   * shape without the closing brace, which the next shape extends.
+   */
+
+  #basicHead(u: UserRecord, o: RenderOptions): string {
+    let s = `{"id":${j(u.id)},"name":${j(u.name)},"username":${j(u.username)},"state":${j(u.state)},"avatar_url":${j(this.avatarUrl(u))}`;
+    if (o.customAttributes) {
+      let list = '';
+      for (const [key, value] of Object.entries(u.custom_attributes))
+        list += `${list === '' ? '' : ','}{"key":${j(key)},"value":${j(value)}}`;
+      s += `,"custom_attributes":[${list}]`;
+    }
+    return `${s},"web_url":${j(this.webUrl(u))}`;
+  }
+
+  #userHead(u: UserRecord, o: RenderOptions): string {
+    const created = this.canReadProfile(u) ? `,"created_at":${j(time(u.created_at))}` : '';
+    return `${this.#basicHead(u, o)}${created},"bio":${j(u.bio)},"bio_html":${j(escapeHtml(u.bio ?? ''))},"location":${j(u.location)},"public_email":${j(u.public_email)},"skype":${j(u.skype)},"linkedin":${j(u.linkedin)},"twitter":${j(u.twitter)},"website_url":${j(u.website_url)},"organization":${j(u.organization)},"job_title":${j(u.job_title)},"bot":${j(u.bot)},"work_information":${j(workInformation(u))}`;
+  }
+
+  #publicHead(u: UserRecord, o: RenderOptions): string {
+    let ids = '';
+    for (const i of u.identities) {
+      const saml = i.provider === 'group_saml' ? `,"saml_provider_id":${j(i.saml_provider_id)}` : '';
+      ids += `${ids === '' ? '' : ','}{"provider":${j(i.provider)},"extern_uid":${j(i.extern_uid)}${saml}}`;
+    }
+    const minutes = this.#paid
+      ? `,"shared_runners_minutes_limit":${j(u.shared_runners_minutes_limit)},"extra_shared_runners_minutes_limit":${j(u.extra_shared_runners_minutes_limit)}`
+      : '';
+    return `${this.#userHead(u, o)},"last_sign_in_at":${j(time(u.last_sign_in_at))},"confirmed_at":${j(time(u.confirmed_at))},"last_activity_on":${j(u.last_activity_on)},"email":${j(u.email)},"theme_id":${j(u.theme_id)},"color_scheme_id":${j(u.color_scheme_id)},"projects_limit":${j(u.projects_limit)},"current_sign_in_at":${j(time(u.current_sign_in_at))},"identities":[${ids}],"can_create_group":${j(u.can_create_group)},"can_create_project":${j(this.#canCreateProject(u))},"two_factor_enabled":${j(u.two_factor_enabled)},"external":${j(u.external)},"private_profile":${j(u.private_profile)},"commit_email":${j(u.commit_email ?? u.email)}${minutes}`;
+  }
+
+  #adminHead(u: UserRecord, o: RenderOptions): string {
+    return `${this.#publicHead(u, o)},"is_admin":${j(u.admin)},"note":${j(u.note)}`;
+  }
+
+  /** `JSON.stringify(this.basic(u, o))`, written directly. */
+  basicJson(u: UserRecord, o: RenderOptions = {}): string {
+    return built(
+      () => `${this.#basicHead(u, o)}}`,
+      () => this.basic(u, o),
+    );
+  }
+
+  /** `JSON.stringify(this.user(u, o))`, written directly. */
+  userJson(u: UserRecord, o: RenderOptions = {}): string {
+    return built(
+      () => `${this.#userHead(u, o)}}`,
+      () => this.user(u, o),
+    );
+  }
+
+  /** `JSON.stringify(this.public(u, o))`, written directly. */
+  publicJson(u: UserRecord, o: RenderOptions = {}): string {
+    return built(
+      () => `${this.#publicHead(u, o)}}`,
+      () => this.public(u, o),
+    );
+  }
+
+  /** `JSON.stringify(this.withAdmin(u, o))`, written directly. */
+  withAdminJson(u: UserRecord, o: RenderOptions = {}): string {
+    return built(
+      () =>
+        `${this.#adminHead(u, o)},"current_sign_in_ip":${j(u.current_sign_in_ip)},"last_sign_in_ip":${j(u.last_sign_in_ip)}}`,
+      () => this.withAdmin(u, o),
+    );
+  }
+
+  /** `JSON.stringify(this.details(u, o))`, written directly. */
+  detailsJson(u: UserRecord, o: RenderOptions = {}): string {
+    return built(
+      () => {
+        const plan = this.#paid ? ',"plan":null,"trial":false' : '';
+        return `${this.#adminHead(u, o)},"highest_role":${j(highestRole(this.st, u.id))},"current_sign_in_ip":${j(u.current_sign_in_ip)},"last_sign_in_ip":${j(u.last_sign_in_ip)}${plan},"sign_in_count":${j(u.sign_in_count)}}`;
+      },
+      () => this.details(u, o),
+    );
+  }
+
+  /*
    * The same shapes as UTF-8 bytes, kept per record (core renderings). What a shape reads besides the
    * record and the settings goes into its key as a value: the base URL, the tier, the viewer's right to
    * the profile, can_create_project and highest_role, so that a write elsewhere (a new project, a new
@@ -200,37 +363,50 @@ export class UserRenderer {
 
   /** `UserBasic` as bytes. */
   basicBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    return this.#kept.bytes(u, `b|${+!!o.customAttributes}|${this.base}`, this.#deps, () =>
-      JSON.stringify(this.basic(u, o)),
+    return this.#kept.bytes(u, this.#key(`b|${+!!o.customAttributes}`), this.#deps, () =>
+      this.basicJson(u, o),
     );
   }
 
   /** `User` as bytes. */
   userBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    const key = `u|${+!!o.customAttributes}${+this.canReadProfile(u)}|${this.base}`;
-    return this.#kept.bytes(u, key, this.#deps, () => JSON.stringify(this.user(u, o)));
+    const key = this.#key(`u|${+!!o.customAttributes}${+this.canReadProfile(u)}`);
+    return this.#kept.bytes(u, key, this.#deps, () => this.userJson(u, o));
   }
 
   /** `UserPublic` as bytes. */
   publicBytes(u: UserRecord): Buffer<ArrayBuffer> {
-    const key = `p|${+this.#paid}${+this.#canCreateProject(u)}|${this.base}`;
-    return this.#kept.bytes(u, key, this.#deps, () => JSON.stringify(this.public(u)));
+    const key = this.#key(`p|${+this.#paid}${+this.#canCreateProject(u)}`);
+    return this.#kept.bytes(u, key, this.#deps, () => this.publicJson(u));
   }
 
   /** `UserWithAdmin` as bytes. */
   withAdminBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    const key = `a|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}|${this.base}`;
-    return this.#kept.bytes(u, key, this.#deps, () => JSON.stringify(this.withAdmin(u, o)));
+    const key = this.#key(`a|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}`);
+    return this.#kept.bytes(u, key, this.#deps, () => this.withAdminJson(u, o));
   }
 
   /** `UserDetailsWithAdmin` as bytes. */
   detailsBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    const key = `d|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}${highestRole(this.st, u.id)}|${this.base}`;
-    return this.#kept.bytes(u, key, this.#deps, () => JSON.stringify(this.details(u, o)));
+    const key = this.#key(
+      `d|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}${highestRole(this.st, u.id)}`,
+    );
+    return this.#kept.bytes(u, key, this.#deps, () => this.detailsJson(u, o));
+  }
+
+  /**
+   * The full view key for a short head, made once per renderer: a list's users share a few keys, and a
+   * key built per user is a new joined string that each comparison with a kept view has to flatten.
+   */
+  #key(head: string): string {
+    let key = this.#keys.get(head);
+    if (key === undefined) this.#keys.set(head, (key = `${head}|${this.base}`));
+    return key;
   }
 
   #canCreateProject(u: UserRecord): boolean {
-    return u.projects_limit - (personalProjects(this.st).get(u.id)?.length ?? 0) > 0;
+    const personal = (this.#personal ??= personalProjects(this.st));
+    return u.projects_limit - (personal.get(u.id)?.length ?? 0) > 0;
   }
 
   #admin(u: UserRecord, o: RenderOptions): Json {
