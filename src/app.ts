@@ -22,6 +22,7 @@ import { Faults } from './testing/faults.js';
 import {
   captureResponse,
   Journal,
+  journalBodyKept,
   journalHeaders,
   PendingEntry,
   requestLog,
@@ -141,7 +142,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     const raw = journal.enabled ? rawHeadersOf(request, env) : undefined;
     const journaled =
       journal.enabled && body !== null
-        ? { text: knownText(request)!, type, limit: journal.bodyLimit }
+        ? { text: journalBodyKept(knownText(request)!, journal.bodyLimit), type, limit: journal.bodyLimit }
         : undefined;
     const probe: Probe = {};
     const res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });

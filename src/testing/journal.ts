@@ -263,6 +263,16 @@ function capParsed(parsed: unknown, limit: number): { body?: unknown; truncated:
 }
 
 /**
+ * As much of a request body's text as `journalBodyText` reads with cap `limit`: a body far past the cap is
+ * kept by a pending entry only as far as its entry will show it (its start and the fact that it goes on),
+ * so that a journal of large uploads holds no more than eagerly made entries would.
+ */
+export function journalBodyKept(text: string, limit: number): string {
+  const reads = Math.max(limit * BIG_BODY + 1, limit + 1024, RAW_QUERY_KEPT) + 1;
+  return text.length > reads ? text.slice(0, reads) : text;
+}
+
+/**
  * A request body that is not multipart, as the journal keeps it, from its text (`type` lower-case):
  * parsed and filtered where the type allows it, capped. Never throws.
  */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../src/app.js';
 import { knownBody, lightRequest } from '../../src/core/fetch.js';
+import { journalBodyKept, journalBodyText } from '../../src/testing/journal.js';
 
 // No server adapter in this file: one replaces the global Request, and the light request then stays off.
 const ROOT = { 'PRIVATE-TOKEN': 'root-token' };
@@ -77,6 +78,16 @@ describe('light requests', () => {
           'http://x.test/api/v4/projects/1/issues/1',
           { ...init(JSON.stringify({ state_event: 'close' })), method: 'PUT' },
         ],
+        // Far past the journal's cap: its entry shows the start, as an eager one does.
+        [
+          'http://x.test/api/v4/projects/1/issues',
+          init(JSON.stringify({ password: 's', title: 'big', description: 'é'.repeat(200_000) })),
+        ],
+        [
+          'http://x.test/api/v4/users',
+          init(`password=p&${'a=b&'.repeat(30_000)}`, 'application/x-www-form-urlencoded'),
+        ],
+        ['http://x.test/api/v4/users', init('t'.repeat(100_000), 'text/plain')],
       ];
       for (const [url, req] of cases) {
         const light = await a.fetch(url, req);
@@ -217,5 +228,24 @@ describe('light requests', () => {
       }
     };
     for (const url of urls) expect([url, lightRequest(url)?.url]).toEqual([url, native(url)]);
+  });
+
+  it('journalBodyKept: a pending entry keeps a bounded start of a large body, from which its entry is the same', () => {
+    const bodies = [
+      '',
+      '{"a":1}',
+      JSON.stringify({ password: 'p', x: 'y'.repeat(100_000) }),
+      `token=t&${'k=v&'.repeat(50_000)}`,
+      'z'.repeat(1_000_000),
+      `{"x":"${'"'.repeat(10)}`,
+    ];
+    const types = ['application/json', 'application/x-www-form-urlencoded', 'text/plain', ''];
+    for (const limit of [0, 2, 40, 4096])
+      for (const text of bodies)
+        for (const type of types) {
+          const kept = journalBodyKept(text, limit);
+          expect(kept.length).toBeLessThanOrEqual(Math.max(limit * 16 + 1, limit + 1024, 4096) + 1);
+          expect(journalBodyText(kept, type, limit)).toEqual(journalBodyText(text, type, limit));
+        }
   });
 });
