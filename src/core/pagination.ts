@@ -6,7 +6,7 @@ import type { Ctx } from './context.js';
 import { grapeError } from './errors.js';
 import { featureEnabled } from './features.js';
 import { p, toQuery } from './params.js';
-import { jsonChunks, sendJson } from './respond.js';
+import { jsonResponse, sendJson } from './respond.js';
 
 /** Declared on every list endpoint, so that pagination links carry `per_page` like the platform's. */
 export const paginationParams = {
@@ -201,13 +201,13 @@ const EMPTY = Buffer.from('[]');
 
 /**
  * Sends a page whose items render as JSON bytes (kept renderings, `core/render-cache.ts`): the array is
- * written from them as they are, without parsing or copying them into one string.
+ * joined from them as they are, without parsing them or making one string.
  */
 export function sendPageBytes<T>(page: Page<T>, bytesOf: (t: T) => Uint8Array<ArrayBuffer>): Response {
   const headers: Record<string, string> = {};
   for (const k in page.headers) headers[k.toLowerCase()] = page.headers[k]!;
   const items = page.items;
-  if (items.length === 0) return jsonChunks([EMPTY], EMPTY.length, 200, headers);
+  if (items.length === 0) return jsonResponse(EMPTY, 200, headers);
   const chunks = new Array<Uint8Array<ArrayBuffer>>(items.length * 2 + 1);
   let size = items.length + 1;
   for (let i = 0; i < items.length; i++) {
@@ -217,7 +217,9 @@ export function sendPageBytes<T>(page: Page<T>, bytesOf: (t: T) => Uint8Array<Ar
     size += b.length;
   }
   chunks[items.length * 2] = CLOSE;
-  return jsonChunks(chunks, size, 200, headers);
+  // One body: a page goes out (and is kept by the response cache) as one buffer, which a server writes
+  // at a better rate than the same bytes in pieces.
+  return jsonResponse(Buffer.concat(chunks, size), 200, headers);
 }
 
 /** Offset-paginates and sends the items' JSON bytes (see `sendPageBytes`). */

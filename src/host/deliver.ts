@@ -38,12 +38,15 @@ export interface NodeOutgoing {
   cork(): void;
   uncork(): void;
   write(chunk: Uint8Array): boolean;
-  end(): unknown;
+  end(chunk?: Uint8Array): unknown;
 }
+
+/** Bodies in pieces up to this many bytes are joined and written once. */
+const JOIN_BELOW = 1024 * 1024;
 
 /**
  * What to hand back for a response: a `jsonChunks` one is written straight to the Node server's
- * response (one gathered write, no copy into one buffer) when the request came from a Node server that
+ * response (joined into one write, or for a large body one gathered write without a copy) when the request came from a Node server that
  * can take it, else joined (`materialize`); any other response as it is.
  */
 export function deliver(res: Response, env: object | undefined): Response {
@@ -62,6 +65,12 @@ export function deliver(res: Response, env: object | undefined): Response {
   if (!direct) return materialize(res);
   const o = out as NodeOutgoing;
   o.writeHead(res.status, { ...headers, 'content-length': String(c.size) });
+  // Joined first up to a size: every chunk handed to Node's stream costs more than copying its bytes
+  // (a page of 20 kept renderings, 41 pieces, went out at two thirds of the rate of one joined body).
+  if (c.size <= JOIN_BELOW) {
+    o.end(Buffer.concat(c.chunks, c.size));
+    return ALREADY_SENT;
+  }
   o.cork();
   for (const chunk of c.chunks) o.write(chunk);
   o.end();
