@@ -43,6 +43,14 @@ export type From = { project: Project } | { group: GroupRecord } | null;
 /** The reference forms (see `#referenceForm`). */
 const FORMS = ['o', 'p', 'f'] as const;
 
+/** What `mergeRequestFull` shows beyond the record (values the route computed for this viewer). */
+export interface MergeRequestFullOptions {
+  subscribed?: boolean;
+  divergedCommits?: boolean;
+  rebaseInProgress?: boolean;
+  firstContribution?: boolean;
+}
+
 export class IssuableRenderer {
   readonly st: PlatformState;
   readonly base: string;
@@ -297,15 +305,7 @@ export class IssuableRenderer {
    * key as values (pipelines shown, can_merge, rebase in progress, first contribution); the diverged
    * commits count reads the repository, so an answer with it is built every time.
    */
-  mergeRequestFullBytes(
-    mr: MergeRequestRecord,
-    o: {
-      subscribed?: boolean;
-      divergedCommits?: boolean;
-      rebaseInProgress?: boolean;
-      firstContribution?: boolean;
-    } = {},
-  ): Buffer<ArrayBuffer> {
+  mergeRequestFullBytes(mr: MergeRequestRecord, o: MergeRequestFullOptions = {}): Buffer<ArrayBuffer> {
     if (o.divergedCommits) return Buffer.from(JSON.stringify(this.mergeRequestFull(mr, o)));
     const p = this.project(mr.project_id);
     const { key, deps } = this.#mergeRequestView(mr, p);
@@ -397,15 +397,7 @@ export class IssuableRenderer {
   }
 
   /** `MergeRequest`: the single shape. */
-  mergeRequestFull(
-    mr: MergeRequestRecord,
-    o: {
-      subscribed?: boolean;
-      divergedCommits?: boolean;
-      rebaseInProgress?: boolean;
-      firstContribution?: boolean;
-    } = {},
-  ): Json {
+  mergeRequestFull(mr: MergeRequestRecord, o: MergeRequestFullOptions = {}): Json {
     const out = this.mergeRequest(mr);
     const p = this.project(mr.project_id);
     const a = abilities(this.st, this.viewer, p);
