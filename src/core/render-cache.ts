@@ -114,7 +114,8 @@ export class RenderCache {
 
   /**
    * Keeps `e`, charged `held` bytes, as the newest, older entries making room, unless the cache is full
-   * and `e` was asked for no more often lately than the oldest entry: then it is not kept (false).
+   * and `e` was asked for no more often lately than the oldest entry: then it is not kept (false). An
+   * entry another budget holds is not taken (false); `counted`: this ask was counted already (`ask`).
    */
   add(e: CacheEntry, held: number, counted = false): boolean {
     if (e.owner === this) this.#unlink(e);
