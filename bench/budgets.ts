@@ -6,13 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFauxlab, type Fauxlab } from '../src/index.js';
 import { buildWorld, loadScenario } from '../src/scenario/index.js';
-import { fmt, row } from './report.js';
+import { fmt, freePort, row } from './report.js';
 
 const BIN = fileURLToPath(new URL('../bin/fauxlab.js', import.meta.url));
 const NOW = new Date('2021-03-01T12:00:00Z');
@@ -29,14 +28,6 @@ function timed(run: () => unknown): number {
   const t0 = performance.now();
   run();
   return performance.now() - t0;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((r) => probe.close(r));
-  return port;
 }
 
 /** Spawn to first 200 on an empty scenario (best of three), and SIGINT to exit with a keep-alive open. */

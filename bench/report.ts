@@ -4,7 +4,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 
@@ -18,6 +18,15 @@ export const fmt = (n: number, digits = 0) =>
 /** One table row: the first cell left-aligned, the others right-aligned, to the given widths. */
 export const row = (cells: (string | number)[], widths: number[]) =>
   cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
+
+/** A port free on 127.0.0.1 now (a server listening on port 0 tells it, then closes). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
 
 /** Serves `fetch` on a free port of 127.0.0.1. */
 export function listen(

@@ -15,7 +15,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +23,7 @@ import { fetchUserCost, randomIn, suiteLoad } from './mixed.js';
 import {
   fmt,
   forkSelf,
+  freePort,
   gc,
   inChild,
   listen,
@@ -373,14 +373,6 @@ async function startBare(bodies: Record<string, string>): Promise<{ child: Child
 
 // ---------------------------------------------------------------------------------------------------
 // Start-up: spawn to first 200, fauxlab's CLI and a bare Hono server alternately.
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 /** ms from spawn to the first 200 of `path`, polling every 2 ms for at most 15 s; the child killed after. */
 async function spawnToFirst200(args: string[], port: number, path: string): Promise<number> {

@@ -11,6 +11,8 @@
  * neither moves nor drops it.
  */
 
+import { keptBytes } from './respond.js';
+
 /**
  * How often keys were asked for lately (TinyLFU's sketch, one counter per hashed key, halved as time goes
  * on). A cache that is full admits a newcomer only when it was asked for more often than what it would
@@ -251,13 +253,6 @@ const sameDeps = (a: readonly unknown[], b: readonly unknown[]): boolean => {
   return true;
 };
 
-/** The UTF-8 bytes of a string kept for long, in memory of its own (see `keptBytes` in respond.ts). */
-function ownBytes(s: string): Buffer<ArrayBuffer> {
-  const own = Buffer.allocUnsafeSlow(Buffer.byteLength(s, 'utf8'));
-  own.write(s);
-  return own;
-}
-
 /**
  * The renderings of one kind of record (users, groups, issues, ...) in one instance's budget: an entity's
  * JSON per record and view, kept while the record (immer keeps unchanged records identical) and whatever
@@ -303,12 +298,12 @@ export class RecordRenderings<R extends { readonly id: number }> {
       const held = ENTRY_OVERHEAD + VIEW_OVERHEAD + Buffer.byteLength(s, 'utf8') + key.length * 2;
       // Not admitted: this request's bytes only, and nothing keeps them.
       if (!cache.add(e, held, true)) return Buffer.from(s);
-      const json = ownBytes(s);
+      const json = keptBytes(s);
       e.views.push({ key, deps, json });
       this.#byRecord.set(record, e);
       return json;
     }
-    const json = ownBytes(build());
+    const json = keptBytes(build());
     const views = e.views;
     let delta = VIEW_OVERHEAD + json.length + key.length * 2;
     const i = views.findIndex((v) => v.key === key);
