@@ -347,6 +347,61 @@ async function writeCost(existing: number): Promise<WriteCost> {
   return { existing: before, apiUs, storeUs, bareApiUs, bareStoreUs, statuses };
 }
 
+interface Growth {
+  kind: string;
+  early: number;
+  late: number;
+  earlyUs: number;
+  lateUs: number;
+  failed: number;
+}
+
+/** Creates measured early and late in a test suite that keeps adding to one owner. */
+const GROWTH_EARLY = [101, 300] as const;
+const GROWTH_LATE = [2_801, 3_000] as const;
+
+/**
+ * µs per create (in process, as admin) while one owner's collection grows, as a test suite's does:
+ * projects in the admin's namespace, notes on one issue, labels in one project. The mean of creates
+ * 101..300 and of 2,801..3,000; a cost that grows with the collection shows as a ratio above 1.
+ */
+async function growthCost(kind: string): Promise<Growth> {
+  const { createFauxlab } = await fauxlab();
+  const fx = createFauxlab({
+    scenario: {
+      now: NOW,
+      users: [ADMIN],
+      generate: { users: 1_000, groups: 50, projects: 1_000, issues_per_project: 2 },
+    },
+  });
+  const headers = { ...AUTH, 'Content-Type': 'application/json' };
+  let failed = 0;
+  const call = async (path: string, body: object): Promise<{ id?: number; iid?: number }> => {
+    const res = await fx.app.request(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status !== 201) failed++;
+    return res.status === 201 ? (JSON.parse(text) as { id?: number; iid?: number }) : {};
+  };
+  const project = await call('/api/v4/projects', { name: 'growth-home' });
+  const issue = await call(`/api/v4/projects/${project.id}/issues`, { title: 'Growth' });
+  const create: (n: number) => Promise<unknown> =
+    kind === 'notes'
+      ? (n) => call(`/api/v4/projects/${project.id}/issues/${issue.iid}/notes`, { body: `note ${n}` })
+      : kind === 'labels'
+        ? (n) => call(`/api/v4/projects/${project.id}/labels`, { name: `label-${n}`, color: '#428bca' })
+        : (n) => call('/api/v4/projects', { name: `growth-${n}` });
+  const window = async (from: number, to: number) => {
+    const t0 = performance.now();
+    for (let n = from; n <= to; n++) await create(n);
+    return ((performance.now() - t0) * 1000) / (to - from + 1);
+  };
+  for (let n = 1; n < GROWTH_EARLY[0]; n++) await create(n);
+  const earlyUs = await window(...GROWTH_EARLY);
+  for (let n = GROWTH_EARLY[1] + 1; n < GROWTH_LATE[0]; n++) await create(n);
+  const lateUs = await window(...GROWTH_LATE);
+  return { kind, early: GROWTH_EARLY[1], late: GROWTH_LATE[1], earlyUs, lateUs, failed };
+}
+
 /**
  * Child: a bare Hono server sending the bodies it is given (`/<name>`), in a process of its own, so
  * that the heap and the collections of the world next to it weigh on fauxlab's figures, not on it.
@@ -509,6 +564,27 @@ export async function runTable(): Promise<TableRow[]> {
       ),
     );
     statuses = { small: small.statuses, big: big.statuses };
+  });
+
+  // In-process creates while one owner's collection grows (a test suite adding to one project).
+  await guarded('in-process growth', async () => {
+    const what: Record<string, string> = {
+      projects: "POST /api/v4/projects into the admin's namespace",
+      notes: 'POST notes on one issue',
+      labels: 'POST labels in one project',
+    };
+    for (const kind of Object.keys(what)) {
+      const g = await inChild<Growth>(SELF, ['--growth', kind]);
+      rows.push(
+        tableRow(
+          `in-process ${what[kind]}: ${fmt(g.late)}th / ${fmt(g.early)}th (µs)`,
+          'µs',
+          g.lateUs,
+          { baseline: g.earlyUs, ratio: g.lateUs / g.earlyUs, failed: g.failed },
+          { on: 'ratio', op: '<=', limit: 1.3 },
+        ),
+      );
+    }
   });
 
   // In-process fx.fetch GET /api/v4/user at 100k users.
@@ -816,6 +892,7 @@ else if (mode === '--serve-bare') serveBare();
 else if (mode === '--serve-projects') await serveProjects();
 else if (mode === '--serve-issues') await serveIssues();
 else if (mode === '--writes') await measure(() => writeCost(Number(arg)), WATCHDOG_MS);
+else if (mode === '--growth') await measure(() => growthCost(arg ?? 'projects'), WATCHDOG_MS);
 else if (process.argv[1] === SELF) {
   const t = process.argv.indexOf('--target');
   if (t > 0 && process.argv[t + 1]) process.env.FAUXLAB_BENCH_TARGET = process.argv[t + 1];
