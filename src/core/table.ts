@@ -49,7 +49,7 @@ const validId = (id: number) => Number.isInteger(id) && id >= 0 && id <= MAX_ID;
 const DRAFT_STATE = Symbol.for('immer-state');
 
 /** Whether `node` is an immer draft. */
-const isDraftNode = (node: object) => (node as { [DRAFT_STATE]?: unknown })[DRAFT_STATE] !== undefined;
+export const isDraftNode = (node: object) => (node as { [DRAFT_STATE]?: unknown })[DRAFT_STATE] !== undefined;
 
 /** What immer keeps of a draft: the fields its `prepareCopy` sets. */
 interface CopyState {
@@ -419,7 +419,7 @@ function hashKey(key: string): number {
  * (which is a draft only where the write drafted it already). Where immer's draft state is not what this
  * expects, the read goes through the draft.
  */
-function peekAt(node: object, k: string | number): unknown {
+export function peekAt(node: object, k: string | number): unknown {
   const st = (node as { [DRAFT_STATE]?: CopyState })[DRAFT_STATE];
   if (st === undefined) return (node as Record<string | number, unknown>)[k];
   const src = st.copy_ ?? st.base_;
