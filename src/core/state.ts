@@ -4,7 +4,16 @@
  * state too, so that reset, snapshot and restore are exact.
  */
 import { dict } from './own.js';
-import { emptyIndex, emptyTable, upgradeTables, type Index, type MultiIndex, type Table } from './table.js';
+import {
+  emptyIndex,
+  emptyTable,
+  isDraftNode,
+  peekAt,
+  upgradeTables,
+  type Index,
+  type MultiIndex,
+  type Table,
+} from './table.js';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 export type Visibility = 'private' | 'internal' | 'public';
@@ -410,7 +419,26 @@ export function completeState(saved: PlatformState, areas: readonly AreaSlice[])
 
 /** Hands out the next id of a global sequence (on a draft). */
 export function nextId(state: PlatformState, seq: string): number {
-  const id = (state.seq[seq] ?? 0) + 1;
-  state.seq[seq] = id;
+  if (!isDraftNode(state)) {
+    const id = (state.seq[seq] ?? 0) + 1;
+    state.seq[seq] = id;
+    return id;
+  }
+  // Through a draft root, the sequences are replaced by a copy of this write's (changed in place by the
+  // next call) rather than drafted: immer's draft of them (a proxy, its traps, its finalisation) cost
+  // more than the copy of a few dozen numbers.
+  const cur = peekAt(state, 'seq') as Record<string, number>;
+  const id = (cur[seq] ?? 0) + 1;
+  if (isDraftNode(cur)) cur[seq] = id;
+  else if (Object.isExtensible(cur) && cur !== peekBase(state)) cur[seq] = id;
+  else {
+    const next = { ...cur };
+    next[seq] = id;
+    state.seq = next;
+  }
   return id;
 }
+
+/** The sequences of the state a draft root was made from. */
+const peekBase = (state: PlatformState) =>
+  (state as unknown as { [k: symbol]: { base_: PlatformState } })[Symbol.for('immer-state')]!.base_.seq;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Immer, produce, type Draft } from 'immer';
 import { completeState, type AreaSlice, type PlatformState } from './state.js';
+import { directTop, sealDirect } from './table.js';
 
 /**
  * immer's own deep freeze of a write's result asks `Object.isFrozen` of every child of every copied
@@ -63,6 +64,12 @@ function draftStates(draft: object): DraftState[] | undefined {
     const st = d[DRAFT_STATE];
     if (!st || typeof st.modified_ !== 'boolean') return undefined;
     out.push(st);
+    // A table whose path this write copied without immer: frozen now, so that immer's look for drafts in
+    // what was assigned stops at its top (see `tsetDirect`).
+    if (st.type_ !== ARRAY_DRAFT && st.assigned_?.get('buckets') === true) {
+      const top = directTop(d);
+      if (top) sealDirect(top);
+    }
   }
   return out;
 }

@@ -82,6 +82,84 @@ describe('tables', () => {
     expect(after.get('3')).toBe(before.get('3'));
   });
 
+  it('tset through the store: a path written without immer, then read, changed, deleted and walked in the same write, equals the same operations on plain objects', () => {
+    interface Row {
+      id: number;
+      n: number;
+      tags?: unknown;
+    }
+    const fill = (t: Table<Row>) => {
+      for (let id = 1; id <= 3000; id += 3) tset(t, id, { id, n: 0 });
+    };
+    // Each round starts with additions (the direct path), then reads a committed row of a written leaf
+    // and of an untouched one, changes them, adds again, deletes, and walks every record.
+    const rounds: ((t: Table<Row>) => void)[] = [
+      (t) => {
+        for (let id = 3001; id <= 3200; id++) tset(t, id, { id, n: 1 });
+        tget(t, 3001)!.n = 7;
+        tset(t, 3002, { id: 3002, n: 2 });
+      },
+      (t) => {
+        tset(t, 2999, { id: 2999, n: 1 });
+        tget(t, 2998)!.n += 5;
+        tget(t, 1)!.n += 5;
+        tset(t, 3301, { id: 3301, n: 1 });
+      },
+      (t) => {
+        tset(t, 4000, { id: 4000, n: 1 });
+        expect(tdelete(t, 4)).toBe(true);
+        tset(t, 4001, { id: 4001, n: 1 });
+      },
+      (t) => {
+        tset(t, 600_000, { id: 600_000, n: 1 });
+        for (const r of tvalues(t)) if (r.id % 500 === 1) r.n += 1;
+      },
+      (t) => {
+        // Setting what a slot holds changes nothing; a record moved to another id is immer's draft.
+        tset(t, 10, tget(t, 10)!);
+        tset(t, 5000, { id: 5000, n: 1 });
+        tset(t, 5001, tget(t, 7)!);
+      },
+    ];
+    for (const round of rounds) {
+      const plain = emptyTable<Row>();
+      fill(plain);
+      const before = JSON.stringify(plain);
+      const world = emptyWorld();
+      const store = new Store({ ...world, rows: JSON.parse(before) as Table<Row> } as typeof world);
+      const committed = (store.state as unknown as { rows: Table<Row> }).rows;
+      store.write((d) => round((d as unknown as { rows: Table<Row> }).rows));
+      round(plain);
+      const after = (store.state as unknown as { rows: Table<Row> }).rows;
+      expect(JSON.stringify(after)).toBe(JSON.stringify(plain));
+      expect(after.size).toBe(plain.size);
+      expect(JSON.stringify(committed)).toBe(before);
+      expect(tget(after, 2995)).toBe(tget(committed, 2995));
+      const nodes: unknown[] = [after];
+      for (let n = nodes.pop(); n !== undefined; n = nodes.pop())
+        if (typeof n === 'object' && n !== null) {
+          expect(Object.isFrozen(n)).toBe(true);
+          nodes.push(...Object.values(n));
+        }
+    }
+  });
+
+  it('tset through the store: a new record holding a draft of the state holds its final value once committed', () => {
+    const store = new Store(emptyWorld());
+    store.write((d) => createUser(d, { username: 'alice', name: 'Alice', email: 'alice@example.com' }, NOW));
+    store.write((d) => {
+      d.jobs.push({ id: 1, kind: 'k', due_ms: 1, payload: {} });
+      const alice = tget(store.state.users, 1)!;
+      tset(d.users, 2, { ...alice, id: 2, custom_attributes: d.jobs[0]!.payload as Record<string, string> });
+      d.jobs[0]!.payload.team = 'a';
+    });
+    const bob = tget(store.state.users, 2)!;
+    expect(bob.custom_attributes).toEqual({ team: 'a' });
+    expect(bob.custom_attributes).toBe(store.state.jobs[0]!.payload);
+    expect(Object.isFrozen(bob.custom_attributes)).toBe(true);
+    expect(JSON.parse(JSON.stringify(bob))).toEqual(bob);
+  });
+
   it('a state read back from JSON is the state that was written', () => {
     const t = emptyTable<Rec>();
     for (const id of [1, 64, 99_999]) tset(t, id, { id });
