@@ -355,43 +355,44 @@ export class UserRenderer {
   }
 
   /*
-   * The same shapes as UTF-8 bytes, kept per record (core renderings). What a shape reads besides the
-   * record and the settings goes into its key as a value: the base URL, the tier, the viewer's right to
-   * the profile, can_create_project and highest_role, so that a write elsewhere (a new project, a new
-   * membership) leaves the renderings it does not change in place.
+   * The same shapes as response bodies, kept per record (core renderings): the string a first ask builds,
+   * or the one kept since. What a shape reads besides the record and the settings goes into its key as a
+   * value: the base URL, the tier, the viewer's right to the profile, can_create_project and
+   * highest_role, so that a write elsewhere (a new project, a new membership) leaves the renderings it
+   * does not change in place.
    */
 
-  /** `UserBasic` as bytes. */
-  basicBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    return this.#kept.bytes(u, this.#key(`b|${+!!o.customAttributes}`), this.#deps, () =>
+  /** `UserBasic` as a body. */
+  basicBody(u: UserRecord, o: RenderOptions = {}): string | Buffer<ArrayBuffer> {
+    return this.#kept.json(u, this.#key(`b|${+!!o.customAttributes}`), this.#deps, () =>
       this.basicJson(u, o),
     );
   }
 
-  /** `User` as bytes. */
-  userBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+  /** `User` as a body. */
+  userBody(u: UserRecord, o: RenderOptions = {}): string | Buffer<ArrayBuffer> {
     const key = this.#key(`u|${+!!o.customAttributes}${+this.canReadProfile(u)}`);
-    return this.#kept.bytes(u, key, this.#deps, () => this.userJson(u, o));
+    return this.#kept.json(u, key, this.#deps, () => this.userJson(u, o));
   }
 
-  /** `UserPublic` as bytes. */
-  publicBytes(u: UserRecord): Buffer<ArrayBuffer> {
+  /** `UserPublic` as a body. */
+  publicBody(u: UserRecord): string | Buffer<ArrayBuffer> {
     const key = this.#key(`p|${+this.#paid}${+this.#canCreateProject(u)}`);
-    return this.#kept.bytes(u, key, this.#deps, () => this.publicJson(u));
+    return this.#kept.json(u, key, this.#deps, () => this.publicJson(u));
   }
 
-  /** `UserWithAdmin` as bytes. */
-  withAdminBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+  /** `UserWithAdmin` as a body. */
+  withAdminBody(u: UserRecord, o: RenderOptions = {}): string | Buffer<ArrayBuffer> {
     const key = this.#key(`a|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}`);
-    return this.#kept.bytes(u, key, this.#deps, () => this.withAdminJson(u, o));
+    return this.#kept.json(u, key, this.#deps, () => this.withAdminJson(u, o));
   }
 
-  /** `UserDetailsWithAdmin` as bytes. */
-  detailsBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+  /** `UserDetailsWithAdmin` as a body. */
+  detailsBody(u: UserRecord, o: RenderOptions = {}): string | Buffer<ArrayBuffer> {
     const key = this.#key(
       `d|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}${highestRole(this.st, u.id)}`,
     );
-    return this.#kept.bytes(u, key, this.#deps, () => this.detailsJson(u, o));
+    return this.#kept.json(u, key, this.#deps, () => this.detailsJson(u, o));
   }
 
   /**
