@@ -20,14 +20,20 @@ type Json = Record<string, unknown>;
 
 const emailHashes = new WeakMap<UserRecord, string>();
 
+/** The Gravatar hash of a user's identity. */
+function gravatarDigest(u: UserRecord): string | null {
+  const id = u.email.trim() || u.username.trim();
+  // The one-shot digest: a Hash object per user was most of a cold user rendering.
+  return id ? hash('md5', id.toLowerCase(), 'hex') : null;
+}
+
+/** The Gravatar hash, remembered per user for renderings that are not kept (members, authors). */
 function gravatarHash(u: UserRecord): string | null {
   let h = emailHashes.get(u);
   if (h === undefined) {
-    const id = u.email.trim() || u.username.trim();
-    if (!id) return null;
-    // The one-shot digest: a Hash object per user was most of a cold user rendering.
-    h = hash('md5', id.toLowerCase(), 'hex');
-    emailHashes.set(u, h);
+    const digest = gravatarDigest(u);
+    if (digest === null) return null;
+    emailHashes.set(u, (h = digest));
   }
   return h;
 }
@@ -169,9 +175,18 @@ export class UserRenderer {
 
   /** An uploaded avatar, else the Gravatar URL the platform builds (size 40 at scale 2), else null. */
   avatarUrl(u: UserRecord): string | null {
+    return this.#avatarUrl(u, true);
+  }
+
+  /**
+   * `remember`: keep the Gravatar hash for the next rendering of the user. The string builders do not:
+   * what they make is kept by the renderings from its second ask, so they hash a user about once, and a
+   * new key in a WeakMap of 100,000 users cost more than the digest.
+   */
+  #avatarUrl(u: UserRecord, remember: boolean): string | null {
     if (u.avatar_url) return u.avatar_url.startsWith('/') ? this.base + u.avatar_url : u.avatar_url;
     if (!this.#gravatarHost) return null;
-    const h = gravatarHash(u);
+    const h = remember ? gravatarHash(u) : (emailHashes.get(u) ?? gravatarDigest(u));
     return h === null ? null : `${this.#gravatarHost}/avatar/${h}?s=80&d=identicon`;
   }
 
@@ -279,7 +294,7 @@ export class UserRenderer {
    */
 
   #basicHead(u: UserRecord, o: RenderOptions): string {
-    let s = `{"id":${j(u.id)},"name":${j(u.name)},"username":${j(u.username)},"state":${j(u.state)},"avatar_url":${j(this.avatarUrl(u))}`;
+    let s = `{"id":${j(u.id)},"name":${j(u.name)},"username":${j(u.username)},"state":${j(u.state)},"avatar_url":${j(this.#avatarUrl(u, false))}`;
     if (o.customAttributes) {
       let list = '';
       for (const [key, value] of Object.entries(u.custom_attributes))
