@@ -174,7 +174,7 @@ describe('pages of renderings', () => {
     const body = madeOf(asBytes)!.body as Uint8Array;
     expect(Buffer.from(body).toString()).toBe(expected);
     expect(body.length).toBe(Buffer.byteLength(expected));
-    const reference = sendPageBytes(page(strings.map((s) => Buffer.from(s))), (x) => x);
+    const reference = sendPageBytes({ items: strings.map((s) => Buffer.from(s)), headers: {} }, (x) => x);
     expect(await asBytes.text()).toBe(await reference.text());
     expect(madeOf(sendPageJson(page([]), (x) => x))!.body).toBe('[]');
   });
