@@ -142,6 +142,8 @@ export class UserRenderer {
   readonly st: PlatformState;
   readonly viewer: UserRecord | null;
   readonly #gravatarHost: string | null;
+  /** Whether JSON escapes nothing in the base URL. */
+  readonly #basePlain: boolean;
   readonly #paid: boolean;
   readonly #kept: RecordRenderings<UserRecord>;
   /** What every user rendering reads besides its record and key: the settings (Gravatar). */
@@ -166,6 +168,7 @@ export class UserRenderer {
     this.#paid = parts.paid;
     this.#kept = parts.renderings.kind<UserRecord>('user');
     this.#deps = [this.st.settings];
+    this.#basePlain = !JSON_SPECIAL.test(this.base);
     this.#gravatarHost = !setting(this.st, 'gravatar_enabled')
       ? null
       : this.base.startsWith('https:')
@@ -175,18 +178,9 @@ export class UserRenderer {
 
   /** An uploaded avatar, else the Gravatar URL the platform builds (size 40 at scale 2), else null. */
   avatarUrl(u: UserRecord): string | null {
-    return this.#avatarUrl(u, true);
-  }
-
-  /**
-   * `remember`: keep the Gravatar hash for the next rendering of the user. The string builders do not:
-   * what they make is kept by the renderings from its second ask, so they hash a user about once, and a
-   * new key in a WeakMap of 100,000 users cost more than the digest.
-   */
-  #avatarUrl(u: UserRecord, remember: boolean): string | null {
     if (u.avatar_url) return u.avatar_url.startsWith('/') ? this.base + u.avatar_url : u.avatar_url;
     if (!this.#gravatarHost) return null;
-    const h = remember ? gravatarHash(u) : (emailHashes.get(u) ?? gravatarDigest(u));
+    const h = gravatarHash(u);
     return h === null ? null : `${this.#gravatarHost}/avatar/${h}?s=80&d=identicon`;
   }
 
@@ -294,14 +288,33 @@ export class UserRenderer {
    */
 
   #basicHead(u: UserRecord, o: RenderOptions): string {
-    let s = `{"id":${j(u.id)},"name":${j(u.name)},"username":${j(u.username)},"state":${j(u.state)},"avatar_url":${j(this.#avatarUrl(u, false))}`;
+    const username = j(u.username);
+    let s = `{"id":${j(u.id)},"name":${j(u.name)},"username":${username},"state":${j(u.state)},"avatar_url":${this.#avatarJson(u)}`;
     if (o.customAttributes) {
       let list = '';
       for (const [key, value] of Object.entries(u.custom_attributes))
         list += `${list === '' ? '' : ','}{"key":${j(key)},"value":${j(value)}}`;
       s += `,"custom_attributes":[${list}]`;
     }
-    return `${s},"web_url":${j(this.webUrl(u))}`;
+    // The base and the username as they are, when JSON escapes neither (the username came out as itself
+    // between quotes): the URL need not be joined and searched again.
+    const web =
+      this.#basePlain && username.length === u.username.length + 2
+        ? `"${this.base}/${u.username}"`
+        : j(this.webUrl(u));
+    return `${s},"web_url":${web}`;
+  }
+
+  /**
+   * `avatar_url` as JSON. The Gravatar hash is not remembered here: what the string builders make is
+   * kept by the renderings from its second ask, so they hash a user about once, and a new key in a
+   * WeakMap of 100,000 users cost more than the digest.
+   */
+  #avatarJson(u: UserRecord): string {
+    if (u.avatar_url || !this.#gravatarHost) return j(this.avatarUrl(u));
+    const h = emailHashes.get(u) ?? gravatarDigest(u);
+    // A fixed host and a hex digest: nothing in a Gravatar URL for JSON to escape.
+    return h === null ? 'null' : `"${this.#gravatarHost}/avatar/${h}?s=80&d=identicon"`;
   }
 
   #userHead(u: UserRecord, o: RenderOptions): string {
