@@ -290,12 +290,28 @@ export class RecordRenderings<R extends { readonly id: number }> {
   readonly #byRecord = new WeakMap<R, KeptRecord<R>>();
   /** Told apart from other kinds' records of the same id in the budget's admission counts. */
   readonly #salt: number;
+  readonly #keysByBase = new Map<string, Map<string, string>>();
 
   constructor(
     readonly cache: RenderCache,
     name: string,
   ) {
     this.#salt = hashString(name);
+  }
+
+  /**
+   * A table for the view keys a renderer makes for base URL `base` (its own choice of key to key), the
+   * same table for every request: a key made once is the same string in every request, which a kept
+   * view's key equals by identity, where a key made per request is a new string compared character by
+   * character. Bounded: past 64 base URLs (clients name their host) the tables start over.
+   */
+  keysFor(base: string): Map<string, string> {
+    let keys = this.#keysByBase.get(base);
+    if (keys === undefined) {
+      if (this.#keysByBase.size >= 64) this.#keysByBase.clear();
+      this.#keysByBase.set(base, (keys = new Map()));
+    }
+    return keys;
   }
 
   /**

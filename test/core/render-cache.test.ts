@@ -242,6 +242,17 @@ describe('renderings of any kind of record', () => {
     expect(builds).toBe(4);
   });
 
+  it('RecordRenderings.keysFor: one table per base URL for every request of the instance, at most 64 of them', () => {
+    const kind = new Renderings(1024).kind<{ id: number }>('thing');
+    const a = kind.keysFor('http://a');
+    expect(kind.keysFor('http://a')).toBe(a);
+    expect(kind.keysFor('http://b')).not.toBe(a);
+    expect(new Renderings(1024).kind<{ id: number }>('thing').keysFor('http://a')).not.toBe(a);
+    for (let i = 0; i < 64; i++) kind.keysFor(`http://host-${i}`);
+    // Past the bound the tables start over: a new one for a base seen before.
+    expect(kind.keysFor('http://a')).not.toBe(a);
+  });
+
   it('RecordRenderings: a budget of 0 keeps only the rendering in use, and every answer is its own record', () => {
     const kind = new Renderings(0).kind<{ id: number }>('thing');
     const recs = [{ id: 1 }, { id: 2 }, { id: 3 }];

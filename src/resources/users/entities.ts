@@ -148,7 +148,8 @@ export class UserRenderer {
   readonly #kept: RecordRenderings<UserRecord>;
   /** What every user rendering reads besides its record and key: the settings (Gravatar). */
   readonly #deps: readonly unknown[];
-  readonly #keys = new Map<string, string>();
+  /** The instance's view keys for this base URL (see `#key`). */
+  readonly #keys: Map<string, string>;
   #personal?: Map<number, number[]>;
 
   constructor(c: Ctx | UserRendererParts) {
@@ -168,6 +169,7 @@ export class UserRenderer {
     this.#paid = parts.paid;
     this.#kept = parts.renderings.kind<UserRecord>('user');
     this.#deps = [this.st.settings];
+    this.#keys = this.#kept.keysFor(this.base);
     this.#basePlain = !JSON_SPECIAL.test(this.base);
     this.#gravatarHost = !setting(this.st, 'gravatar_enabled')
       ? null
@@ -424,8 +426,9 @@ export class UserRenderer {
   }
 
   /**
-   * The full view key for a short head, made once per renderer: a list's users share a few keys, and a
-   * key built per user is a new joined string that each comparison with a kept view has to flatten.
+   * The full view key for a short head (a few dozen: options, tier, rights, role), made once per instance
+   * and base URL (`keysFor`): a key built per request or per user is a new joined string that each
+   * comparison with a kept view has to flatten and read through.
    */
   #key(head: string): string {
     let key = this.#keys.get(head);
