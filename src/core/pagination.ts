@@ -231,6 +231,51 @@ export function paginateBytes<T>(
   return sendPageBytes(offsetPage(c, all), bytesOf);
 }
 
+/**
+ * Sends a page whose items render as JSON strings or bytes (`RecordRenderings.json`): when every item
+ * is a string the page is one string (written with the response's head in one write, and copied by
+ * nothing before it), else one buffer the strings are encoded into directly.
+ */
+export function sendPageJson<T>(page: Page<T>, jsonOf: (t: T) => string | Uint8Array<ArrayBuffer>): Response {
+  const headers: Record<string, string> = {};
+  for (const k in page.headers) headers[k.toLowerCase()] = page.headers[k]!;
+  const items = page.items;
+  const n = items.length;
+  if (n === 0) return jsonResponse('[]', 200, headers);
+  const parts = new Array<string | Uint8Array<ArrayBuffer>>(n * 2 + 1);
+  let strings = true;
+  for (let i = 0; i < n; i++) {
+    const json = jsonOf(items[i]!);
+    parts[i * 2] = i === 0 ? '[' : ',';
+    parts[i * 2 + 1] = json;
+    if (typeof json !== 'string') strings = false;
+  }
+  parts[n * 2] = ']';
+  // `join` makes one flat string; concatenation would leave a tree of the pieces to flatten on write.
+  if (strings) return jsonResponse(parts.join(''), 200, headers);
+  let size = 0;
+  for (const part of parts) size += typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
+  const body = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (const part of parts) {
+    if (typeof part === 'string') at += body.write(part, at, 'utf8');
+    else {
+      body.set(part, at);
+      at += part.length;
+    }
+  }
+  return jsonResponse(body, 200, headers);
+}
+
+/** Offset-paginates and sends the items' JSON, strings or bytes (see `sendPageJson`). */
+export function paginateJson<T>(
+  c: Ctx,
+  all: readonly T[],
+  jsonOf: (t: T) => string | Uint8Array<ArrayBuffer>,
+): Response {
+  return sendPageJson(offsetPage(c, all), jsonOf);
+}
+
 /** The common case: offset-paginate and render. */
 export function paginate<T>(c: Ctx, all: readonly T[], render: (t: T) => unknown): Response {
   return sendPage(c, offsetPage(c, all), render);

@@ -213,11 +213,13 @@ function checked(bytes: number): number {
   return bytes;
 }
 
-/** One rendering of a record: the view it is for, what it was made from, its UTF-8 bytes. */
+/** One rendering of a record: the view it is for, what it was made from, its JSON (a string or its UTF-8 bytes). */
 interface KeptView {
   readonly key: string;
   readonly deps: readonly unknown[];
-  readonly json: Buffer<ArrayBuffer>;
+  readonly json: string | Buffer<ArrayBuffer>;
+  /** Bytes charged for it beyond VIEW_OVERHEAD. */
+  readonly size: number;
 }
 
 /** Bytes a kept view costs beyond its JSON (the object, its array slot, the key and deps). */
@@ -254,6 +256,31 @@ const sameDeps = (a: readonly unknown[], b: readonly unknown[]): boolean => {
 };
 
 /**
+ * `s` as one run of characters. A string built by concatenation is a tree of its pieces (a user's JSON of
+ * 1 KB: about 7 KB in 60 pieces); a response cache keeping it would keep them all, and every write of it
+ * walks them. Finding its UTF-8 length flattens a string in place, and cannot be optimised away.
+ */
+function flat(s: string): string {
+  Buffer.byteLength(s, 'utf8');
+  return s;
+}
+
+/**
+ * A view of `s` to keep: its bytes, or the string itself made flat (a string built by concatenation is a
+ * tree of its pieces, and kept as such it would hold every piece and be flattened on every write).
+ */
+function keptView(
+  key: string,
+  deps: readonly unknown[],
+  s: string,
+  asString: boolean,
+  // `byteLength` flattens the string in place: what is kept is one run of characters.
+  byteLength = Buffer.byteLength(s, 'utf8'),
+): KeptView {
+  return { key, deps, json: asString ? s : keptBytes(s, byteLength), size: byteLength + key.length * 2 };
+}
+
+/**
  * The renderings of one kind of record (users, groups, issues, ...) in one instance's budget: an entity's
  * JSON per record and view, kept while the record (immer keeps unchanged records identical) and whatever
  * else the view was made from (`deps`: tables, settings, the viewer, compared by identity) stand. Any
@@ -263,6 +290,7 @@ export class RecordRenderings<R extends { readonly id: number }> {
   readonly #byRecord = new WeakMap<R, KeptRecord<R>>();
   /** Told apart from other kinds' records of the same id in the budget's admission counts. */
   readonly #salt: number;
+  readonly #keysByBase = new Map<string, Map<string, string>>();
 
   constructor(
     readonly cache: RenderCache,
@@ -272,10 +300,47 @@ export class RecordRenderings<R extends { readonly id: number }> {
   }
 
   /**
+   * A table for the view keys a renderer makes for base URL `base` (its own choice of key to key), the
+   * same table for every request: a key made once is the same string in every request, which a kept
+   * view's key equals by identity, where a key made per request is a new string compared character by
+   * character. Bounded: past 64 base URLs (clients name their host) the tables start over.
+   */
+  keysFor(base: string): Map<string, string> {
+    let keys = this.#keysByBase.get(base);
+    if (keys === undefined) {
+      if (this.#keysByBase.size >= 64) this.#keysByBase.clear();
+      this.#keysByBase.set(base, (keys = new Map()));
+    }
+    return keys;
+  }
+
+  /**
    * `record`'s JSON for view `key` as UTF-8 bytes: the kept one when it was made for the same key from
    * the same `deps`, else `build()`'s, kept when the budget admits the record.
    */
   bytes(record: R, key: string, deps: readonly unknown[], build: () => string): Buffer<ArrayBuffer> {
+    const json = this.#json(record, key, deps, build, false);
+    return typeof json === 'string' ? Buffer.from(json) : json;
+  }
+
+  /**
+   * `record`'s JSON for view `key` as a response body, a string or bytes: the kept one when it was made
+   * for the same key from the same `deps`, else `build()`'s string, kept (as a string) when the budget
+   * admits the record; always a flat string (see `flat`). A string body is written with the response's
+   * head in one write; bytes are only worth making for what is kept as bytes already.
+   */
+  json(record: R, key: string, deps: readonly unknown[], build: () => string): string | Buffer<ArrayBuffer> {
+    return this.#json(record, key, deps, build, true);
+  }
+
+  /** The kept view, or a new one; `asString`: what a new view keeps, the string or its bytes. */
+  #json(
+    record: R,
+    key: string,
+    deps: readonly unknown[],
+    build: () => string,
+    asString: boolean,
+  ): string | Buffer<ArrayBuffer> {
     const cache = this.cache;
     let e = this.#byRecord.get(record);
     if (e !== undefined) {
@@ -292,31 +357,31 @@ export class RecordRenderings<R extends { readonly id: number }> {
       const hash = (Math.imul(record.id, 31) + this.#salt) | 0;
       // Kept from the second ask on: a record read once (a client walking the world) costs no more than
       // rendering it, and leaves nothing for the collector to trace.
-      if (cache.ask(hash) < 2) return Buffer.from(build());
+      if (cache.ask(hash) < 2) return asString ? flat(build()) : build();
       const s = build();
+      const byteLength = Buffer.byteLength(s, 'utf8');
       e = new KeptRecord(this.#byRecord, record, hash);
-      const held = ENTRY_OVERHEAD + VIEW_OVERHEAD + Buffer.byteLength(s, 'utf8') + key.length * 2;
-      // Not admitted: this request's bytes only, and nothing keeps them.
-      if (!cache.add(e, held, true)) return Buffer.from(s);
-      const json = keptBytes(s);
-      e.views.push({ key, deps, json });
+      // Not admitted: this request's rendering only, and nothing keeps it.
+      if (!cache.add(e, ENTRY_OVERHEAD + VIEW_OVERHEAD + byteLength + key.length * 2, true)) return s;
+      const view = keptView(key, deps, s, asString, byteLength);
+      e.views.push(view);
       this.#byRecord.set(record, e);
-      return json;
+      return view.json;
     }
-    const json = keptBytes(build());
+    const view = keptView(key, deps, build(), asString);
     const views = e.views;
-    let delta = VIEW_OVERHEAD + json.length + key.length * 2;
+    let delta = VIEW_OVERHEAD + view.size;
     const i = views.findIndex((v) => v.key === key);
     if (i >= 0) {
-      delta -= VIEW_OVERHEAD + views[i]!.json.length + key.length * 2;
-      views[i] = { key, deps, json };
+      delta -= VIEW_OVERHEAD + views[i]!.size;
+      views[i] = view;
     } else if (views.length >= VIEWS_PER_RECORD) {
-      for (const v of views) delta -= VIEW_OVERHEAD + v.json.length + v.key.length * 2;
-      e.views = [{ key, deps, json }];
-    } else views.push({ key, deps, json });
+      for (const v of views) delta -= VIEW_OVERHEAD + v.size;
+      e.views = [view];
+    } else views.push(view);
     cache.touch(e);
     cache.charge(e, delta);
-    return json;
+    return view.json;
   }
 }
 

@@ -14,11 +14,11 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
  * The UTF-8 bytes of a string that is kept for long (a rendering cached on its record), in memory of
  * their own: `Buffer.from` hands out slices of shared 8 KiB slabs for strings under 4 KiB, and one kept
  * slice holds its whole slab, whatever short-lived buffers shared it: kept renderings then held about four
- * times their size.
+ * times their size. `byteLength`: the string's UTF-8 length, when known.
  */
-export function keptBytes(s: string): Buffer<ArrayBuffer> {
+export function keptBytes(s: string, byteLength = Buffer.byteLength(s, 'utf8')): Buffer<ArrayBuffer> {
   // Encoded straight into memory of its own: one pass, no pooled copy in between.
-  const own = Buffer.allocUnsafeSlow(Buffer.byteLength(s, 'utf8'));
+  const own = Buffer.allocUnsafeSlow(byteLength);
   own.write(s);
   return own;
 }

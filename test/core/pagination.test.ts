@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../src/index.js';
-import { keysetPage, paginate, paginationParams, sendPage } from '../../src/core/pagination.js';
+import {
+  keysetPage,
+  paginate,
+  paginationParams,
+  sendPage,
+  sendPageBytes,
+  sendPageJson,
+} from '../../src/core/pagination.js';
+import { madeOf } from '../../src/core/respond.js';
 import { p } from '../../src/core/params.js';
 import { json } from '../helpers.js';
 
@@ -148,5 +156,26 @@ describe('keyset pagination', () => {
       url = l ? l.slice(1, l.indexOf('>')) : undefined;
     }
     expect(seen.map((x: { id: number }) => x.id)).toEqual(listOf(45).map((x) => x.id));
+  });
+});
+
+describe('pages of renderings', () => {
+  const page = (items: (string | Buffer<ArrayBuffer>)[]) => ({ items, headers: { 'X-Page': '1' } });
+
+  it('sendPageJson: strings make one string body, strings and bytes one byte body, both the same JSON as sendPageBytes', async () => {
+    const strings = ['{"a":"é"}', '{"b":2}', '{"c":[1,2]}'];
+    const mixed = [strings[0]!, Buffer.from(strings[1]!), strings[2]!];
+    const expected = `[${strings.join(',')}]`;
+    const asString = sendPageJson(page(strings), (x) => x);
+    expect(madeOf(asString)!.body).toBe(expected);
+    expect(asString.headers.get('x-page')).toBe('1');
+    expect(await asString.text()).toBe(expected);
+    const asBytes = sendPageJson(page(mixed), (x) => x);
+    const body = madeOf(asBytes)!.body as Uint8Array;
+    expect(Buffer.from(body).toString()).toBe(expected);
+    expect(body.length).toBe(Buffer.byteLength(expected));
+    const reference = sendPageBytes({ items: strings.map((s) => Buffer.from(s)), headers: {} }, (x) => x);
+    expect(await asBytes.text()).toBe(await reference.text());
+    expect(madeOf(sendPageJson(page([]), (x) => x))!.body).toBe('[]');
   });
 });

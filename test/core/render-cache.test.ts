@@ -213,6 +213,46 @@ describe('renderings of any kind of record', () => {
     expect(kind.cache.bytes).toBeGreaterThan(0);
   });
 
+  it('RecordRenderings.json: the built string until kept, then the kept string; bytes of a view kept as a string are its UTF-8', () => {
+    const kind = new Renderings(1024 * 1024).kind<{ id: number }>('thing');
+    const rec = { id: 7 };
+    let builds = 0;
+    // Built by concatenation, as the users' builders do; non-ASCII so bytes and characters differ.
+    const build = () => `{"id":7,"name":"Zoë",` + `"n":${++builds}}`;
+    const deps = [{}];
+    // First ask: the string itself, nothing kept.
+    expect(kind.json(rec, 'k', deps, build)).toBe('{"id":7,"name":"Zoë","n":1}');
+    expect(kind.cache.size).toBe(0);
+    // Second ask: kept, as a string.
+    const kept = kind.json(rec, 'k', deps, build);
+    expect(kept).toBe('{"id":7,"name":"Zoë","n":2}');
+    expect(kind.cache.size).toBe(1);
+    expect(kind.json(rec, 'k', [deps[0]], build)).toBe(kept);
+    const bytes = kind.bytes(rec, 'k', deps, build);
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    expect(bytes.equals(Buffer.from('{"id":7,"name":"Zoë","n":2}'))).toBe(true);
+    expect(builds).toBe(2);
+    // Charged by its UTF-8 length, like bytes.
+    const held = kind.cache.bytes;
+    expect(held).toBeGreaterThanOrEqual(Buffer.byteLength(kept as string));
+    // A changed dep builds afresh; a view kept as bytes is answered as bytes.
+    expect(kind.json(rec, 'k', [{}], build)).toBe('{"id":7,"name":"Zoë","n":3}');
+    const asBytes = kind.bytes(rec, 'b', deps, build);
+    expect(kind.json(rec, 'b', deps, build)).toBe(asBytes);
+    expect(builds).toBe(4);
+  });
+
+  it('RecordRenderings.keysFor: one table per base URL for every request of the instance, at most 64 of them', () => {
+    const kind = new Renderings(1024).kind<{ id: number }>('thing');
+    const a = kind.keysFor('http://a');
+    expect(kind.keysFor('http://a')).toBe(a);
+    expect(kind.keysFor('http://b')).not.toBe(a);
+    expect(new Renderings(1024).kind<{ id: number }>('thing').keysFor('http://a')).not.toBe(a);
+    for (let i = 0; i < 64; i++) kind.keysFor(`http://host-${i}`);
+    // Past the bound the tables start over: a new one for a base seen before.
+    expect(kind.keysFor('http://a')).not.toBe(a);
+  });
+
   it('RecordRenderings: a budget of 0 keeps only the rendering in use, and every answer is its own record', () => {
     const kind = new Renderings(0).kind<{ id: number }>('thing');
     const recs = [{ id: 1 }, { id: 2 }, { id: 3 }];

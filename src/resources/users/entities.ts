@@ -20,14 +20,20 @@ type Json = Record<string, unknown>;
 
 const emailHashes = new WeakMap<UserRecord, string>();
 
+/** The Gravatar hash of a user's identity. */
+function gravatarDigest(u: UserRecord): string | null {
+  const id = u.email.trim() || u.username.trim();
+  // The one-shot digest: a Hash object per user was most of a cold user rendering.
+  return id ? hash('md5', id.toLowerCase(), 'hex') : null;
+}
+
+/** The Gravatar hash, remembered per user for renderings that are not kept (members, authors). */
 function gravatarHash(u: UserRecord): string | null {
   let h = emailHashes.get(u);
   if (h === undefined) {
-    const id = u.email.trim() || u.username.trim();
-    if (!id) return null;
-    // The one-shot digest: a Hash object per user was most of a cold user rendering.
-    h = hash('md5', id.toLowerCase(), 'hex');
-    emailHashes.set(u, h);
+    const digest = gravatarDigest(u);
+    if (digest === null) return null;
+    emailHashes.set(u, (h = digest));
   }
   return h;
 }
@@ -136,11 +142,14 @@ export class UserRenderer {
   readonly st: PlatformState;
   readonly viewer: UserRecord | null;
   readonly #gravatarHost: string | null;
+  /** Whether JSON escapes nothing in the base URL. */
+  readonly #basePlain: boolean;
   readonly #paid: boolean;
   readonly #kept: RecordRenderings<UserRecord>;
   /** What every user rendering reads besides its record and key: the settings (Gravatar). */
   readonly #deps: readonly unknown[];
-  readonly #keys = new Map<string, string>();
+  /** The instance's view keys for this base URL (see `#key`). */
+  readonly #keys: Map<string, string>;
   #personal?: Map<number, number[]>;
 
   constructor(c: Ctx | UserRendererParts) {
@@ -160,6 +169,8 @@ export class UserRenderer {
     this.#paid = parts.paid;
     this.#kept = parts.renderings.kind<UserRecord>('user');
     this.#deps = [this.st.settings];
+    this.#keys = this.#kept.keysFor(this.base);
+    this.#basePlain = !JSON_SPECIAL.test(this.base);
     this.#gravatarHost = !setting(this.st, 'gravatar_enabled')
       ? null
       : this.base.startsWith('https:')
@@ -279,14 +290,33 @@ export class UserRenderer {
    */
 
   #basicHead(u: UserRecord, o: RenderOptions): string {
-    let s = `{"id":${j(u.id)},"name":${j(u.name)},"username":${j(u.username)},"state":${j(u.state)},"avatar_url":${j(this.avatarUrl(u))}`;
+    const username = j(u.username);
+    let s = `{"id":${j(u.id)},"name":${j(u.name)},"username":${username},"state":${j(u.state)},"avatar_url":${this.#avatarJson(u)}`;
     if (o.customAttributes) {
       let list = '';
       for (const [key, value] of Object.entries(u.custom_attributes))
         list += `${list === '' ? '' : ','}{"key":${j(key)},"value":${j(value)}}`;
       s += `,"custom_attributes":[${list}]`;
     }
-    return `${s},"web_url":${j(this.webUrl(u))}`;
+    // The base and the username as they are, when JSON escapes neither (the username came out as itself
+    // between quotes): the URL need not be joined and searched again.
+    const web =
+      this.#basePlain && username.length === u.username.length + 2
+        ? `"${this.base}/${u.username}"`
+        : j(this.webUrl(u));
+    return `${s},"web_url":${web}`;
+  }
+
+  /**
+   * `avatar_url` as JSON. The Gravatar hash is not remembered here: what the string builders make is
+   * kept by the renderings from its second ask, so they hash a user about once, and a new key in a
+   * WeakMap of 100,000 users cost more than the digest.
+   */
+  #avatarJson(u: UserRecord): string {
+    if (u.avatar_url || !this.#gravatarHost) return j(this.avatarUrl(u));
+    const h = emailHashes.get(u) ?? gravatarDigest(u);
+    // A fixed host and a hex digest: nothing in a Gravatar URL for JSON to escape.
+    return h === null ? 'null' : `"${this.#gravatarHost}/avatar/${h}?s=80&d=identicon"`;
   }
 
   #userHead(u: UserRecord, o: RenderOptions): string {
@@ -355,48 +385,50 @@ export class UserRenderer {
   }
 
   /*
-   * The same shapes as UTF-8 bytes, kept per record (core renderings). What a shape reads besides the
-   * record and the settings goes into its key as a value: the base URL, the tier, the viewer's right to
-   * the profile, can_create_project and highest_role, so that a write elsewhere (a new project, a new
-   * membership) leaves the renderings it does not change in place.
+   * The same shapes as response bodies, kept per record (core renderings): the string a first ask builds,
+   * or the one kept since. What a shape reads besides the record and the settings goes into its key as a
+   * value: the base URL, the tier, the viewer's right to the profile, can_create_project and
+   * highest_role, so that a write elsewhere (a new project, a new membership) leaves the renderings it
+   * does not change in place.
    */
 
-  /** `UserBasic` as bytes. */
-  basicBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
-    return this.#kept.bytes(u, this.#key(`b|${+!!o.customAttributes}`), this.#deps, () =>
+  /** `UserBasic` as a body. */
+  basicBody(u: UserRecord, o: RenderOptions = {}): string | Buffer<ArrayBuffer> {
+    return this.#kept.json(u, this.#key(`b|${+!!o.customAttributes}`), this.#deps, () =>
       this.basicJson(u, o),
     );
   }
 
-  /** `User` as bytes. */
-  userBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+  /** `User` as a body. */
+  userBody(u: UserRecord, o: RenderOptions = {}): string | Buffer<ArrayBuffer> {
     const key = this.#key(`u|${+!!o.customAttributes}${+this.canReadProfile(u)}`);
-    return this.#kept.bytes(u, key, this.#deps, () => this.userJson(u, o));
+    return this.#kept.json(u, key, this.#deps, () => this.userJson(u, o));
   }
 
-  /** `UserPublic` as bytes. */
-  publicBytes(u: UserRecord): Buffer<ArrayBuffer> {
+  /** `UserPublic` as a body. */
+  publicBody(u: UserRecord): string | Buffer<ArrayBuffer> {
     const key = this.#key(`p|${+this.#paid}${+this.#canCreateProject(u)}`);
-    return this.#kept.bytes(u, key, this.#deps, () => this.publicJson(u));
+    return this.#kept.json(u, key, this.#deps, () => this.publicJson(u));
   }
 
-  /** `UserWithAdmin` as bytes. */
-  withAdminBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+  /** `UserWithAdmin` as a body. */
+  withAdminBody(u: UserRecord, o: RenderOptions = {}): string | Buffer<ArrayBuffer> {
     const key = this.#key(`a|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}`);
-    return this.#kept.bytes(u, key, this.#deps, () => this.withAdminJson(u, o));
+    return this.#kept.json(u, key, this.#deps, () => this.withAdminJson(u, o));
   }
 
-  /** `UserDetailsWithAdmin` as bytes. */
-  detailsBytes(u: UserRecord, o: RenderOptions = {}): Buffer<ArrayBuffer> {
+  /** `UserDetailsWithAdmin` as a body. */
+  detailsBody(u: UserRecord, o: RenderOptions = {}): string | Buffer<ArrayBuffer> {
     const key = this.#key(
       `d|${+!!o.customAttributes}${+this.#paid}${+this.#canCreateProject(u)}${highestRole(this.st, u.id)}`,
     );
-    return this.#kept.bytes(u, key, this.#deps, () => this.detailsJson(u, o));
+    return this.#kept.json(u, key, this.#deps, () => this.detailsJson(u, o));
   }
 
   /**
-   * The full view key for a short head, made once per renderer: a list's users share a few keys, and a
-   * key built per user is a new joined string that each comparison with a kept view has to flatten.
+   * The full view key for a short head (a few dozen: options, tier, rights, role), made once per instance
+   * and base URL (`keysFor`): a key built per request or per user is a new joined string that each
+   * comparison with a kept view has to flatten and read through.
    */
   #key(head: string): string {
     let key = this.#keys.get(head);

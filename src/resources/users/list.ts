@@ -2,7 +2,7 @@
 import { requireAdmin } from '../../core/auth.js';
 import { state, type Ctx } from '../../core/context.js';
 import { forbidden } from '../../core/errors.js';
-import { paginateBytes, paginationParams } from '../../core/pagination.js';
+import { paginateJson, paginationParams } from '../../core/pagination.js';
 import { allOrNoneOf, declaredDefaults, p, parseParams, type Parsed } from '../../core/params.js';
 import { tget } from '../../core/table.js';
 import { validate } from '../projects/validation.js';
@@ -94,10 +94,8 @@ export function listUsers(c: Ctx): Response {
   const search = present(f.search) ? compileSearch(st, f.search) : undefined;
   const r = userRenderer(c);
   const opts = { customAttributes: admin && o.with_custom_attributes };
-  const render = admin
-    ? (k: UserKey) => r.withAdminBytes(k.u, opts)
-    : (k: UserKey) => r.basicBytes(k.u, opts);
-  if (search === null) return paginateBytes(c, [], render);
+  const render = admin ? (k: UserKey) => r.withAdminBody(k.u, opts) : (k: UserKey) => r.basicBody(k.u, opts);
+  if (search === null) return paginateJson(c, [], render);
 
   const orderBy: UserOrder = admin ? o.order_by : 'id';
   const sort = admin ? o.sort : 'desc';
@@ -170,5 +168,5 @@ export function listUsers(c: Ctx): Response {
       )
       .map((r) => r.k);
   }
-  return paginateBytes(c, list, render);
+  return paginateJson(c, list, render);
 }

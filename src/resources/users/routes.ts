@@ -44,13 +44,13 @@ export function usersRoutes(r: ApiRouter): void {
     const rr = userRenderer(c);
     const admin = viewer?.admin === true;
     const opts = { customAttributes: admin && prm.with_custom_attributes };
-    return jsonResponse(admin ? rr.detailsBytes(u, opts) : rr.userBytes(u, opts));
+    return jsonResponse(admin ? rr.detailsBody(u, opts) : rr.userBody(u, opts));
   });
 
   r.get('/user', { auth: 'required', readScopes }, (c) => {
     const u = requireUser(c);
     const rr = userRenderer(c);
-    return jsonResponse(u.admin ? rr.withAdminBytes(u) : rr.publicBytes(u));
+    return jsonResponse(u.admin ? rr.withAdminBody(u) : rr.publicBody(u));
   });
 
   r.post('/users', createUserRoute);

@@ -49,6 +49,9 @@ function variants(users: readonly UserRecord[]): UserRecord[] {
   add({ avatar_url: 'https://cdn.example.com/a.png?x="1"' });
   add({ email: '  ', username: ' ' });
   add({ email: '', username: 'solo' });
+  add({ username: 'quo"te\\back' });
+  add({ username: 'pair\ud83d\ude00' });
+  add({ username: 'lone\ud800' });
   add({ shared_runners_minutes_limit: 400, extra_shared_runners_minutes_limit: 0, projects_limit: 0 });
   add({
     shared_runners_minutes_limit: null,
@@ -94,7 +97,7 @@ describe('user JSON builders', () => {
       const root = users.find((x) => x.username === 'root')!;
       const bob = users.find((x) => x.username === 'bob')!;
       const alice = users.find((x) => x.username === 'alice')!;
-      for (const base of ['http://localhost', 'https://gitlab.example.com:8443/sub'])
+      for (const base of ['http://localhost', 'https://gitlab.example.com:8443/sub', 'http://x/"q\\'])
         for (const paid of [false, true])
           for (const viewer of [null, root, bob, alice]) {
             const r = new UserRenderer({ base, st, viewer, paid, renderings: new Renderings() });
