@@ -55,6 +55,7 @@ import {
   accessJson,
   disabledFeatures,
   flat,
+  utf8,
   groupAvatar,
   hostOf,
   flagsJson,
@@ -329,7 +330,7 @@ export class ProjectRenderer {
   bytes(record: ProjectRecord, o: ProjectEntityOptions = {}): Buffer<ArrayBuffer> {
     const parts: string[] = [];
     const v = this.#view(record as Project, this.st, o, this.#viewKey(o), parts);
-    return v ? v.json : Buffer.from(parts.join(''));
+    return v ? v.json : utf8(parts.join(''));
   }
 
   /** What a rendering depends on besides the record and tables: the viewer and the options. */
@@ -431,7 +432,7 @@ export class ProjectRenderer {
     let pending: string[] = [];
     const flush = () => {
       const b = pending.length === 1 ? punctuation(pending[0]!) : undefined;
-      const bytes = b ?? Buffer.from(pending.join(''));
+      const bytes = b ?? utf8(pending.join(''));
       chunks.push(bytes);
       size += bytes.length;
       pending = [];

@@ -149,6 +149,47 @@ describe('project renderings', () => {
   });
 });
 
+describe('project renderings as UTF-8', () => {
+  it('GET /projects/:id and GET /projects: text beyond ASCII is sent as UTF-8, ASCII as it is', async () => {
+    const names = ['Café Ünïcødé', 'Ǆemal 😀 ☃', 'plain ascii'];
+    const fx = createFauxlab({
+      scenario: {
+        ...projectsWorld,
+        groups: [...(projectsWorld.groups ?? []), { path: 'zurich', name: 'Zürich', visibility: 'public' }],
+        projects: names.map((name, i) => ({
+          path: `zurich/p${i}`,
+          name,
+          visibility: 'public' as const,
+          description: `${name} — ✓ \ud800`,
+        })),
+      },
+      responseCache: false,
+      renderCacheBytes: 0,
+    });
+    const get = async (path: string) => {
+      const res = await fx.fetch(`http://localhost/api/v4${path}`, {
+        headers: { 'PRIVATE-TOKEN': 'root-api' },
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      return { bytes, text: bytes.toString('utf8') };
+    };
+    type Shown = { name: string; description: string; name_with_namespace: string };
+    for (let id = 1; id <= names.length; id++) {
+      const { bytes, text } = await get(`/projects/${id}`);
+      const p = JSON.parse(text) as Shown;
+      expect([p.name, p.description, p.name_with_namespace]).toEqual([
+        names[id - 1],
+        `${names[id - 1]} — ✓ \ud800`,
+        `Zürich / ${names[id - 1]}`,
+      ]);
+      expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+    }
+    const { bytes, text } = await get('/projects?order_by=id&sort=asc');
+    expect((JSON.parse(text) as Shown[]).map((p) => p.name)).toEqual(names);
+    expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+  });
+});
+
 describe('project orders after writes', () => {
   it('GET /projects?order_by=name|path: after projects are created and renamed, the order a full sort gives', async () => {
     // More projects than one leaf bucket holds, so that a write leaves some buckets (and keys) as they were.
