@@ -190,6 +190,51 @@ describe('project renderings as UTF-8', () => {
   });
 });
 
+describe('project namespaces after writes', () => {
+  it('GET /projects/:id and GET /projects: a renamed group, parent group or owner shows at once, twice read before', async () => {
+    const fx = createFauxlab({ scenario: projectsWorld, responseCache: false });
+    const none = createFauxlab({ scenario: projectsWorld, responseCache: false, renderCacheBytes: 0 });
+    const get = async (f: typeof fx, path: string) =>
+      (await f.fetch(`http://localhost/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': 'root-api' } })).text();
+    const put = async (path: string, body: unknown) => {
+      for (const f of [fx, none]) {
+        const res = await f.fetch(`http://localhost/api/v4${path}`, {
+          method: 'PUT',
+          headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(res.status).toBe(200);
+      }
+    };
+    const paths = ['/projects/3', '/projects/4', '/projects?order_by=id&sort=asc'];
+    const same = async () => {
+      for (const path of paths) {
+        const want = await get(none, path);
+        for (let i = 0; i < 3; i++) expect(await get(fx, path)).toBe(want);
+      }
+    };
+    await same();
+    const rocket = () => get(fx, '/projects/3').then((t) => JSON.parse(t) as Record<string, unknown>);
+    const acme = (JSON.parse(await get(fx, '/groups/acme')) as { id: number }).id;
+    const labs = (JSON.parse(await get(fx, `/groups/${encodeURIComponent('acme/labs')}`)) as { id: number })
+      .id;
+    await put(`/groups/${labs}`, { name: 'Laboratories' });
+    expect((await rocket()).name_with_namespace).toBe('Acme / Laboratories / Rocket');
+    await same();
+    await put(`/groups/${acme}`, { name: 'Acme Corp' });
+    expect((await rocket()).name_with_namespace).toBe('Acme Corp / Laboratories / Rocket');
+    await same();
+    const bob = (JSON.parse(await get(fx, '/users?username=bob')) as { id: number }[])[0]!.id;
+    await put(`/users/${bob}`, { name: 'Robert Builder' });
+    const notes = JSON.parse(await get(fx, '/projects/4')) as {
+      owner: { name: string };
+      namespace: { name: string };
+    };
+    expect([notes.owner.name, notes.namespace.name]).toEqual(['Robert Builder', 'Robert Builder']);
+    await same();
+  });
+});
+
 describe('project orders after writes', () => {
   it('GET /projects?order_by=name|path: after projects are created and renamed, the order a full sort gives', async () => {
     // More projects than one leaf bucket holds, so that a write leaves some buckets (and keys) as they were.
