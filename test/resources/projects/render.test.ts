@@ -235,6 +235,37 @@ describe('project namespaces after writes', () => {
   });
 });
 
+describe('project renderings over a generated world', () => {
+  it('GET /projects and GET /projects/:id: kept or built afresh, the same bytes for every project, an admin and a user', async () => {
+    const scenario = {
+      now: '2021-03-01T12:00:00.000Z',
+      users: [
+        { username: 'root', name: 'Administrator', admin: true, tokens: [{ token: 'root-api' }] },
+        { username: 'alice', name: 'Alice Liddell', tokens: [{ token: 'alice-api' }] },
+      ],
+      generate: { users: 60, groups: 12, projects: 240 },
+    };
+    const kept = createFauxlab({ scenario, responseCache: false });
+    const none = createFauxlab({ scenario, responseCache: false, renderCacheBytes: 0 });
+    const get = async (f: typeof kept, path: string, token: string) => {
+      const res = await f.fetch(`http://localhost/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': token } });
+      return `${res.status} ${await res.text()}`;
+    };
+    for (const token of ['root-api', 'alice-api']) {
+      for (let page = 1; page <= 3; page++) {
+        const path = `/projects?per_page=100&page=${page}`;
+        const want = await get(none, path, token);
+        for (let i = 0; i < 3; i++) expect(await get(kept, path, token)).toBe(want);
+      }
+      for (let id = 1; id <= 240; id += 7) {
+        const want = await get(none, `/projects/${id}`, token);
+        for (let i = 0; i < 3; i++) expect(await get(kept, `/projects/${id}`, token)).toBe(want);
+      }
+    }
+    expect(kept.renderCache.size).toBeGreaterThan(0);
+  });
+});
+
 describe('project orders after writes', () => {
   it('GET /projects?order_by=name|path: after projects are created and renamed, the order a full sort gives', async () => {
     // More projects than one leaf bucket holds, so that a write leaves some buckets (and keys) as they were.
