@@ -55,6 +55,7 @@ import {
   accessJson,
   disabledFeatures,
   flat,
+  utf8,
   groupAvatar,
   hostOf,
   flagsJson,
@@ -88,6 +89,12 @@ interface Memberships {
 
 /** Viewers' direct memberships, per members table (any membership change makes a new one). */
 const membershipCaches = new WeakMap<PlatformState['members'], Map<number, Memberships>>();
+
+/**
+ * Namespace JSON by namespace id (the owner's id for a personal project), per users or groups table: a
+ * table is immutable, so what was valid for it stays valid (the base URL and settings are checked).
+ */
+const namespacesByTable = new WeakMap<object, Map<number, NamespaceJson>>();
 
 /** Renders projects for one request: the request-wide facts (base URL, tier, viewer) are read once. */
 export class ProjectRenderer {
@@ -127,6 +134,28 @@ export class ProjectRenderer {
 
   /** The namespace JSON of a project's namespace, cached per namespace record while its chain is unchanged. */
   #namespace(p: Project): NamespaceJson {
+    const st = this.st;
+    const base = this.base;
+    const user = p.namespace_kind === 'user';
+    const table = user ? st.users : st.groups;
+    const id = user ? p.owner_id : p.namespace_id;
+    // Found for this very table: its records, so the chain, are the ones the JSON was made from. A cold
+    // project then costs no lookup of its namespace record (itself cold in a large world).
+    let byId = namespacesByTable.get(table);
+    const known = id === null || !byId ? undefined : byId.get(id);
+    if (known && known.base === base && known.settings === st.settings) {
+      known.table = table;
+      return known;
+    }
+    const out = this.#namespaceOf(p);
+    if (out.deps.length > 0 && id !== null) {
+      if (!byId) namespacesByTable.set(table, (byId = new Map()));
+      byId.set(id, out);
+    }
+    return out;
+  }
+
+  #namespaceOf(p: Project): NamespaceJson {
     const st = this.st;
     const base = this.base;
     let key: GroupRecord | UserRecord | undefined;
@@ -329,7 +358,7 @@ export class ProjectRenderer {
   bytes(record: ProjectRecord, o: ProjectEntityOptions = {}): Buffer<ArrayBuffer> {
     const parts: string[] = [];
     const v = this.#view(record as Project, this.st, o, this.#viewKey(o), parts);
-    return v ? v.json : Buffer.from(parts.join(''));
+    return v ? v.json : utf8(parts.join(''));
   }
 
   /** What a rendering depends on besides the record and tables: the viewer and the options. */
@@ -431,7 +460,7 @@ export class ProjectRenderer {
     let pending: string[] = [];
     const flush = () => {
       const b = pending.length === 1 ? punctuation(pending[0]!) : undefined;
-      const bytes = b ?? Buffer.from(pending.join(''));
+      const bytes = b ?? utf8(pending.join(''));
       chunks.push(bytes);
       size += bytes.length;
       pending = [];

@@ -316,6 +316,15 @@ export function recordHeld(r: RecordJson): number {
 
 export const viewHeld = (v: View) => VIEW_OVERHEAD + v.json.length;
 
+/**
+ * `Buffer.from(s)`: UTF-8 bytes. Project JSON is mostly ASCII (JSON.stringify leaves other characters as
+ * they are), and an ASCII string's UTF-8 is its Latin-1, which is copied rather than encoded character by
+ * character; the UTF-8 length equals the string's length exactly when every character is ASCII.
+ */
+export function utf8(s: string): Buffer<ArrayBuffer> {
+  return Buffer.byteLength(s, 'utf8') === s.length ? Buffer.from(s, 'latin1') : Buffer.from(s, 'utf8');
+}
+
 export const OPEN = Buffer.from('[');
 export const COMMA = Buffer.from(',');
 export const CLOSE = Buffer.from(']');

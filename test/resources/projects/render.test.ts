@@ -149,6 +149,123 @@ describe('project renderings', () => {
   });
 });
 
+describe('project renderings as UTF-8', () => {
+  it('GET /projects/:id and GET /projects: text beyond ASCII is sent as UTF-8, ASCII as it is', async () => {
+    const names = ['Café Ünïcødé', 'Ǆemal 😀 ☃', 'plain ascii'];
+    const fx = createFauxlab({
+      scenario: {
+        ...projectsWorld,
+        groups: [...(projectsWorld.groups ?? []), { path: 'zurich', name: 'Zürich', visibility: 'public' }],
+        projects: names.map((name, i) => ({
+          path: `zurich/p${i}`,
+          name,
+          visibility: 'public' as const,
+          description: `${name} — ✓ \ud800`,
+        })),
+      },
+      responseCache: false,
+      renderCacheBytes: 0,
+    });
+    const get = async (path: string) => {
+      const res = await fx.fetch(`http://localhost/api/v4${path}`, {
+        headers: { 'PRIVATE-TOKEN': 'root-api' },
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      return { bytes, text: bytes.toString('utf8') };
+    };
+    type Shown = { name: string; description: string; name_with_namespace: string };
+    for (let id = 1; id <= names.length; id++) {
+      const { bytes, text } = await get(`/projects/${id}`);
+      const p = JSON.parse(text) as Shown;
+      expect([p.name, p.description, p.name_with_namespace]).toEqual([
+        names[id - 1],
+        `${names[id - 1]} — ✓ \ud800`,
+        `Zürich / ${names[id - 1]}`,
+      ]);
+      expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+    }
+    const { bytes, text } = await get('/projects?order_by=id&sort=asc');
+    expect((JSON.parse(text) as Shown[]).map((p) => p.name)).toEqual(names);
+    expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+  });
+});
+
+describe('project namespaces after writes', () => {
+  it('GET /projects/:id and GET /projects: a renamed group, parent group or owner shows at once, twice read before', async () => {
+    const fx = createFauxlab({ scenario: projectsWorld, responseCache: false });
+    const none = createFauxlab({ scenario: projectsWorld, responseCache: false, renderCacheBytes: 0 });
+    const get = async (f: typeof fx, path: string) =>
+      (await f.fetch(`http://localhost/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': 'root-api' } })).text();
+    const put = async (path: string, body: unknown) => {
+      for (const f of [fx, none]) {
+        const res = await f.fetch(`http://localhost/api/v4${path}`, {
+          method: 'PUT',
+          headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(res.status).toBe(200);
+      }
+    };
+    const paths = ['/projects/3', '/projects/4', '/projects?order_by=id&sort=asc'];
+    const same = async () => {
+      for (const path of paths) {
+        const want = await get(none, path);
+        for (let i = 0; i < 3; i++) expect(await get(fx, path)).toBe(want);
+      }
+    };
+    await same();
+    const rocket = () => get(fx, '/projects/3').then((t) => JSON.parse(t) as Record<string, unknown>);
+    const acme = (JSON.parse(await get(fx, '/groups/acme')) as { id: number }).id;
+    const labs = (JSON.parse(await get(fx, `/groups/${encodeURIComponent('acme/labs')}`)) as { id: number })
+      .id;
+    await put(`/groups/${labs}`, { name: 'Laboratories' });
+    expect((await rocket()).name_with_namespace).toBe('Acme / Laboratories / Rocket');
+    await same();
+    await put(`/groups/${acme}`, { name: 'Acme Corp' });
+    expect((await rocket()).name_with_namespace).toBe('Acme Corp / Laboratories / Rocket');
+    await same();
+    const bob = (JSON.parse(await get(fx, '/users?username=bob')) as { id: number }[])[0]!.id;
+    await put(`/users/${bob}`, { name: 'Robert Builder' });
+    const notes = JSON.parse(await get(fx, '/projects/4')) as {
+      owner: { name: string };
+      namespace: { name: string };
+    };
+    expect([notes.owner.name, notes.namespace.name]).toEqual(['Robert Builder', 'Robert Builder']);
+    await same();
+  });
+});
+
+describe('project renderings over a generated world', () => {
+  it('GET /projects and GET /projects/:id: kept or built afresh, the same bytes for every project, an admin and a user', async () => {
+    const scenario = {
+      now: '2021-03-01T12:00:00.000Z',
+      users: [
+        { username: 'root', name: 'Administrator', admin: true, tokens: [{ token: 'root-api' }] },
+        { username: 'alice', name: 'Alice Liddell', tokens: [{ token: 'alice-api' }] },
+      ],
+      generate: { users: 60, groups: 12, projects: 240 },
+    };
+    const kept = createFauxlab({ scenario, responseCache: false });
+    const none = createFauxlab({ scenario, responseCache: false, renderCacheBytes: 0 });
+    const get = async (f: typeof kept, path: string, token: string) => {
+      const res = await f.fetch(`http://localhost/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': token } });
+      return `${res.status} ${await res.text()}`;
+    };
+    for (const token of ['root-api', 'alice-api']) {
+      for (let page = 1; page <= 3; page++) {
+        const path = `/projects?per_page=100&page=${page}`;
+        const want = await get(none, path, token);
+        for (let i = 0; i < 3; i++) expect(await get(kept, path, token)).toBe(want);
+      }
+      for (let id = 1; id <= 240; id += 7) {
+        const want = await get(none, `/projects/${id}`, token);
+        for (let i = 0; i < 3; i++) expect(await get(kept, `/projects/${id}`, token)).toBe(want);
+      }
+    }
+    expect(kept.renderCache.size).toBeGreaterThan(0);
+  });
+});
+
 describe('project orders after writes', () => {
   it('GET /projects?order_by=name|path: after projects are created and renamed, the order a full sort gives', async () => {
     // More projects than one leaf bucket holds, so that a write leaves some buckets (and keys) as they were.
