@@ -82,6 +82,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
 
   const table = options.routes ? buildTable(options.routes) : sharedTable();
   const memo = options.responseCache === false ? undefined : new ResponseMemo(options.responseCache);
+  const nowMs = () => clock.ms();
 
   function fetch(request: Request, env?: object): Promise<Response> {
     try {
@@ -108,7 +109,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     let key: string | undefined;
     if (memo) {
       key = memo.key(request, raw);
-      const kept = memo.get(key, root, () => clock.ms());
+      const kept = memo.get(key, root, nowMs);
       if (kept && !journal.recordsBody(kept.status)) return replay(kept, request, env, t0, at);
     }
     const probe: Probe = {};
