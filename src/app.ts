@@ -52,19 +52,25 @@ function isApiUrl(url: string): boolean {
  * each later read of its members as much again.
  */
 function requestEnv(env: object | undefined, fauxlab: Binding, probe: Probe): object {
-  if (env === undefined) return { fauxlab, probe };
+  if (env === undefined || env === null) return { fauxlab, probe };
   if (isNodeBindings(env)) return { incoming: env.incoming, outgoing: env.outgoing, fauxlab, probe };
   return { ...env, fauxlab, probe };
 }
 
-/** Whether `env` is a plain object of exactly `incoming` and `outgoing`, in that order, both enumerable (a getter is read once either way). */
+/**
+ * Whether what a spread of `env` copies is exactly `incoming` and `outgoing`, in that order: its own
+ * enumerable members (a getter is read once either way; the prototype is not copied).
+ */
 function isNodeBindings(env: object): env is { incoming: unknown; outgoing: unknown } {
-  if (types.isProxy(env) || Object.getPrototypeOf(env) !== Object.prototype) return false;
-  const keys = Reflect.ownKeys(env);
-  if (keys.length !== 2 || keys[0] !== 'incoming' || keys[1] !== 'outgoing') return false;
-  return isEnumerable.call(env, 'incoming') && isEnumerable.call(env, 'outgoing');
+  if (types.isProxy(env)) return false;
+  const keys = Object.keys(env);
+  return (
+    keys.length === 2 &&
+    keys[0] === 'incoming' &&
+    keys[1] === 'outgoing' &&
+    Object.getOwnPropertySymbols(env).length === 0
+  );
 }
-const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 /** Default cap on the bytes of all uploads together. */
 export const DEFAULT_MAX_UPLOADS_TOTAL = 512 * 1024 * 1024;
