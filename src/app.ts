@@ -3,6 +3,7 @@
  * once per process and shared, immutable; an instance is its own state, clock, journal and faults,
  * bound to each request through the request's env. Creating an instance therefore registers nothing.
  */
+import { types } from 'node:util';
 import { Hono } from 'hono';
 import { recordActivity } from './core/activity.js';
 import { Clock } from './core/clock.js';
@@ -45,6 +46,32 @@ function isApiUrl(url: string): boolean {
   return start >= 0 && url.startsWith('/api/v4/', start);
 }
 
+/**
+ * `{ ...env, fauxlab, probe }`. A Node server's bindings (`{ incoming, outgoing }`, nothing else) are
+ * written out: V8 made the spread object, with the two members added after, about a microsecond, and
+ * each later read of its members as much again.
+ */
+function requestEnv(env: object | undefined, fauxlab: Binding, probe: Probe): object {
+  if (env === undefined || env === null) return { fauxlab, probe };
+  if (isNodeBindings(env)) return { incoming: env.incoming, outgoing: env.outgoing, fauxlab, probe };
+  return { ...env, fauxlab, probe };
+}
+
+/**
+ * Whether what a spread of `env` copies is exactly `incoming` and `outgoing`, in that order: its own
+ * enumerable members (a getter is read once either way; the prototype is not copied).
+ */
+function isNodeBindings(env: object): env is { incoming: unknown; outgoing: unknown } {
+  if (types.isProxy(env)) return false;
+  const keys = Object.keys(env);
+  return (
+    keys.length === 2 &&
+    keys[0] === 'incoming' &&
+    keys[1] === 'outgoing' &&
+    Object.getOwnPropertySymbols(env).length === 0
+  );
+}
+
 /** Default cap on the bytes of all uploads together. */
 export const DEFAULT_MAX_UPLOADS_TOTAL = 512 * 1024 * 1024;
 
@@ -82,6 +109,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
 
   const table = options.routes ? buildTable(options.routes) : sharedTable();
   const memo = options.responseCache === false ? undefined : new ResponseMemo(options.responseCache);
+  const nowMs = () => clock.ms();
 
   function fetch(request: Request, env?: object): Promise<Response> {
     try {
@@ -108,12 +136,12 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     let key: string | undefined;
     if (memo) {
       key = memo.key(request, raw);
-      const kept = memo.get(key, root, () => clock.ms());
+      const kept = memo.get(key, root, nowMs);
       if (kept && !journal.recordsBody(kept.status)) return replay(kept, request, env, t0, at);
     }
     const probe: Probe = {};
     const reads = clock.reads;
-    const res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
+    const res = table.lean.fetch(request, requestEnv(env, bound, probe));
     const done = (r: Response) => {
       if (r !== NO_MATCH && key !== undefined && store.state === root) keep(key, root, r, probe, reads);
       return leanDone(request, env, raw, probe, r, t0, at);
@@ -145,7 +173,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
         ? { text: journalBodyKept(knownText(request)!, journal.bodyLimit), type, limit: journal.bodyLimit }
         : undefined;
     const probe: Probe = {};
-    const res = table.lean.fetch(request, { ...env, fauxlab: bound, probe });
+    const res = table.lean.fetch(request, requestEnv(env, bound, probe));
     const done = (r: Response) => leanDone(request, env, raw, probe, r, t0, at, journaled);
     return res instanceof Promise ? res.then(done) : done(res);
   }
@@ -262,7 +290,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
 
   async function fullFetch(request: Request, env?: object): Promise<Response> {
     const probe: Probe = {};
-    const res = materialize(await table.app.fetch(request, { ...env, fauxlab: bound, probe }));
+    const res = materialize(await table.app.fetch(request, requestEnv(env, bound, probe)));
     if (probe.pending && !probe.drop) return recordPending(probe.pending, res);
     if (probe.entry && !probe.drop) return record(probe.entry, res);
     if (!probe.drop) return res;

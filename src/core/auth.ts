@@ -33,34 +33,45 @@ function paramString(v: unknown): string | undefined {
   return undefined;
 }
 
-/** The token with this secret; `digests` caches the secret's digest. */
-export function findToken(
-  state: PlatformState,
-  secret: string,
-  digests?: Map<string, string>,
-): TokenRecord | undefined {
-  const id = iget(state.idx.tokens, digests ? cachedDigest(digests, secret) : digest(secret));
+/** The token with this secret. */
+export function findToken(state: PlatformState, secret: string): TokenRecord | undefined {
+  const id = iget(state.idx.tokens, digest(secret));
   return id === undefined ? undefined : tget(state.tokens, id);
 }
 
-/** Token digests an instance has computed: clients send the same few tokens on every request. */
-const digestCaches = new WeakMap<Fx, Map<string, string>>();
-const DIGEST_CACHE_SIZE = 256;
-
-function cachedDigest(cache: Map<string, string>, secret: string): string {
-  let d = cache.get(secret);
-  if (d === undefined) {
-    // Bounded: a client trying many tokens starts the cache over rather than growing it.
-    if (cache.size >= DIGEST_CACHE_SIZE) cache.clear();
-    cache.set(secret, (d = digest(secret)));
-  }
-  return d;
+/**
+ * A secret an instance was sent: its digest, and the token it named in the tables it was last looked up
+ * in (kept while those tables stand: immutable, so the same tables give the same token).
+ */
+interface KnownSecret {
+  readonly digest: string;
+  index: unknown;
+  table: unknown;
+  token: TokenRecord | undefined;
 }
 
-function digestsOf(fx: Fx): Map<string, string> {
-  let m = digestCaches.get(fx);
-  if (!m) digestCaches.set(fx, (m = new Map()));
-  return m;
+/** The secrets each instance was sent lately: clients send the same few tokens on every request. */
+const knownSecrets = new WeakMap<Fx, Map<string, KnownSecret>>();
+const KNOWN_SECRETS = 256;
+
+/** `findToken` for a request of `fx`: the digest and the lookup done once per secret and tables. */
+function lookupToken(fx: Fx, st: PlatformState, secret: string): TokenRecord | undefined {
+  let known = knownSecrets.get(fx);
+  if (!known) knownSecrets.set(fx, (known = new Map()));
+  let k = known.get(secret);
+  if (k === undefined) {
+    // Bounded: a client trying many tokens starts the cache over rather than growing it.
+    if (known.size >= KNOWN_SECRETS) known.clear();
+    k = { digest: digest(secret), index: undefined, table: undefined, token: undefined };
+    known.set(secret, k);
+  }
+  if (k.index !== st.idx.tokens || k.table !== st.tokens) {
+    const id = iget(st.idx.tokens, k.digest);
+    k.token = id === undefined ? undefined : tget(st.tokens, id);
+    k.index = st.idx.tokens;
+    k.table = st.tokens;
+  }
+  return k.token;
 }
 
 /** Finds a user by numeric id or by username (case-insensitive), as the platform's `find_user` does. */
@@ -95,7 +106,6 @@ function header(c: Ctx, name: string): string | undefined {
 function locateToken(c: Ctx, opts: AuthOptions): TokenRecord | null {
   const fx = c.get('fx');
   const st = fx.store.state;
-  const digests = digestsOf(fx);
   const params = c.get('params');
   const authz = header(c, 'authorization');
   const bearer = authz && /^bearer\s+/i.test(authz) ? authz.replace(/^bearer\s+/i, '').trim() : undefined;
@@ -103,21 +113,21 @@ function locateToken(c: Ctx, opts: AuthOptions): TokenRecord | null {
   const pat = paramString(params.private_token) ?? header(c, 'private-token');
 
   if (oauth !== undefined) {
-    const t = findToken(st, oauth, digests);
+    const t = lookupToken(fx, st, oauth);
     if (t?.kind === 'oauth') return t;
     // A personal token sent as a Bearer value is a personal token, unless a private token is also sent.
     if (t && (t.kind === 'personal' || t.kind === 'impersonation') && pat === undefined) return t;
     if (pat === undefined) throw unauthorized();
   }
   if (pat !== undefined) {
-    const t = findToken(st, pat, digests);
+    const t = lookupToken(fx, st, pat);
     if (!t || (t.kind !== 'personal' && t.kind !== 'impersonation')) throw unauthorized();
     return t;
   }
   if (opts.jobToken) {
     const job = header(c, 'job-token') ?? paramString(params.job_token);
     if (job !== undefined) {
-      const t = findToken(st, job, digests);
+      const t = lookupToken(fx, st, job);
       if (!t || t.kind !== 'job') throw unauthorized();
       return t;
     }

@@ -105,8 +105,16 @@ export class ResponseMemo {
     if (this.#map.size < this.#entries && this.#size + key.length + size <= this.#bytes) return true;
     const oldest = this.#map.keys().next();
     if (oldest.done) return true;
-    return this.#sketch.frequency(this.#hash(key)) > this.#sketch.frequency(hashString(oldest.value));
+    // The oldest answer stays the oldest until it is dropped: its key is hashed once, not on every ask.
+    if (oldest.value !== this.#oldestKey) {
+      this.#oldestKey = oldest.value;
+      this.#oldestHash = hashString(oldest.value);
+    }
+    return this.#sketch.frequency(this.#hash(key)) > this.#sketch.frequency(this.#oldestHash);
   }
+
+  #oldestKey: string | undefined;
+  #oldestHash = 0;
 
   /** The answer kept for `key`, if it was computed from `root` and still holds at `nowMs`. */
   get(key: string, root: unknown, nowMs: () => number): Kept | undefined {

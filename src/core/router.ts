@@ -4,6 +4,10 @@
  */
 import { Hono } from 'hono';
 import { matchedRoutes } from 'hono/route';
+import type { Result, Router } from 'hono/router';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
+import { SmartRouter } from 'hono/router/smart-router';
+import { TrieRouter } from 'hono/router/trie-router';
 import { allowedScopes, requireAdmin, requireUser, resolveViewer, type AuthOptions } from './auth.js';
 import { recordActivity } from './activity.js';
 import type { Ctx, Env, RequestEnv, RequestProbe } from './context.js';
@@ -12,7 +16,6 @@ import { preloadFiles } from './files.js';
 import type { JobRunner } from './jobs.js';
 import {
   checkMultipartParts,
-  declaredDefaults,
   emptyParams,
   parseFormBody,
   parseJsonBody,
@@ -21,6 +24,7 @@ import {
   placeEntries,
   type Parsed,
   type RawParams,
+  withDeclaredDefaults,
   type Shape,
 } from './params.js';
 
@@ -214,7 +218,7 @@ export class ApiRouter {
 export function parse<S extends Shape>(c: Ctx, shape: S): Parsed<S> {
   const raw = c.get('params');
   const out = parseParams(shape, raw);
-  c.set('linkParams', { ...declaredDefaults(shape), ...raw });
+  c.set('linkParams', withDeclaredDefaults(shape, raw));
   return out;
 }
 
@@ -231,4 +235,135 @@ export function patternMatcher(path: string): RegExp {
     )
     .join('/');
   return new RegExp(`^${src}$`);
+}
+
+/** What a path shape matched: the one route, and which of the path's segments are its params. */
+interface ShapeMatch<T> {
+  handler: T;
+  /** Param names with the index of their segment (counted after the leading slash). */
+  params: readonly (readonly [string, number])[];
+}
+
+/**
+ * Hono's default router (the same routers, the same results), with the matches of path shapes kept: a
+ * path is matched as it is first, and the next path that differs from it only in its numeric segments
+ * (`/users/1`, `/users/2`) reuses the route found and reads its params from its own segments. The
+ * router's work (splitting, walking the tree, the params objects) was more per request than the rest of
+ * the dispatch.
+ *
+ * Sound because no route tells one run of digits from another: the table is checked for that as routes
+ * are added (no segment of only digits, no prefix wildcard, no regex param that could match a segment of
+ * digits but for `.+`), and any route set that fails the check is matched plainly every time. Only a
+ * match of one route whose segments are literals and plain params is reused, and it is checked against
+ * the router's own answer for the first path of its shape.
+ */
+export class ShapedRouter<T> implements Router<T> {
+  readonly name = 'ShapedRouter';
+  readonly #inner: Router<T> = new SmartRouter<T>({ routers: [new RegExpRouter(), new TrieRouter()] });
+  /** Per handler of a plain route: its segments, a param's name or null for a literal. */
+  readonly #plain = new Map<T, readonly (string | null)[]>();
+  #sound = true;
+  /** By method and shape; null: matched plainly every time. Bounded: cleared when full. */
+  readonly #shapes = new Map<string, ShapeMatch<T> | null>();
+  static readonly SHAPES = 4096;
+
+  add(method: string, path: string, handler: T): void {
+    this.#inner.add(method, path, handler);
+    const segs = path.split('/').slice(1);
+    let plain = true;
+    const names: (string | null)[] = [];
+    // An optional param makes more than one pattern of the path.
+    if (path.endsWith('?')) this.#sound = false;
+    for (const seg of segs) {
+      const param = /^:([^{}]+)(?:\{(.+)\})?$/.exec(seg);
+      if (!param) {
+        if (/^\d+$/.test(seg) || (seg.includes('*') && seg !== '*')) this.#sound = false;
+        if (seg === '*') plain = false;
+        names.push(null);
+        continue;
+      }
+      const regex = param[2];
+      if (regex === undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(param[1]!)) {
+        names.push(param[1]!);
+        continue;
+      }
+      plain = false;
+      // A regex that must begin with a letter never matches a segment of digits, whatever the digits.
+      if (regex !== undefined && regex !== '.+' && !/^[A-Za-z]+(?:\(\?:[^|()]*\)\??)?$/.test(regex))
+        this.#sound = false;
+    }
+    if (plain) this.#plain.set(handler, names);
+  }
+
+  match(method: string, path: string): Result<T> {
+    if (!this.#sound || path.charCodeAt(0) !== 47) return this.#inner.match(method, path);
+    const key = method + ' ' + shapeOf(path);
+    const known = this.#shapes.get(key);
+    if (known) return [[[known.handler, paramsAt(path, known.params)]]];
+    const res = this.#inner.match(method, path);
+    if (known === undefined) {
+      if (this.#shapes.size >= ShapedRouter.SHAPES) this.#shapes.clear();
+      this.#shapes.set(key, this.#reusable(res, path));
+    }
+    return res;
+  }
+
+  /** The match to keep for `path`'s shape, if the router's answer is one plain route. */
+  #reusable(res: Result<T>, path: string): ShapeMatch<T> | null {
+    if (res.length !== 1 || res[0].length !== 1) return null;
+    const [handler, given] = res[0][0]!;
+    const names = this.#plain.get(handler);
+    const segs = path.split('/').slice(1);
+    if (!names || names.length !== segs.length) return null;
+    const params: [string, number][] = [];
+    for (let i = 0; i < names.length; i++) {
+      const n = names[i];
+      if (n === null || n === undefined) continue;
+      if ((given as Record<string, string>)[n] !== segs[i]) return null;
+      params.push([n, i]);
+    }
+    // The same keys in the same order as the router gives them.
+    const check = paramsAt(path, params);
+    const a = Object.keys(given);
+    const b = Object.keys(check);
+    if (a.length !== b.length || a.some((k, i) => k !== b[i])) return null;
+    return { handler, params };
+  }
+}
+
+/** The path with each segment of only digits written `0`. */
+export function shapeOf(path: string): string {
+  let out = '';
+  let from = 0;
+  let seg = 1;
+  let digits = true;
+  for (let i = 1; i <= path.length; i++) {
+    const ch = i < path.length ? path.charCodeAt(i) : 47;
+    if (ch === 47) {
+      if (digits && i > seg) {
+        out += path.slice(from, seg) + '0';
+        from = i;
+      }
+      seg = i + 1;
+      digits = true;
+    } else if (ch < 48 || ch > 57) digits = false;
+  }
+  return from === 0 ? path : out + path.slice(from);
+}
+
+/** The params of a plain route, read from the path's segments, as the router gives them (no prototype). */
+function paramsAt(path: string, at: readonly (readonly [string, number])[]): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  let seg = 0;
+  let start = 1;
+  for (let k = 0; k < at.length; k++) {
+    const [name, index] = at[k]!;
+    while (seg < index) {
+      start = path.indexOf('/', start) + 1;
+      seg++;
+    }
+    const end = path.indexOf('/', start);
+    out[name] = end < 0 ? path.slice(start) : path.slice(start, end);
+  }
+  return out;
 }

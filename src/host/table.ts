@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import type { Env } from '../core/context.js';
 import { ApiError, grapeError, internalError, noRoute } from '../core/errors.js';
 import type { JobRunner } from '../core/jobs.js';
-import { patternMatcher, ApiRouter, tierHas, type RouteInfo } from '../core/router.js';
+import { patternMatcher, ApiRouter, ShapedRouter, tierHas, type RouteInfo } from '../core/router.js';
 import { controlPlane } from '../admin/control.js';
 import { dashboardAdmits } from '../admin/dashboard/index.js';
 import { guardControlPlane } from '../admin/guard.js';
@@ -129,7 +129,7 @@ export function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
   };
   app.onError(onError);
 
-  const lean = new Hono<Env>({ getPath: routingPath });
+  const lean = new Hono<Env>({ getPath: routingPath, router: new ShapedRouter() });
   lean.route('/api/v4', api.hono);
   lean.notFound(() => NO_MATCH);
   lean.onError(onError);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { findToken } from '../../src/core/auth.js';
 import { json, world } from '../helpers.js';
 
 const fx = world();
@@ -147,5 +148,33 @@ describe('sudo', () => {
   it('sudo without credentials: 401', async () => {
     const res = await get('/api/v4/user', { Sudo: 'bob' });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('token lookup across changes of the world', () => {
+  it('GET /user: a token revoked, restored or created after it was last sent is seen as it is now', async () => {
+    const local = world();
+    const as = (token: string) => local.app.request('/api/v4/user', { headers: { 'PRIVATE-TOKEN': token } });
+    expect((await as('alice-api')).status).toBe(200);
+    const before = local.snapshot();
+    const id = findToken(local.state, 'alice-api')!.id;
+    const del = await local.app.request(`/api/v4/personal_access_tokens/${id}`, {
+      method: 'DELETE',
+      headers: { 'PRIVATE-TOKEN': 'root-api' },
+    });
+    expect(del.status).toBe(204);
+    const revoked = await as('alice-api');
+    expect(revoked.status).toBe(401);
+    expect((await json(revoked)).error_description).toBe(
+      'Token was revoked. You have to re-authorize from the user.',
+    );
+    local.restore(before);
+    expect((await as('alice-api')).status).toBe(200);
+
+    expect((await as('later-token')).status).toBe(401);
+    local.load({ users: [{ username: 'later', tokens: [{ token: 'later-token' }] }] });
+    const later = await as('later-token');
+    expect(later.status).toBe(200);
+    expect((await json(later)).username).toBe('later');
   });
 });

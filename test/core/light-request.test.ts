@@ -187,6 +187,47 @@ describe('light requests', () => {
     expect(knownBody(native)).toBeUndefined();
   });
 
+  it('lightRequest: an init member it leaves to the native request is seen however the init holds it (own, hidden, inherited, behind a proxy)', () => {
+    const post = { method: 'POST', headers: ROOT, body: '{}' };
+    const hidden = { ...post };
+    Object.defineProperty(hidden, 'cache', { value: 'no-store', enumerable: false });
+    class Init {
+      method = 'POST';
+      body = '{}';
+      get keepalive() {
+        return true;
+      }
+    }
+    const inits: object[] = [
+      { ...post, signal: new AbortController().signal },
+      { ...post, priority: 'high' },
+      hidden,
+      Object.assign(Object.create({ redirect: 'manual' }) as object, post),
+      new Init(),
+      new Proxy({ ...post }, { get: (t, k) => (k === 'mode' ? 'cors' : Reflect.get(t, k)) }),
+    ];
+    for (const init of inits) expect(lightRequest('http://x.test/api/v4/users', init)).toBeUndefined();
+    // Members set to undefined are not set; nor is anything else the init has.
+    for (const init of [
+      { ...post },
+      { ...post, signal: undefined, window: undefined },
+      { ...post, extra: 1 },
+    ])
+      expect(knownBody(lightRequest('http://x.test/api/v4/users', init)!)).toBe('{}');
+  });
+
+  it('fx.fetch: a Request and an object with any init member (own, hidden or inherited) is read as an init, anything else as bindings', async () => {
+    const fx = world();
+    const req = () => new Request('http://x.test/api/v4/user', { headers: ROOT });
+    // As an init, `method: 'HEAD'` makes a HEAD request: no body. As bindings, the GET's body.
+    const hidden = {};
+    Object.defineProperty(hidden, 'method', { value: 'HEAD', enumerable: false });
+    for (const init of [{ method: 'HEAD' }, hidden, Object.create({ method: 'HEAD' }) as object])
+      expect(await (await fx.fetch(req(), init)).text()).toBe('');
+    for (const env of [{}, { incoming: undefined, outgoing: undefined }])
+      expect(JSON.parse(await (await fx.fetch(req(), env)).text())).toMatchObject({ username: 'root' });
+  });
+
   it('lightRequest: its URL is the one the native Request makes, whether it is parsed or taken as it is', () => {
     const urls = [
       'http://localhost/api/v4/users',
