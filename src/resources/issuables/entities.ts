@@ -64,6 +64,12 @@ export class IssuableRenderer {
   readonly #mergeRequests: RecordRenderings<MergeRequestRecord>;
   readonly #notes: RecordRenderings<NoteRecord>;
   readonly #issueKeys: (string | undefined)[] = [];
+  #lastProject: Project | null = null;
+  /** `#referenceForm` of `#lastProject`, as an index of `FORMS`. */
+  #lastForm = 0;
+  #depsProject: Project | null = null;
+  #depsMilestone: number | null = null;
+  #deps: readonly unknown[] = [];
 
   constructor(
     c: Ctx,
@@ -242,15 +248,38 @@ export class IssuableRenderer {
    * What an issuable's rendering reads besides itself: the settings (avatars), its project, the users and
    * labels tables (whole: a page's issues name many users, and looking each one up cost more than the
    * rest of a kept rendering; a write to either builds the next renderings afresh), its milestone and the
-   * milestone's project or group (web_url), looked up as the rendering looks them up.
+   * milestone's project or group (web_url), looked up as the rendering looks them up. The array is shared
+   * by the issuables rendered after it with the same project and milestone (a page's mostly are), and is
+   * never changed once made.
    */
-  #issuableDeps(r: IssueRecord | MergeRequestRecord, p: Project): unknown[] {
+  #issuableDeps(r: IssueRecord | MergeRequestRecord, p: Project): readonly unknown[] {
+    const milestoneId = r.milestone_id;
+    if (p === this.#depsProject && milestoneId === this.#depsMilestone) return this.#deps;
     const st = this.st;
-    if (r.milestone_id === null) return [st.settings, p, st.users, st.issuables.labels];
-    const m = tget(st.issuables.milestones, r.milestone_id);
-    const parent =
-      m && (m.project_id !== null ? tget(st.projects, m.project_id) : tget(st.groups, m.group_id!));
-    return [st.settings, p, st.users, st.issuables.labels, m, parent];
+    let deps: unknown[];
+    if (milestoneId === null) deps = [st.settings, p, st.users, st.issuables.labels];
+    else {
+      const m = tget(st.issuables.milestones, milestoneId);
+      const parent =
+        m && (m.project_id !== null ? tget(st.projects, m.project_id) : tget(st.groups, m.group_id!));
+      deps = [st.settings, p, st.users, st.issuables.labels, m, parent];
+    }
+    this.#depsProject = p;
+    this.#depsMilestone = milestoneId;
+    return (this.#deps = deps);
+  }
+
+  /**
+   * An issuable's project and how references to it are written from here, remembered for the next
+   * issuable of the same project (a project's list names one project only).
+   */
+  #projectOf(id: number): Project {
+    const last = this.#lastProject;
+    if (last !== null && last.id === id) return last;
+    const p = this.project(id);
+    this.#lastProject = p;
+    this.#lastForm = FORMS.indexOf(this.#referenceForm(p));
+    return p;
   }
 
   /**
@@ -259,19 +288,19 @@ export class IssuableRenderer {
    * when a milestone's `expired` depends on it.
    */
   issueBytes(i: IssueRecord, o: { basic?: boolean; subscribed?: boolean } = {}): Buffer<ArrayBuffer> {
-    const p = this.project(i.project_id);
-    const form = this.#referenceForm(p);
+    const p = this.#projectOf(i.project_id);
+    const form = this.#lastForm;
     // The key's few variants per request, each made once (one flat string, compared whole).
     const code =
       ((((o.basic ? 1 : 0) * 3 + (o.subscribed === undefined ? 2 : +o.subscribed)) * 2 +
         +this.withLabelsDetails) *
         3 +
-        FORMS.indexOf(form)) *
+        form) *
         2 +
       +(i.milestone_id !== null);
     const key = (this.#issueKeys[code] ??=
       `${o.basic ? 'b' : 'i'}${o.subscribed === undefined ? '-' : +o.subscribed}${+this.paid}` +
-      `${+this.withLabelsDetails}${form}|${i.milestone_id === null ? '' : this.today}|${this.base}`);
+      `${+this.withLabelsDetails}${FORMS[form]}|${i.milestone_id === null ? '' : this.today}|${this.base}`);
     const deps = this.#issuableDeps(i, p);
     return this.#issues.bytes(i, key, deps, () => JSON.stringify(this.issue(i, o)));
   }
@@ -285,12 +314,11 @@ export class IssuableRenderer {
   }
 
   /** The key and deps of `mergeRequest`'s rendering (see `issueBytes`); the status is a value of the clock. */
-  #mergeRequestView(mr: MergeRequestRecord, p: Project): { key: string; deps: unknown[] } {
+  #mergeRequestView(mr: MergeRequestRecord, p: Project): { key: string; deps: readonly unknown[] } {
     const key =
       `${effectiveMergeStatus(mr, this.nowMs)}|${+this.paid}${+this.withLabelsDetails}` +
       `${this.#referenceForm(p)}|${mr.milestone_id === null ? '' : this.today}|${this.base}`;
-    const deps = this.#issuableDeps(mr, p);
-    deps.push(tget(this.st.issuables.diffs, mr.diff_id));
+    const deps = [...this.#issuableDeps(mr, p), tget(this.st.issuables.diffs, mr.diff_id)];
     return { key, deps };
   }
 
