@@ -40,6 +40,20 @@ type Json = Record<string, unknown>;
 /** Where a list or item is requested from: references are relative to it. */
 export type From = { project: Project } | { group: GroupRecord } | null;
 
+/** A page of a kept list (see `issuePageBytes`): what its rendering is kept by. */
+interface PageToken {
+  /** For the budget's admission counts only. */
+  readonly id: number;
+}
+
+/**
+ * The pages asked of each list the finder keeps, by first index and length. The lists are immutable and
+ * a token holds nothing but its identity: a pure memo, whatever instance asks.
+ */
+const pageTokens = new WeakMap<readonly IssueRecord[], Map<number, PageToken>>();
+/** Pages remembered per list: past this many (a client trying every page size), the list starts over. */
+const PAGES_PER_LIST = 256;
+
 /** The reference forms (see `#referenceForm`). */
 const FORMS = ['o', 'p', 'f'] as const;
 
@@ -63,6 +77,7 @@ export class IssuableRenderer {
   readonly #issues: RecordRenderings<IssueRecord>;
   readonly #mergeRequests: RecordRenderings<MergeRequestRecord>;
   readonly #notes: RecordRenderings<NoteRecord>;
+  readonly #issuePages: RecordRenderings<PageToken>;
   readonly #issueKeys: (string | undefined)[] = [];
   #lastProject: Project | null = null;
   /** `#referenceForm` of `#lastProject`, as an index of `FORMS`. */
@@ -86,6 +101,7 @@ export class IssuableRenderer {
     this.#issues = renderings.kind<IssueRecord>('issue');
     this.#mergeRequests = renderings.kind<MergeRequestRecord>('merge_request');
     this.#notes = renderings.kind<NoteRecord>('note');
+    this.#issuePages = renderings.kind<PageToken>('issue_page');
   }
 
   user(id: number | null): Json | null {
@@ -303,6 +319,45 @@ export class IssuableRenderer {
       `${+this.withLabelsDetails}${FORMS[form]}|${i.milestone_id === null ? '' : this.today}|${this.base}`);
     const deps = this.#issuableDeps(i, p);
     return this.#issues.bytes(i, key, deps, () => JSON.stringify(this.issue(i, o)));
+  }
+
+  /**
+   * The JSON array of `items`, the issues of `list` from index `start`, where `list` is one the finder
+   * keeps (`isKeptList`): kept as one rendering of the page. The list stands for its records (a write to
+   * any makes the finder answer with a new list), and the page's deps are the whole tables and records
+   * every issue's own deps are taken from (`#issuableDeps`, `issueBytes`), compared once for the page
+   * instead of once per issue; its key holds the values of every issue's key but the shape.
+   */
+  issuePageBytes(list: readonly IssueRecord[], start: number, items: readonly IssueRecord[]) {
+    let tokens = pageTokens.get(list);
+    if (tokens === undefined) pageTokens.set(list, (tokens = new Map()));
+    // At most 100 items a page.
+    const at = start * 128 + items.length;
+    let token = tokens.get(at);
+    if (token === undefined) {
+      if (tokens.size >= PAGES_PER_LIST) tokens.clear();
+      tokens.set(at, (token = { id: (items[0]?.id ?? 0) * 128 + items.length }));
+    }
+    const st = this.st;
+    const from = this.from;
+    const fromRecord = from === null ? null : 'project' in from ? from.project : from.group;
+    const key =
+      `${+this.paid}${+this.withLabelsDetails}|${from === null ? '' : 'project' in from ? 'p' : 'g'}|` +
+      `${this.today}|${this.base}`;
+    const deps = [
+      st.settings,
+      st.users,
+      st.issuables.labels,
+      st.issuables.milestones,
+      st.projects,
+      st.groups,
+      fromRecord,
+    ];
+    return this.#issuePages.bytes(token, key, deps, () => {
+      const parts = new Array<string>(items.length);
+      for (let i = 0; i < items.length; i++) parts[i] = this.issueBytes(items[i]!).toString();
+      return `[${parts.join(',')}]`;
+    });
   }
 
   /** `mergeRequestSimple` as bytes: it reads the record, its project and the base URL. */

@@ -37,6 +37,15 @@ export interface ProjectSet<T extends Rec> {
   narrowedSorted?: WeakMap<T[], Map<string, T[]>>;
 }
 
+/**
+ * The ordered lists kept on a set and returned as they are: the same array answers every request the set
+ * stands for, so that what is made of it (a page's rendering) can be kept by its identity.
+ */
+const keptLists = new WeakSet<readonly Rec[]>();
+
+/** Whether `list` is one the finder keeps and returns again while its records stand (never changed). */
+export const isKeptList = (list: readonly Rec[]): boolean => keptLists.has(list);
+
 /** Narrowed lists kept per set: past this many, the set starts over (a client trying many filters). */
 const NARROWED_PER_SET = 64;
 
@@ -506,6 +515,7 @@ function sortedNarrowed<T extends Rec>(
   if (out === undefined) {
     out = [...list].sort(comparator(ctx.st, orderBy, sort));
     byOrder.set(k, out);
+    keptLists.add(out);
   }
   return out;
 }
@@ -554,6 +564,7 @@ function findInProject<T extends Rec>(
     if (!out) {
       out = [...list].sort(comparator(ctx.st, orderBy, sort));
       set.sorted.set(k, out);
+      keptLists.add(out);
     }
     return out;
   };

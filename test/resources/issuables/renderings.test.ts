@@ -182,3 +182,71 @@ describe('issuable finder', () => {
     expect(await ids('labels=bug')).toEqual([4, 3, 2, 1]);
   });
 });
+
+describe('issuable list pages', () => {
+  const QUERIES = [
+    '',
+    '?state=opened',
+    '?state=opened&labels=bug',
+    '?labels=bug&milestone=v1.0&with_labels_details=true',
+    '?per_page=1',
+    '?per_page=1&page=2',
+    '?per_page=2&page=2',
+    '?per_page=2&page=9',
+  ];
+
+  /**
+   * A project's lists as an instance that keeps renderings and one that keeps none answer them (the
+   * first read 3 times: kept from the second, answered from the third).
+   */
+  async function same(kept: Fauxlab, none: Fauxlab, id: number, origin = 'http://localhost') {
+    const at = (fx: Fauxlab, query: string) =>
+      fx
+        .fetch(`${origin}/api/v4/projects/${id}/issues${query}`, { headers: { 'PRIVATE-TOKEN': 'root-api' } })
+        .then(async (res) => `${res.status} ${JSON.stringify([...res.headers])} ${await res.text()}`);
+    const out: string[] = [];
+    for (const query of QUERIES) {
+      const expected = await at(none, query);
+      for (let i = 0; i < 3; i++) expect(await at(kept, query), query).toBe(expected);
+      out.push(expected);
+    }
+    return out;
+  }
+
+  it('GET /projects/:id/issues: a kept page answers what a fresh rendering does after a project path change, a group path change, a settings change, the next days and from another origin', async () => {
+    const kept = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 1 << 24 });
+    const none = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 0 });
+    const both = async (method: string, path: string, body: object) => {
+      await send(kept, method, path, body);
+      await send(none, method, path, body);
+    };
+    const id = (await parsed<{ id: number }>(kept, WEBSITE)).id;
+    // A group milestone on an issue: its web_url reads the group's path.
+    await both('POST', '/groups/acme/milestones', { title: 'g1', due_date: '2021-03-20' });
+    const g1 = (await parsed<{ id: number }[]>(kept, '/groups/acme/milestones?title=g1'))[0]!;
+    await both('PUT', `${WEBSITE}/issues/6`, { milestone_id: g1.id });
+
+    let before = await same(kept, none, id);
+    // Pages of one list are told apart.
+    expect(new Set(before).size).toBe(before.length);
+    const steps: [string, () => Promise<void>][] = [
+      ['project path', () => both('PUT', `/projects/${id}`, { path: 'site' })],
+      ['group path', () => both('PUT', '/groups/acme', { path: 'acme-inc' })],
+      ['settings', () => both('PUT', '/application/settings', { gravatar_enabled: false })],
+      [
+        'days',
+        async () => {
+          kept.clock.advance(20 * 86_400_000);
+          none.clock.advance(20 * 86_400_000);
+        },
+      ],
+    ];
+    for (const [what, step] of steps) {
+      await step();
+      const after = await same(kept, none, id);
+      expect(after, what).not.toEqual(before);
+      before = after;
+    }
+    expect(await same(kept, none, id, 'http://other.example:8080')).not.toEqual(before);
+  });
+});
