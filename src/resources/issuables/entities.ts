@@ -8,7 +8,7 @@
  */
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import type { RecordRenderings } from '../../core/render-cache.js';
+import type { RecordRenderings, Renderings } from '../../core/render-cache.js';
 import type { GroupRecord, PlatformState, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { userRenderer, type UserRenderer } from '../users/entities.js';
@@ -54,6 +54,12 @@ const pageTokens = new WeakMap<readonly IssueRecord[], Map<number, PageToken>>()
 /** Pages remembered per list: past this many (a client trying every page size), the list starts over. */
 const PAGES_PER_LIST = 256;
 
+/**
+ * The pages each instance was asked for once: a page's first ask renders its issues as any list does
+ * (a client walking a list once makes nothing more), and only a page asked again goes to the renderings.
+ */
+const askedPages = new WeakMap<Renderings, WeakSet<PageToken>>();
+
 /** The reference forms (see `#referenceForm`). */
 const FORMS = ['o', 'p', 'f'] as const;
 
@@ -78,6 +84,7 @@ export class IssuableRenderer {
   readonly #mergeRequests: RecordRenderings<MergeRequestRecord>;
   readonly #notes: RecordRenderings<NoteRecord>;
   readonly #issuePages: RecordRenderings<PageToken>;
+  readonly #askedPages: WeakSet<PageToken>;
   readonly #issueKeys: (string | undefined)[] = [];
   #lastProject: Project | null = null;
   /** `#referenceForm` of `#lastProject`, as an index of `FORMS`. */
@@ -102,6 +109,9 @@ export class IssuableRenderer {
     this.#mergeRequests = renderings.kind<MergeRequestRecord>('merge_request');
     this.#notes = renderings.kind<NoteRecord>('note');
     this.#issuePages = renderings.kind<PageToken>('issue_page');
+    let asked = askedPages.get(renderings);
+    if (asked === undefined) askedPages.set(renderings, (asked = new WeakSet()));
+    this.#askedPages = asked;
   }
 
   user(id: number | null): Json | null {
@@ -323,12 +333,17 @@ export class IssuableRenderer {
 
   /**
    * The JSON array of `items`, the issues of `list` from index `start`, where `list` is one the finder
-   * keeps (`isKeptList`): kept as one rendering of the page. The list stands for its records (a write to
-   * any makes the finder answer with a new list), and the page's deps are the whole tables and records
-   * every issue's own deps are taken from (`#issuableDeps`, `issueBytes`), compared once for the page
-   * instead of once per issue; its key holds the values of every issue's key but the shape.
+   * keeps (`isKeptList`): from its second ask on, kept as one rendering of the page. The list stands for
+   * its records (a write to any makes the finder answer with a new list), and the page's deps are the
+   * whole tables and records every issue's own deps are taken from (`#issuableDeps`, `issueBytes`),
+   * compared once for the page instead of once per issue; its key holds the values of every issue's key
+   * but the shape.
    */
-  issuePageBytes(list: readonly IssueRecord[], start: number, items: readonly IssueRecord[]) {
+  issuePageBytes(
+    list: readonly IssueRecord[],
+    start: number,
+    items: readonly IssueRecord[],
+  ): Buffer<ArrayBuffer> {
     let tokens = pageTokens.get(list);
     if (tokens === undefined) pageTokens.set(list, (tokens = new Map()));
     // At most 100 items a page.
@@ -337,6 +352,10 @@ export class IssuableRenderer {
     if (token === undefined) {
       if (tokens.size >= PAGES_PER_LIST) tokens.clear();
       tokens.set(at, (token = { id: (items[0]?.id ?? 0) * 128 + items.length }));
+    }
+    if (!this.#askedPages.has(token)) {
+      this.#askedPages.add(token);
+      return this.#joined(items);
     }
     const st = this.st;
     const from = this.from;
@@ -353,11 +372,22 @@ export class IssuableRenderer {
       st.groups,
       fromRecord,
     ];
-    return this.#issuePages.bytes(token, key, deps, () => {
-      const parts = new Array<string>(items.length);
-      for (let i = 0; i < items.length; i++) parts[i] = this.issueBytes(items[i]!).toString();
-      return `[${parts.join(',')}]`;
-    });
+    return this.#issuePages.bytes(token, key, deps, () => this.#joined(items).toString());
+  }
+
+  /** The JSON array of `items`, joined from their own renderings. */
+  #joined(items: readonly IssueRecord[]): Buffer<ArrayBuffer> {
+    const parts = new Array<Buffer<ArrayBuffer>>(items.length);
+    let size = items.length + 1;
+    for (let i = 0; i < items.length; i++) size += (parts[i] = this.issueBytes(items[i]!)).length;
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let i = 0; i < parts.length; i++) {
+      out[at++] = i === 0 ? 0x5b : 0x2c;
+      at += parts[i]!.copy(out, at);
+    }
+    out[at] = 0x5d;
+    return out;
   }
 
   /** `mergeRequestSimple` as bytes: it reads the record, its project and the base URL. */
