@@ -83,9 +83,33 @@ const issueShapes = new Map<string, IssueShape>();
 
 export type IssueListParams = Parsed<IssueShape> & { weight?: string };
 
+/** A parsed issue list request and the params its pagination links carry. */
+interface ParsedList {
+  readonly prm: IssueListParams;
+  readonly links: Record<string, unknown>;
+}
+
+/**
+ * Parsed issue list requests by URL, per instance: the raw params are the URL's (its query and path),
+ * and a client sends its few list URLs again and again; reading some twenty declared params cost more
+ * than finding the issues. Only what parsed without an error is kept, frozen.
+ */
+const parsedLists = new WeakMap<object, Map<string, ParsedList>>();
+/** Parsed URLs kept per instance: past this many, the instance starts over. */
+const PARSED_LISTS = 256;
+
 /** Parses an issue list request; the shape depends on the tier (weights) and the endpoint. */
 export function parseIssueList(c: Ctx, endpoint: 'global' | 'group' | 'project'): IssueListParams {
-  const paid = c.get('fx').tier() !== 'free';
+  const fx = c.get('fx');
+  const paid = fx.tier() !== 'free';
+  let kept = parsedLists.get(fx);
+  if (kept === undefined) parsedLists.set(fx, (kept = new Map()));
+  const at = `${+paid}${endpoint}|${c.req.url}`;
+  const hit = kept.get(at);
+  if (hit !== undefined) {
+    c.set('linkParams', hit.links);
+    return hit.prm;
+  }
   const key = `${paid}:${endpoint}`;
   let shape = issueShapes.get(key);
   if (!shape) {
@@ -96,7 +120,18 @@ export function parseIssueList(c: Ctx, endpoint: 'global' | 'group' | 'project')
   const out = parse(c, shape) as IssueListParams;
   checkNegatable(raw, '', paid);
   if (out.not) parseNested(out.not, paid ? issueNegatablePaid : issueNegatable, paid);
+  if (kept.size >= PARSED_LISTS) kept.clear();
+  kept.set(at, { prm: deepFreeze(out), links: Object.freeze(c.get('linkParams')) });
   return out;
+}
+
+/** `v` and everything in it frozen: a kept parse is shared by the requests that send its URL. */
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
 }
 
 /** The `integer_none_any` params. */

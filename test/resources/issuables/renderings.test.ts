@@ -266,3 +266,28 @@ describe('issuable list pages', () => {
     expect(await same(a, fresh, id)).toEqual(before);
   });
 });
+
+describe('issue list parsing', () => {
+  it('GET /projects/:id/issues: a list URL asked again is read as the first time (links, pages, refusals), whatever was asked in between', async () => {
+    const fx = createFauxlab({ scenario: issuablesWorld, responseCache: false });
+    const urls = [
+      `${WEBSITE}/issues?state=opened&per_page=1&page=2`,
+      `${WEBSITE}/issues?state=opened&per_page=2`,
+      `${WEBSITE}/issues?labels=bug&not[milestone]=v1.0`,
+      `${WEBSITE}/issues?author_id=3&author_username=bob`,
+      `${WEBSITE}/issues?assignee_id=abc`,
+      '/issues?scope=all&state=opened&per_page=1',
+      '/groups/acme/issues?state=opened&per_page=1',
+    ];
+    const first = [];
+    for (const url of urls) first.push(await read(fx, url, 'root-api'));
+    expect(first[0]).toContain('state=opened');
+    expect(first.filter((s) => s.startsWith('400 ')).length).toBe(2);
+    for (let i = 0; i < 2; i++)
+      for (const [n, url] of urls.entries()) expect(await read(fx, url, 'root-api'), url).toBe(first[n]);
+    // Another viewer of the same URL: what it parses to is the same, what it finds is its own.
+    const guest = await parsed<IssueJson[]>(fx, `${WEBSITE}/issues?per_page=100`, 'gus-api');
+    const root = await parsed<IssueJson[]>(fx, `${WEBSITE}/issues?per_page=100`);
+    expect(root.length).toBeGreaterThan(guest.length);
+  });
+});
