@@ -38,14 +38,44 @@ type S = PlatformState;
 // ---------------------------------------------------------------------------------------------------
 // Lists
 
+/**
+ * The find request of a parse kept by `parseIssueList` (frozen, one per URL and tier), when it names no
+ * user by username: its filters then read nothing but the URL, and the same request answers each time.
+ */
+const keptRequests = new WeakMap<IssueListParams, FindRequest>();
+
+const USERNAMES = ['author_username', 'assignee_username', 'reviewer_username'] as const;
+
+/** Whether the filters read usernames (looked up in the users table): the request is then made each time. */
+function namesUsers(raw: Record<string, unknown> | undefined): boolean {
+  if (raw === undefined) return false;
+  for (const k of USERNAMES) if (raw[k] !== undefined) return true;
+  return false;
+}
+
 function issueRequest(c: Ctx, prm: IssueListParams): FindRequest {
+  let req = keptRequests.get(prm);
+  if (req !== undefined) return req;
   const paid = c.get('fx').tier() !== 'free';
-  return {
+  const raw = c.get('params');
+  req = {
     kind: 'i',
-    filters: listFilters(state(c), prm, c.get('params'), paid),
+    filters: listFilters(state(c), prm, raw, paid),
     orderBy: prm.order_by,
     sort: prm.sort,
   };
+  if (Object.isFrozen(prm) && !namesUsers(raw) && !namesUsers(prm.not))
+    keptRequests.set(prm, deepFrozen(req));
+  return req;
+}
+
+/** `v` and everything in it frozen (a kept request is shared by the requests of its URL). */
+function deepFrozen<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k in v) deepFrozen((v as Record<string, unknown>)[k]);
+  }
+  return v;
 }
 
 function sendIssues(c: Ctx, list: IssueRecord[], prm: IssueListParams, from: From): Response {

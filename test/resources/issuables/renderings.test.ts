@@ -290,4 +290,21 @@ describe('issue list parsing', () => {
     const root = await parsed<IssueJson[]>(fx, `${WEBSITE}/issues?per_page=100`);
     expect(root.length).toBeGreaterThan(guest.length);
   });
+  it('GET /projects/:id/issues: a list URL naming a user by username finds by the users as they are now, asked again after a rename', async () => {
+    const fx = createFauxlab({ scenario: issuablesWorld, responseCache: false });
+    const iids = async (query: string) =>
+      (await parsed<IssueJson[]>(fx, `${WEBSITE}/issues?${query}`)).map((x) => x.iid);
+    const queries = [
+      'author_username=bob',
+      'not[author_username]=bob&state=opened',
+      'assignee_username=dave',
+    ];
+    const before = [];
+    for (let i = 0; i < 2; i++) for (const q of queries) before.push(await iids(q));
+    expect(before[0]).toEqual([4, 1]);
+    await send(fx, 'PUT', '/users/3', { username: 'robert' });
+    expect(await iids('author_username=bob')).toEqual([]);
+    expect(await iids('author_username=robert')).toEqual([4, 1]);
+    expect(await iids('not[author_username]=bob&state=opened')).toEqual(await iids('state=opened'));
+  });
 });
