@@ -8,7 +8,7 @@
  */
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import type { RecordRenderings } from '../../core/render-cache.js';
+import type { RecordRenderings, Renderings } from '../../core/render-cache.js';
 import type { GroupRecord, PlatformState, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { userRenderer, type UserRenderer } from '../users/entities.js';
@@ -40,6 +40,26 @@ type Json = Record<string, unknown>;
 /** Where a list or item is requested from: references are relative to it. */
 export type From = { project: Project } | { group: GroupRecord } | null;
 
+/** A page of a kept list (see `issuePageBytes`): what its rendering is kept by. */
+interface PageToken {
+  /** For the budget's admission counts only. */
+  readonly id: number;
+}
+
+/**
+ * The pages asked of each list the finder keeps, by first index and length. The lists are immutable and
+ * a token holds nothing but its identity: a pure memo, whatever instance asks.
+ */
+const pageTokens = new WeakMap<readonly IssueRecord[], Map<number, PageToken>>();
+/** Pages remembered per list: past this many (a client trying every page size), the list starts over. */
+const PAGES_PER_LIST = 256;
+
+/**
+ * The pages each instance was asked for once: a page's first ask renders its issues as any list does
+ * (a client walking a list once makes nothing more), and only a page asked again goes to the renderings.
+ */
+const askedPages = new WeakMap<Renderings, WeakSet<PageToken>>();
+
 /** The reference forms (see `#referenceForm`). */
 const FORMS = ['o', 'p', 'f'] as const;
 
@@ -63,7 +83,15 @@ export class IssuableRenderer {
   readonly #issues: RecordRenderings<IssueRecord>;
   readonly #mergeRequests: RecordRenderings<MergeRequestRecord>;
   readonly #notes: RecordRenderings<NoteRecord>;
+  readonly #issuePages: RecordRenderings<PageToken>;
+  readonly #askedPages: WeakSet<PageToken>;
   readonly #issueKeys: (string | undefined)[] = [];
+  #lastProject: Project | null = null;
+  /** `#referenceForm` of `#lastProject`, as an index of `FORMS`. */
+  #lastForm = 0;
+  #depsProject: Project | null = null;
+  #depsMilestone: number | null = null;
+  #deps: readonly unknown[] = [];
 
   constructor(
     c: Ctx,
@@ -80,6 +108,10 @@ export class IssuableRenderer {
     this.#issues = renderings.kind<IssueRecord>('issue');
     this.#mergeRequests = renderings.kind<MergeRequestRecord>('merge_request');
     this.#notes = renderings.kind<NoteRecord>('note');
+    this.#issuePages = renderings.kind<PageToken>('issue_page');
+    let asked = askedPages.get(renderings);
+    if (asked === undefined) askedPages.set(renderings, (asked = new WeakSet()));
+    this.#askedPages = asked;
   }
 
   user(id: number | null): Json | null {
@@ -242,15 +274,38 @@ export class IssuableRenderer {
    * What an issuable's rendering reads besides itself: the settings (avatars), its project, the users and
    * labels tables (whole: a page's issues name many users, and looking each one up cost more than the
    * rest of a kept rendering; a write to either builds the next renderings afresh), its milestone and the
-   * milestone's project or group (web_url), looked up as the rendering looks them up.
+   * milestone's project or group (web_url), looked up as the rendering looks them up. The array is shared
+   * by the issuables rendered after it with the same project and milestone (a page's mostly are), and is
+   * never changed once made.
    */
-  #issuableDeps(r: IssueRecord | MergeRequestRecord, p: Project): unknown[] {
+  #issuableDeps(r: IssueRecord | MergeRequestRecord, p: Project): readonly unknown[] {
+    const milestoneId = r.milestone_id;
+    if (p === this.#depsProject && milestoneId === this.#depsMilestone) return this.#deps;
     const st = this.st;
-    if (r.milestone_id === null) return [st.settings, p, st.users, st.issuables.labels];
-    const m = tget(st.issuables.milestones, r.milestone_id);
-    const parent =
-      m && (m.project_id !== null ? tget(st.projects, m.project_id) : tget(st.groups, m.group_id!));
-    return [st.settings, p, st.users, st.issuables.labels, m, parent];
+    let deps: unknown[];
+    if (milestoneId === null) deps = [st.settings, p, st.users, st.issuables.labels];
+    else {
+      const m = tget(st.issuables.milestones, milestoneId);
+      const parent =
+        m && (m.project_id !== null ? tget(st.projects, m.project_id) : tget(st.groups, m.group_id!));
+      deps = [st.settings, p, st.users, st.issuables.labels, m, parent];
+    }
+    this.#depsProject = p;
+    this.#depsMilestone = milestoneId;
+    return (this.#deps = deps);
+  }
+
+  /**
+   * An issuable's project and how references to it are written from here, remembered for the next
+   * issuable of the same project (a project's list names one project only).
+   */
+  #projectOf(id: number): Project {
+    const last = this.#lastProject;
+    if (last !== null && last.id === id) return last;
+    const p = this.project(id);
+    this.#lastProject = p;
+    this.#lastForm = FORMS.indexOf(this.#referenceForm(p));
+    return p;
   }
 
   /**
@@ -259,21 +314,80 @@ export class IssuableRenderer {
    * when a milestone's `expired` depends on it.
    */
   issueBytes(i: IssueRecord, o: { basic?: boolean; subscribed?: boolean } = {}): Buffer<ArrayBuffer> {
-    const p = this.project(i.project_id);
-    const form = this.#referenceForm(p);
+    const p = this.#projectOf(i.project_id);
+    const form = this.#lastForm;
     // The key's few variants per request, each made once (one flat string, compared whole).
     const code =
       ((((o.basic ? 1 : 0) * 3 + (o.subscribed === undefined ? 2 : +o.subscribed)) * 2 +
         +this.withLabelsDetails) *
         3 +
-        FORMS.indexOf(form)) *
+        form) *
         2 +
       +(i.milestone_id !== null);
     const key = (this.#issueKeys[code] ??=
       `${o.basic ? 'b' : 'i'}${o.subscribed === undefined ? '-' : +o.subscribed}${+this.paid}` +
-      `${+this.withLabelsDetails}${form}|${i.milestone_id === null ? '' : this.today}|${this.base}`);
+      `${+this.withLabelsDetails}${FORMS[form]}|${i.milestone_id === null ? '' : this.today}|${this.base}`);
     const deps = this.#issuableDeps(i, p);
     return this.#issues.bytes(i, key, deps, () => JSON.stringify(this.issue(i, o)));
+  }
+
+  /**
+   * The JSON array of `items`, the issues of `list` from index `start`, where `list` is one the finder
+   * keeps (`isKeptList`): from its second ask on, kept as one rendering of the page. The list stands for
+   * its records (a write to any makes the finder answer with a new list), and the page's deps are the
+   * whole tables and records every issue's own deps are taken from (`#issuableDeps`, `issueBytes`),
+   * compared once for the page instead of once per issue; its key holds the values of every issue's key
+   * but the shape.
+   */
+  issuePageBytes(
+    list: readonly IssueRecord[],
+    start: number,
+    items: readonly IssueRecord[],
+  ): Buffer<ArrayBuffer> {
+    let tokens = pageTokens.get(list);
+    if (tokens === undefined) pageTokens.set(list, (tokens = new Map()));
+    // At most 100 items a page.
+    const at = start * 128 + items.length;
+    let token = tokens.get(at);
+    if (token === undefined) {
+      if (tokens.size >= PAGES_PER_LIST) tokens.clear();
+      tokens.set(at, (token = { id: (items[0]?.id ?? 0) * 128 + items.length }));
+    }
+    if (!this.#askedPages.has(token)) {
+      this.#askedPages.add(token);
+      return this.#joined(items);
+    }
+    const st = this.st;
+    const from = this.from;
+    const fromRecord = from === null ? null : 'project' in from ? from.project : from.group;
+    const key =
+      `${+this.paid}${+this.withLabelsDetails}|${from === null ? '' : 'project' in from ? 'p' : 'g'}|` +
+      `${this.today}|${this.base}`;
+    const deps = [
+      st.settings,
+      st.users,
+      st.issuables.labels,
+      st.issuables.milestones,
+      st.projects,
+      st.groups,
+      fromRecord,
+    ];
+    return this.#issuePages.bytes(token, key, deps, () => this.#joined(items).toString());
+  }
+
+  /** The JSON array of `items`, joined from their own renderings. */
+  #joined(items: readonly IssueRecord[]): Buffer<ArrayBuffer> {
+    const parts = new Array<Buffer<ArrayBuffer>>(items.length);
+    let size = items.length + 1;
+    for (let i = 0; i < items.length; i++) size += (parts[i] = this.issueBytes(items[i]!)).length;
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let i = 0; i < parts.length; i++) {
+      out[at++] = i === 0 ? 0x5b : 0x2c;
+      at += parts[i]!.copy(out, at);
+    }
+    out[at] = 0x5d;
+    return out;
   }
 
   /** `mergeRequestSimple` as bytes: it reads the record, its project and the base URL. */
@@ -285,12 +399,11 @@ export class IssuableRenderer {
   }
 
   /** The key and deps of `mergeRequest`'s rendering (see `issueBytes`); the status is a value of the clock. */
-  #mergeRequestView(mr: MergeRequestRecord, p: Project): { key: string; deps: unknown[] } {
+  #mergeRequestView(mr: MergeRequestRecord, p: Project): { key: string; deps: readonly unknown[] } {
     const key =
       `${effectiveMergeStatus(mr, this.nowMs)}|${+this.paid}${+this.withLabelsDetails}` +
       `${this.#referenceForm(p)}|${mr.milestone_id === null ? '' : this.today}|${this.base}`;
-    const deps = this.#issuableDeps(mr, p);
-    deps.push(tget(this.st.issuables.diffs, mr.diff_id));
+    const deps = [...this.#issuableDeps(mr, p), tget(this.st.issuables.diffs, mr.diff_id)];
     return { key, deps };
   }
 

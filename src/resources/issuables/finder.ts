@@ -37,6 +37,15 @@ export interface ProjectSet<T extends Rec> {
   narrowedSorted?: WeakMap<T[], Map<string, T[]>>;
 }
 
+/**
+ * The ordered lists kept on a set and returned as they are: the same array answers every request the set
+ * stands for, so that what is made of it (a page's rendering) can be kept by its identity.
+ */
+const keptLists = new WeakSet<readonly Rec[]>();
+
+/** Whether `list` is one the finder keeps and returns again while its records stand (never changed). */
+export const isKeptList = (list: readonly Rec[]): boolean => keptLists.has(list);
+
 /** Narrowed lists kept per set: past this many, the set starts over (a client trying many filters). */
 const NARROWED_PER_SET = 64;
 
@@ -324,13 +333,20 @@ export function matches(ctx: FindContext, kind: Kind, f: Filters, r: Rec): boole
 
 const nonEmpty = new WeakMap<NegatableFilters, boolean>();
 
+/** Whether any negatable filter is set, remembered for the predicate's checks of every record. */
 function hasAny(f: NegatableFilters): boolean {
   let v = nonEmpty.get(f);
   if (v === undefined) {
-    v = Object.values(f).some((x) => x !== undefined);
+    v = setAny(f);
     nonEmpty.set(f, v);
   }
   return v;
+}
+
+/** `hasAny` read once (a request's `not` hash is new each time, and mostly empty). */
+function setAny(f: NegatableFilters): boolean {
+  for (const k in f) if ((f as Record<string, unknown>)[k] !== undefined) return true;
+  return false;
 }
 
 /**
@@ -423,7 +439,7 @@ interface Prefilter<T> {
 
 /** Whether the filters ask for no more than a state, label titles and a milestone title. */
 function onlyIds(f: Filters): boolean {
-  if (f.scope !== 'all' || hasAny(f.not)) return false;
+  if (f.scope !== 'all' || setAny(f.not)) return false;
   if (f.labels !== undefined && !Array.isArray(f.labels)) return false;
   if (f.milestone === 'none' || f.milestone === 'any') return false;
   for (const k in f) {
@@ -449,6 +465,17 @@ function narrowed<T extends Rec>(set: ProjectSet<T>, base: T[], baseKey: string,
   return list;
 }
 
+/** The empty list a missing inverted list reads as (never changed). */
+const NONE: never[] = [];
+
+/** The inverted lists' keys of the states a filter may name (constants: no key is made per request). */
+const STATE_KEYS: Readonly<Record<string, string>> = Object.assign(Object.create(null) as object, {
+  opened: 's:opened',
+  closed: 's:closed',
+  merged: 's:merged',
+  locked: 's:locked',
+});
+
 /** The shortest inverted list the filters name (`all` when none), with its key. */
 function candidates<T extends Rec>(
   st: PlatformState,
@@ -456,35 +483,57 @@ function candidates<T extends Rec>(
   f: Filters,
   user: UserRecord | null,
 ): { list: T[]; key: string } {
+  // Without closures: this runs on every list request.
   let best = set.all;
   let bestKey = 'all';
-  const consider = (key: string, list: T[] | undefined) => {
-    const l = list ?? [];
-    if (l.length < best.length) {
+  let key: string | undefined;
+  let l: T[] | undefined;
+  const stateKey = f.state === undefined ? undefined : STATE_KEYS[f.state];
+  if (stateKey !== undefined && (l = set.by.get(stateKey) ?? NONE).length < best.length) {
+    best = l;
+    bestKey = stateKey;
+  }
+  if (f.authorId !== undefined && (l = set.by.get((key = `a:${f.authorId}`)) ?? NONE).length < best.length) {
+    best = l;
+    bestKey = key;
+  }
+  if (f.scope === 'created_by_me' || f.scope === 'assigned_to_me') {
+    const prefix = f.scope === 'created_by_me' ? 'a:' : 'as:';
+    if ((l = (user ? set.by.get(`${prefix}${user.id}`) : undefined) ?? NONE).length < best.length) {
       best = l;
-      bestKey = key;
+      bestKey = 'me';
     }
-  };
-  const byKey = (key: string) => consider(key, set.by.get(key));
-  if (f.state === 'opened' || f.state === 'closed' || f.state === 'merged' || f.state === 'locked')
-    byKey(`s:${f.state}`);
-  if (f.authorId !== undefined) byKey(`a:${f.authorId}`);
-  if (f.scope === 'created_by_me') consider('me', user ? set.by.get(`a:${user.id}`) : []);
-  if (f.scope === 'assigned_to_me') consider('me', user ? set.by.get(`as:${user.id}`) : []);
-  if (f.assignee === 'none') byKey('as:none');
-  else if (Array.isArray(f.assignee) && f.assignee.length > 0) byKey(`as:${f.assignee[0]}`);
-  if (f.labels === 'none') byKey('l:none');
+  }
+  key = undefined;
+  if (f.assignee === 'none') key = 'as:none';
+  else if (Array.isArray(f.assignee) && f.assignee.length > 0) key = `as:${f.assignee[0]}`;
+  if (key !== undefined && (l = set.by.get(key) ?? NONE).length < best.length) {
+    best = l;
+    bestKey = key;
+  }
+  // A title no record's label or milestone carries: nothing matches ('none').
+  key = undefined;
+  if (f.labels === 'none') key = 'l:none';
   else if (Array.isArray(f.labels) && f.labels.length > 0) {
     // A title may name several labels (a project's and a group's): only a single list can drive.
     const ids = labelIdsTitled(st, set).get(f.labels[0]!);
-    if (ids === undefined) consider('none', []);
-    else if (ids.length === 1) byKey(`l:${ids[0]}`);
+    if (ids === undefined) key = 'none';
+    else if (ids.length === 1) key = `l:${ids[0]}`;
   }
-  if (f.milestone === 'none') byKey('m:none');
+  if (key !== undefined && (l = (key === 'none' ? NONE : set.by.get(key)) ?? NONE).length < best.length) {
+    best = l;
+    bestKey = key;
+  }
+  key = undefined;
+  if (f.milestone === 'none') key = 'm:none';
   else if (typeof f.milestone === 'string' && f.milestone !== 'any') {
     const ids = milestoneIdsTitled(st, set).get(f.milestone);
-    if (ids === undefined) consider('none', []);
-    else if (ids.length === 1) byKey(`m:${ids[0]}`);
+    if (ids === undefined) key = 'none';
+    else if (ids.length === 1) key = `m:${ids[0]}`;
+  }
+  if (key !== undefined && (l = (key === 'none' ? NONE : set.by.get(key)) ?? NONE).length < best.length) {
+    best = l;
+    bestKey = key;
   }
   return { list: best, key: bestKey };
 }
@@ -506,13 +555,14 @@ function sortedNarrowed<T extends Rec>(
   if (out === undefined) {
     out = [...list].sort(comparator(ctx.st, orderBy, sort));
     byOrder.set(k, out);
+    keptLists.add(out);
   }
   return out;
 }
 
 /** Whether the filters ask for nothing beyond a state: the state's list is then the answer. */
 function stateOnly(f: Filters): boolean {
-  if (f.scope !== 'all' || hasAny(f.not)) return false;
+  if (f.scope !== 'all' || setAny(f.not)) return false;
   for (const k in f) {
     if (k === 'state' || k === 'scope' || k === 'not') continue;
     if ((f as unknown as Record<string, unknown>)[k] !== undefined) return false;
@@ -554,6 +604,7 @@ function findInProject<T extends Rec>(
     if (!out) {
       out = [...list].sort(comparator(ctx.st, orderBy, sort));
       set.sorted.set(k, out);
+      keptLists.add(out);
     }
     return out;
   };

@@ -10,7 +10,13 @@ import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, notFound, recordNotFound, validationError } from '../../core/errors.js';
-import { paginate, paginateBytes, paginationParams } from '../../core/pagination.js';
+import {
+  offsetPage,
+  paginate,
+  paginateBytes,
+  paginationParams,
+  sendPageBytes,
+} from '../../core/pagination.js';
 import { atLeastOneOf, p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
@@ -19,7 +25,7 @@ import type { Project } from '../projects/model.js';
 import { abilities, canCreateIssue, canSeeIssue, canUpdateIssue, type ProjectAbilities } from './access.js';
 import { findIssue, isoMs, isSubscribed, issueByIid, loadProject, participants } from './common.js';
 import { issuableRenderer, type From } from './entities.js';
-import { projectSet, type FindRequest } from './finder.js';
+import { isKeptList, projectSet, type FindRequest } from './finder.js';
 import { listFilters, parseIssueList, type IssueListParams } from './listparams.js';
 import { createIssue, deleteIssue, labelIdsFor, updateIssue, type IssueChanges } from './model.js';
 import { emitEvent } from '../integrations/events.js';
@@ -32,20 +38,57 @@ type S = PlatformState;
 // ---------------------------------------------------------------------------------------------------
 // Lists
 
+/**
+ * The find request of a parse kept by `parseIssueList` (frozen, one per URL and tier), when it names no
+ * user by username: its filters then read nothing but the URL, and the same request answers each time.
+ */
+const keptRequests = new WeakMap<IssueListParams, FindRequest>();
+
+const USERNAMES = ['author_username', 'assignee_username', 'reviewer_username'] as const;
+
+/** Whether the filters read usernames (looked up in the users table): the request is then made each time. */
+function namesUsers(raw: Record<string, unknown> | undefined): boolean {
+  if (raw === undefined) return false;
+  for (const k of USERNAMES) if (raw[k] !== undefined) return true;
+  return false;
+}
+
 function issueRequest(c: Ctx, prm: IssueListParams): FindRequest {
+  let req = keptRequests.get(prm);
+  if (req !== undefined) return req;
   const paid = c.get('fx').tier() !== 'free';
-  return {
+  const raw = c.get('params');
+  req = {
     kind: 'i',
-    filters: listFilters(state(c), prm, c.get('params'), paid),
+    filters: listFilters(state(c), prm, raw, paid),
     orderBy: prm.order_by,
     sort: prm.sort,
   };
+  if (Object.isFrozen(prm) && !namesUsers(raw) && !namesUsers(prm.not))
+    keptRequests.set(prm, deepFrozen(req));
+  return req;
+}
+
+/** `v` and everything in it frozen (a kept request is shared by the requests of its URL). */
+function deepFrozen<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k in v) deepFrozen((v as Record<string, unknown>)[k]);
+  }
+  return v;
 }
 
 function sendIssues(c: Ctx, list: IssueRecord[], prm: IssueListParams, from: From): Response {
   const r = issuableRenderer(c, from);
   r.withLabelsDetails = prm.with_labels_details;
-  return paginateBytes(c, list, (i) => r.issueBytes(i));
+  if (!isKeptList(list)) return paginateBytes(c, list, (i) => r.issueBytes(i));
+  // A list the finder keeps answers again: its pages are kept whole (`issuePageBytes`).
+  const page = offsetPage(c, list);
+  if (page.items.length === 0) return sendPageBytes(page, (i) => r.issueBytes(i));
+  const start = (Number(page.headers['X-Page']) - 1) * Number(page.headers['X-Per-Page']);
+  const headers: Record<string, string> = {};
+  for (const k in page.headers) headers[k.toLowerCase()] = page.headers[k]!;
+  return jsonResponse(r.issuePageBytes(list, start, page.items), 200, headers);
 }
 
 /** A list route's issues, with its params and where they are from. */

@@ -83,9 +83,33 @@ const issueShapes = new Map<string, IssueShape>();
 
 export type IssueListParams = Parsed<IssueShape> & { weight?: string };
 
+/** A parsed issue list request and the params its pagination links carry. */
+interface ParsedList {
+  readonly prm: IssueListParams;
+  readonly links: Record<string, unknown>;
+}
+
+/**
+ * Parsed issue list requests by URL, per instance: the raw params are the URL's (its query and path),
+ * and a client sends its few list URLs again and again; reading some twenty declared params cost more
+ * than finding the issues. Only what parsed without an error is kept, frozen.
+ */
+const parsedLists = new WeakMap<object, Map<string, ParsedList>>();
+/** Parsed URLs kept per instance: past this many, the instance starts over. */
+const PARSED_LISTS = 256;
+
 /** Parses an issue list request; the shape depends on the tier (weights) and the endpoint. */
 export function parseIssueList(c: Ctx, endpoint: 'global' | 'group' | 'project'): IssueListParams {
-  const paid = c.get('fx').tier() !== 'free';
+  const fx = c.get('fx');
+  const paid = fx.tier() !== 'free';
+  let kept = parsedLists.get(fx);
+  if (kept === undefined) parsedLists.set(fx, (kept = new Map()));
+  const at = `${+paid}${endpoint}|${c.req.url}`;
+  const hit = kept.get(at);
+  if (hit !== undefined) {
+    c.set('linkParams', hit.links);
+    return hit.prm;
+  }
   const key = `${paid}:${endpoint}`;
   let shape = issueShapes.get(key);
   if (!shape) {
@@ -96,30 +120,48 @@ export function parseIssueList(c: Ctx, endpoint: 'global' | 'group' | 'project')
   const out = parse(c, shape) as IssueListParams;
   checkNegatable(raw, '', paid);
   if (out.not) parseNested(out.not, paid ? issueNegatablePaid : issueNegatable, paid);
+  if (kept.size >= PARSED_LISTS) kept.clear();
+  kept.set(at, { prm: deepFreeze(out), links: Object.freeze(c.get('linkParams')) });
   return out;
 }
+
+/** `v` and everything in it frozen: a kept parse is shared by the requests that send its URL. */
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}
+
+/** The `integer_none_any` params. */
+const NONE_ANY = ['assignee_id', 'reviewer_id'] as const;
+const NONE_ANY_PAID = [...NONE_ANY, 'weight'] as const;
 
 /** `mutually_exclusive` pairs, `integer_none_any` and `check_assignees_count`, at the top or under `not`. */
 function checkNegatable(raw: RawParams, prefix: string, paid: boolean): void {
   const name = (k: string) => (prefix ? `${prefix}[${k}]` : k);
   const named = (k: string) => (raw[k] === undefined ? {} : { [name(k)]: raw[k] as ParamValue });
-  mutuallyExclusive(
-    { ...named('author_id'), ...named('author_username') },
-    name('author_id'),
-    name('author_username'),
-  );
-  mutuallyExclusive(
-    { ...named('assignee_id'), ...named('assignee_username') },
-    name('assignee_id'),
-    name('assignee_username'),
-  );
-  if (raw.reviewer_id !== undefined || raw.reviewer_username !== undefined)
+  // Each pair is refused only when both are given (most requests give neither: nothing is made for them).
+  if (raw.author_id !== undefined && raw.author_username !== undefined)
+    mutuallyExclusive(
+      { ...named('author_id'), ...named('author_username') },
+      name('author_id'),
+      name('author_username'),
+    );
+  if (raw.assignee_id !== undefined && raw.assignee_username !== undefined)
+    mutuallyExclusive(
+      { ...named('assignee_id'), ...named('assignee_username') },
+      name('assignee_id'),
+      name('assignee_username'),
+    );
+  if (raw.reviewer_id !== undefined && raw.reviewer_username !== undefined)
     mutuallyExclusive(
       { ...named('reviewer_id'), ...named('reviewer_username') },
       name('reviewer_id'),
       name('reviewer_username'),
     );
-  for (const k of ['assignee_id', 'reviewer_id', ...(paid ? ['weight'] : [])]) {
+  for (const k of paid ? NONE_ANY_PAID : NONE_ANY) {
     const v = raw[k];
     if (v === undefined || v === null || v === '') continue;
     const s = String(v);
@@ -295,6 +337,13 @@ function idOrWildcard(v: unknown): number | Wildcard | undefined {
   return wildcard(s) ?? Number(s);
 }
 
+const strArr = (v: unknown): string[] | undefined =>
+  v === undefined || v === null
+    ? undefined
+    : Array.isArray(v)
+      ? v.flatMap((x) => String(x).split(','))
+      : String(v).split(',');
+
 /** Reads the negatable filters of a raw hash (top level or `not`). */
 export function negatableFilters(
   st: PlatformState,
@@ -302,12 +351,6 @@ export function negatableFilters(
   paid: boolean,
 ): NegatableFilters {
   const f: NegatableFilters = {};
-  const strArr = (v: unknown): string[] | undefined =>
-    v === undefined || v === null
-      ? undefined
-      : Array.isArray(v)
-        ? v.flatMap((x) => String(x).split(','))
-        : String(v).split(',');
   f.labels = labelFilter(strArr(raw.labels));
   f.milestone = milestoneFilter(raw.milestone === undefined ? undefined : String(raw.milestone));
   if (raw.author_id !== undefined && raw.author_id !== '') f.authorId = Number(raw.author_id);
@@ -356,12 +399,11 @@ export function listFilters(
   paid: boolean,
   mr?: { source_branch?: string; target_branch?: string; source_project_id?: number; wip?: 'yes' | 'no' },
 ): Filters {
-  const scope = (prm.scope ?? 'all').replace(/-/g, '_') as Filters['scope'];
-  const f: Filters = {
-    ...negatableFilters(st, raw, paid),
-    scope,
-    not: prm.not ? negatableFilters(st, prm.not, paid) : {},
-  };
+  const given = prm.scope ?? 'all';
+  // The negatable filters' object grows into the whole (no copy of it per request).
+  const f = negatableFilters(st, raw, paid) as Filters;
+  f.scope = (given.includes('-') ? given.replace(/-/g, '_') : given) as Filters['scope'];
+  f.not = prm.not ? negatableFilters(st, prm.not, paid) : {};
   if (prm.state !== undefined) f.state = prm.state;
   if (prm.created_after) f.createdAfter = prm.created_after;
   if (prm.created_before) f.createdBefore = prm.created_before;

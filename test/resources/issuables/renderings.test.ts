@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFauxlab, type Fauxlab } from '../../../src/index.js';
-import { issuablesWorld } from './world.js';
+import { issuablesWorld, NOW } from './world.js';
 
 const WEBSITE = '/projects/acme%2Fwebsite';
 const VIEWERS = ['root-api', 'alice-api', 'gus-api', 'bob-api', undefined];
@@ -180,5 +180,131 @@ describe('issuable finder', () => {
     expect(seen.size).toBeGreaterThan(8);
     expect(await ids('labels=bug&state=closed')).toEqual([3]);
     expect(await ids('labels=bug')).toEqual([4, 3, 2, 1]);
+  });
+});
+
+describe('issuable list pages', () => {
+  const QUERIES = [
+    '',
+    '?state=opened',
+    '?state=opened&labels=bug',
+    '?labels=bug&milestone=v1.0&with_labels_details=true',
+    '?per_page=1',
+    '?per_page=1&page=2',
+    '?per_page=2&page=2',
+    '?per_page=2&page=9',
+  ];
+
+  /**
+   * A project's lists as an instance that keeps renderings and one that keeps none answer them (the
+   * first read 5 times: a page goes to the renderings from its second ask, is kept from its third and
+   * answered from its fourth).
+   */
+  async function same(kept: Fauxlab, none: Fauxlab, id: number, origin = 'http://localhost') {
+    const at = (fx: Fauxlab, query: string) =>
+      fx
+        .fetch(`${origin}/api/v4/projects/${id}/issues${query}`, { headers: { 'PRIVATE-TOKEN': 'root-api' } })
+        .then(async (res) => `${res.status} ${JSON.stringify([...res.headers])} ${await res.text()}`);
+    const out: string[] = [];
+    for (const query of QUERIES) {
+      const expected = await at(none, query);
+      for (let i = 0; i < 5; i++) expect(await at(kept, query), query).toBe(expected);
+      out.push(expected);
+    }
+    return out;
+  }
+
+  it('GET /projects/:id/issues: a kept page answers what a fresh rendering does after a project path change, a group path change, a settings change, the next days and from another origin', async () => {
+    const kept = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 1 << 24 });
+    const none = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 0 });
+    const both = async (method: string, path: string, body: object) => {
+      await send(kept, method, path, body);
+      await send(none, method, path, body);
+    };
+    const id = (await parsed<{ id: number }>(kept, WEBSITE)).id;
+    // A group milestone on an issue: its web_url reads the group's path.
+    await both('POST', '/groups/acme/milestones', { title: 'g1', due_date: '2021-03-20' });
+    const g1 = (await parsed<{ id: number }[]>(kept, '/groups/acme/milestones?title=g1'))[0]!;
+    await both('PUT', `${WEBSITE}/issues/6`, { milestone_id: g1.id });
+
+    let before = await same(kept, none, id);
+    // Pages of one list are told apart.
+    expect(new Set(before).size).toBe(before.length);
+    const steps: [string, () => Promise<void>][] = [
+      ['project path', () => both('PUT', `/projects/${id}`, { path: 'site' })],
+      ['group path', () => both('PUT', '/groups/acme', { path: 'acme-inc' })],
+      ['settings', () => both('PUT', '/application/settings', { gravatar_enabled: false })],
+      [
+        'days',
+        async () => {
+          kept.clock.advance(20 * 86_400_000);
+          none.clock.advance(20 * 86_400_000);
+        },
+      ],
+    ];
+    for (const [what, step] of steps) {
+      await step();
+      const after = await same(kept, none, id);
+      expect(after, what).not.toEqual(before);
+      before = after;
+    }
+    expect(await same(kept, none, id, 'http://other.example:8080')).not.toEqual(before);
+  });
+  it('GET /projects/:id/issues: two instances over the same records keep their pages apart, a label rename in one leaving the other as it was', async () => {
+    const a = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 1 << 24 });
+    const none = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 0 });
+    const id = (await parsed<{ id: number }>(a, WEBSITE)).id;
+    const before = await same(a, none, id);
+    const b = createFauxlab({ scenario: { now: NOW }, responseCache: false, renderCacheBytes: 1 << 24 });
+    b.restore(a.snapshot());
+    expect(await same(b, none, id)).toEqual(before);
+    await send(b, 'PUT', `${WEBSITE}/labels/bug`, { new_name: 'defect' });
+    await send(none, 'PUT', `${WEBSITE}/labels/bug`, { new_name: 'defect' });
+    const renamed = await same(b, none, id);
+    expect(renamed.some((s) => s.includes('"defect"'))).toBe(true);
+    const fresh = createFauxlab({ scenario: issuablesWorld, responseCache: false, renderCacheBytes: 0 });
+    expect(await same(a, fresh, id)).toEqual(before);
+  });
+});
+
+describe('issue list parsing', () => {
+  it('GET /projects/:id/issues: a list URL asked again is read as the first time (links, pages, refusals), whatever was asked in between', async () => {
+    const fx = createFauxlab({ scenario: issuablesWorld, responseCache: false });
+    const urls = [
+      `${WEBSITE}/issues?state=opened&per_page=1&page=2`,
+      `${WEBSITE}/issues?state=opened&per_page=2`,
+      `${WEBSITE}/issues?labels=bug&not[milestone]=v1.0`,
+      `${WEBSITE}/issues?author_id=3&author_username=bob`,
+      `${WEBSITE}/issues?assignee_id=abc`,
+      '/issues?scope=all&state=opened&per_page=1',
+      '/groups/acme/issues?state=opened&per_page=1',
+    ];
+    const first = [];
+    for (const url of urls) first.push(await read(fx, url, 'root-api'));
+    expect(first[0]).toContain('state=opened');
+    expect(first.filter((s) => s.startsWith('400 ')).length).toBe(2);
+    for (let i = 0; i < 2; i++)
+      for (const [n, url] of urls.entries()) expect(await read(fx, url, 'root-api'), url).toBe(first[n]);
+    // Another viewer of the same URL: what it parses to is the same, what it finds is its own.
+    const guest = await parsed<IssueJson[]>(fx, `${WEBSITE}/issues?per_page=100`, 'gus-api');
+    const root = await parsed<IssueJson[]>(fx, `${WEBSITE}/issues?per_page=100`);
+    expect(root.length).toBeGreaterThan(guest.length);
+  });
+  it('GET /projects/:id/issues: a list URL naming a user by username finds by the users as they are now, asked again after a rename', async () => {
+    const fx = createFauxlab({ scenario: issuablesWorld, responseCache: false });
+    const iids = async (query: string) =>
+      (await parsed<IssueJson[]>(fx, `${WEBSITE}/issues?${query}`)).map((x) => x.iid);
+    const queries = [
+      'author_username=bob',
+      'not[author_username]=bob&state=opened',
+      'assignee_username=dave',
+    ];
+    const before = [];
+    for (let i = 0; i < 2; i++) for (const q of queries) before.push(await iids(q));
+    expect(before[0]).toEqual([4, 1]);
+    await send(fx, 'PUT', '/users/3', { username: 'robert' });
+    expect(await iids('author_username=bob')).toEqual([]);
+    expect(await iids('author_username=robert')).toEqual([4, 1]);
+    expect(await iids('not[author_username]=bob&state=opened')).toEqual(await iids('state=opened'));
   });
 });
