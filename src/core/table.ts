@@ -443,22 +443,182 @@ export function* ientries<V>(ix: Index<V>): Generator<[string, V]> {
 
 /**
  * A one-to-many index (a project's members, a group's subgroups, a user's stars): key -> set of ids.
- * Each set is its own small object, so adding to one copies only that set and its path.
+ * Each set is its own value, so adding to one copies only that set and its path. A set of up to
+ * `FLAT_MAX` ids is a flat object keyed by id (the layout of earlier state files, and the smallest one
+ * in memory); a larger one is chunked (`IdChunks`), so that an add or a removal copies and freezes one
+ * chunk of at most `CHUNK_MAX` ids and the spine of chunks, not the whole set: one owner's thousands of
+ * projects made every create copy them all.
  */
-export type MultiIndex = Index<Record<string, 1>>;
+export type MultiIndex = Index<IdSet>;
+
+/** A set of ids: flat (`{"<id>": 1, ...}`) or chunked. */
+export type IdSet = Record<string, 1> | IdChunks;
+
+/**
+ * A large set of ids: `n` ids in ascending chunks (`c`), each an ascending array of 1 to `CHUNK_MAX`
+ * ids, every id of a chunk below every id of the next one.
+ */
+export interface IdChunks {
+  n: number;
+  c: number[][];
+}
+
+/** The most ids a flat set holds: one more makes it chunked. */
+const FLAT_MAX = 64;
+/** A chunked set that shrinks to this many ids becomes flat again (not at once: no flapping at the border). */
+const FLAT_AGAIN = 32;
+const CHUNK_MAX = 64;
+
+/** `Object.freeze`, typed as what it was given: frozen chunks are read as the arrays they were. */
+const frozenAs = <T extends object>(o: T): T => Object.freeze(o) as T;
 
 const idSet = (): Record<string, 1> => Object.create(null) as Record<string, 1>;
 
+const isChunked = (s: IdSet): s is IdChunks => Array.isArray((s as Partial<IdChunks>).c);
+
+/**
+ * The set stored under a key, read for a multi-index operation. Through a draft that read the index
+ * (`ientries`), the value may be immer's draft of it: a chunked set is never written through a draft, so
+ * an unmodified draft stands for its committed value, which is read instead of drafting every chunk.
+ */
+function setOf(ix: MultiIndex, key: string): IdSet | undefined {
+  const set = iget(ix, key);
+  if (set === undefined) return undefined;
+  const st = (set as { [DRAFT_STATE]?: { base_: IdSet; modified_: boolean } })[DRAFT_STATE];
+  return st !== undefined && !st.modified_ && isChunked(st.base_) ? st.base_ : set;
+}
+
+/** The first position in an ascending array whose id is not below `id`. */
+function lowerBound(a: readonly number[], id: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The chunk where `id` is or would go: the last one starting at or below it (the first for a smaller id). */
+function chunkAt(c: readonly (readonly number[])[], id: number): number {
+  let lo = 0;
+  let hi = c.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (c[mid]![0]! <= id) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function flatSize(s: Record<string, 1>): number {
+  let n = 0;
+  for (const _ in s) n++;
+  return n;
+}
+
+/** A chunked set of ascending `ids`: full chunks, the last one holding what is left. */
+function chunked(ids: number[], frozen: boolean): IdChunks {
+  const c: number[][] = [];
+  for (let i = 0; i < ids.length; i += CHUNK_MAX) {
+    const chunk = ids.slice(i, i + CHUNK_MAX);
+    c.push(frozen ? frozenAs(chunk) : chunk);
+  }
+  return frozen ? frozenAs({ n: ids.length, c: frozenAs(c) }) : { n: ids.length, c };
+}
+
+/**
+ * `s` with `id` added: `s` itself, changed in place, when it is unfrozen (a set of an index being
+ * built), else a frozen copy sharing every chunk but one. The same chunks either way, so that a state
+ * built in place equals one written through the store.
+ */
+function chunkedAdd(s: IdChunks, id: number): IdChunks {
+  const c = s.c;
+  const i = chunkAt(c, id);
+  const chunk = c[i]!;
+  const j = lowerBound(chunk, id);
+  if (chunk[j] === id) return s;
+  const inPlace = Object.isExtensible(s);
+  let parts: number[][];
+  if (chunk.length < CHUNK_MAX) {
+    if (inPlace && Object.isExtensible(chunk)) {
+      chunk.splice(j, 0, id);
+      s.n++;
+      return s;
+    }
+    parts = [[...chunk.slice(0, j), id, ...chunk.slice(j)]];
+  } else if (j === chunk.length && i === c.length - 1) {
+    // Ids mostly come in ascending order: a full last chunk stays full, the new id starts the next.
+    parts = [chunk, [id]];
+  } else {
+    const all = [...chunk.slice(0, j), id, ...chunk.slice(j)];
+    const half = (all.length + 1) >>> 1;
+    parts = [all.slice(0, half), all.slice(half)];
+  }
+  return respine(s, i, parts, s.n + 1, inPlace);
+}
+
+/** `s` with chunk `i` replaced by `parts` (frozen unless `inPlace`), holding `n` ids. */
+function respine(s: IdChunks, i: number, parts: number[][], n: number, inPlace: boolean): IdChunks {
+  if (inPlace) {
+    s.c.splice(i, 1, ...parts);
+    s.n = n;
+    return s;
+  }
+  const c = s.c;
+  const next = new Array<number[]>(c.length - 1 + parts.length);
+  let k = 0;
+  for (let x = 0; x < i; x++) next[k++] = c[x]!;
+  for (const part of parts) next[k++] = Object.isFrozen(part) ? part : frozenAs(part);
+  for (let x = i + 1; x < c.length; x++) next[k++] = c[x]!;
+  return frozenAs({ n, c: frozenAs(next) });
+}
+
+/** `s` without `id` (as `chunkedAdd` changes or copies), flat again once it holds `FLAT_AGAIN` ids. */
+function chunkedRemove(s: IdChunks, id: number): IdSet {
+  const c = s.c;
+  const i = chunkAt(c, id);
+  const chunk = c[i]!;
+  const j = lowerBound(chunk, id);
+  if (chunk[j] !== id) return s;
+  if (s.n - 1 <= FLAT_AGAIN) {
+    const out = idSet();
+    for (const part of c) for (const x of part) if (x !== id) out[x] = 1;
+    return out;
+  }
+  const inPlace = Object.isExtensible(s);
+  if (inPlace && chunk.length > 1 && Object.isExtensible(chunk)) {
+    chunk.splice(j, 1);
+    s.n--;
+    return s;
+  }
+  const parts = chunk.length === 1 ? [] : [[...chunk.slice(0, j), ...chunk.slice(j + 1)]];
+  return respine(s, i, parts, s.n - 1, inPlace);
+}
+
+/** A flat set that holds `FLAT_MAX` ids (or more: one saved by an earlier fauxlab) and `id`, chunked. */
+function grown(s: Record<string, 1>, id: number, frozen: boolean): IdChunks {
+  const ids = Object.keys(s).map(Number);
+  ids.splice(lowerBound(ids, id), 0, id);
+  return chunked(ids, frozen);
+}
+
 export function madd(ix: MultiIndex, key: string, id: number): void {
   if (!isDraftNode(ix)) return maddInPlace(ix, key, id);
-  const set = iget(ix, key);
+  const set = setOf(ix, key);
   if (set === undefined) {
     const fresh = idSet();
     fresh[id] = 1;
     iset(ix, key, fresh);
-  } else if (Object.isExtensible(set)) set[id] = 1;
+  } else if (isChunked(set)) {
+    const next = chunkedAdd(set, id);
+    if (next !== set) iset(ix, key, next);
+  } else if (id in set) return;
+  else if (flatSize(set) >= FLAT_MAX) iset(ix, key, grown(set, id, true));
+  else if (Object.isExtensible(set)) set[id] = 1;
   // A committed set is frozen: the write puts a copy with the id in its place.
-  else if (!(id in set)) {
+  else {
     const next = Object.assign(idSet(), set);
     next[id] = 1;
     iset(ix, key, next);
@@ -475,7 +635,11 @@ function maddInPlace(ix: MultiIndex, key: string, id: number): void {
   const leaf = c[ci];
   const i = leaf ? find(leaf, key) : -1;
   if (i >= 0) {
-    (leaf![i + 1] as Record<string, 1>)[id] = 1;
+    const set = leaf![i + 1] as IdSet;
+    if (isChunked(set)) leaf![i + 1] = chunkedAdd(set, id);
+    else if (id in set) return;
+    else if (flatSize(set) >= FLAT_MAX) leaf![i + 1] = grown(set, id, false);
+    else set[id] = 1;
     return;
   }
   const fresh = idSet();
@@ -485,8 +649,14 @@ function maddInPlace(ix: MultiIndex, key: string, id: number): void {
 }
 
 export function mremove(ix: MultiIndex, key: string, id: number): void {
-  const set = iget(ix, key);
-  if (!set || !(id in set)) return;
+  const set = setOf(ix, key);
+  if (!set) return;
+  if (isChunked(set)) {
+    const next = chunkedRemove(set, id);
+    if (next !== set) iset(ix, key, next);
+    return;
+  }
+  if (!(id in set)) return;
   const next = Object.isExtensible(set) ? set : Object.assign(idSet(), set);
   delete next[id];
   if (isEmpty(next)) idelete(ix, key);
@@ -500,8 +670,28 @@ function isEmpty(o: object): boolean {
 
 /** The ids under a key, ascending. */
 export function mget(ix: MultiIndex, key: string): number[] {
-  const set = iget(ix, key);
-  return set ? Object.keys(set).map(Number) : [];
+  const set = setOf(ix, key);
+  if (!set) return [];
+  if (!isChunked(set)) return Object.keys(set).map(Number);
+  const out = new Array<number>(set.n);
+  let k = 0;
+  for (const chunk of set.c) for (let j = 0; j < chunk.length; j++) out[k++] = chunk[j]!;
+  return out;
+}
+
+/** How many ids are under a key, without listing them. */
+export function mcount(ix: MultiIndex, key: string): number {
+  const set = setOf(ix, key);
+  return !set ? 0 : isChunked(set) ? set.n : flatSize(set);
+}
+
+/** Whether `id` is under a key. */
+export function mhas(ix: MultiIndex, key: string, id: number): boolean {
+  const set = setOf(ix, key);
+  if (!set) return false;
+  if (!isChunked(set)) return id in set;
+  const chunk = set.c[chunkAt(set.c, id)]!;
+  return chunk[lowerBound(chunk, id)] === id;
 }
 
 // ---------------------------------------------------------------------------------------------------
