@@ -443,16 +443,17 @@ export function* ientries<V>(ix: Index<V>): Generator<[string, V]> {
 
 /**
  * A one-to-many index (a project's members, a group's subgroups, a user's stars): key -> set of ids.
- * Each set is its own value, so adding to one copies only that set and its path. A set of up to
- * `FLAT_MAX` ids is a flat object keyed by id (the layout of earlier state files, and the smallest one
- * in memory); a larger one is chunked (`IdChunks`), so that an add or a removal copies and freezes one
- * chunk of at most `CHUNK_MAX` ids and the spine of chunks, not the whole set: one owner's thousands of
- * projects made every create copy them all.
+ * Each set is its own value, so that adding to one copies only that set and its path. A set of up to
+ * `SMALL_MAX` ids is an ascending array of them; a larger one is chunked (`IdChunks`), so that an add
+ * or a removal copies and freezes one chunk of at most `CHUNK_MAX` ids and the spine of chunks, not
+ * the whole set (one owner's thousands of projects made every create copy them all). State files
+ * saved before hold sets as objects keyed by id (`{"<id>": 1}`), of any size: they are read as they
+ * are, and the first write to one stores it in this layout.
  */
 export type MultiIndex = Index<IdSet>;
 
-/** A set of ids: flat (`{"<id>": 1, ...}`) or chunked. */
-export type IdSet = Record<string, 1> | IdChunks;
+/** A set of ids: an ascending array, chunks, or (read back from an earlier state file) an object. */
+export type IdSet = number[] | IdChunks | Record<string, 1>;
 
 /**
  * A large set of ids: `n` ids in ascending chunks (`c`), each an ascending array of 1 to `CHUNK_MAX`
@@ -463,29 +464,30 @@ export interface IdChunks {
   c: number[][];
 }
 
-/** The most ids a flat set holds: one more makes it chunked. */
-const FLAT_MAX = 64;
-/** A chunked set that shrinks to this many ids becomes flat again (not at once: no flapping at the border). */
-const FLAT_AGAIN = 32;
+/** The most ids an array set holds: one more makes it chunked. */
+const SMALL_MAX = 64;
+/** A chunked set that shrinks to this many ids is an array again (not at once: no flapping at the border). */
+const SMALL_AGAIN = 32;
 const CHUNK_MAX = 64;
 
-/** `Object.freeze`, typed as what it was given: frozen chunks are read as the arrays they were. */
+/** `Object.freeze`, typed as what it was given: frozen arrays are read as the arrays they were. */
 const frozenAs = <T extends object>(o: T): T => Object.freeze(o) as T;
 
-const idSet = (): Record<string, 1> => Object.create(null) as Record<string, 1>;
-
-const isChunked = (s: IdSet): s is IdChunks => Array.isArray((s as Partial<IdChunks>).c);
+const isSmall = (s: IdSet): s is number[] => Array.isArray(s);
+const isChunked = (s: IdSet): s is IdChunks => !Array.isArray(s) && Array.isArray((s as Partial<IdChunks>).c);
+/** The ids of a set saved by an earlier fauxlab, ascending (integer keys enumerate in ascending order). */
+const savedIds = (s: Record<string, 1>): number[] => Object.keys(s).map(Number);
 
 /**
  * The set stored under a key, read for a multi-index operation. Through a draft that read the index
- * (`ientries`), the value may be immer's draft of it: a chunked set is never written through a draft, so
- * an unmodified draft stands for its committed value, which is read instead of drafting every chunk.
+ * (`ientries`), the value may be immer's draft of it: sets are never written through a draft (a write
+ * replaces them), so the draft stands for its committed value, which is read instead of drafting chunks.
  */
 function setOf(ix: MultiIndex, key: string): IdSet | undefined {
   const set = iget(ix, key);
   if (set === undefined) return undefined;
   const st = (set as { [DRAFT_STATE]?: { base_: IdSet; modified_: boolean } })[DRAFT_STATE];
-  return st !== undefined && !st.modified_ && isChunked(st.base_) ? st.base_ : set;
+  return st !== undefined && !st.modified_ ? st.base_ : set;
 }
 
 /** The first position in an ascending array whose id is not below `id`. */
@@ -512,14 +514,12 @@ function chunkAt(c: readonly (readonly number[])[], id: number): number {
   return lo;
 }
 
-function flatSize(s: Record<string, 1>): number {
-  let n = 0;
-  for (const _ in s) n++;
-  return n;
-}
+const inserted = (a: readonly number[], j: number, id: number) => [...a.slice(0, j), id, ...a.slice(j)];
+const without = (a: readonly number[], j: number) => [...a.slice(0, j), ...a.slice(j + 1)];
 
-/** A chunked set of ascending `ids`: full chunks, the last one holding what is left. */
-function chunked(ids: number[], frozen: boolean): IdChunks {
+/** The set of ascending `ids` (at least one): an array up to `SMALL_MAX`, else full chunks and the rest. */
+function setOfIds(ids: number[], frozen: boolean): IdSet {
+  if (ids.length <= SMALL_MAX) return frozen ? frozenAs(ids) : ids;
   const c: number[][] = [];
   for (let i = 0; i < ids.length; i += CHUNK_MAX) {
     const chunk = ids.slice(i, i + CHUNK_MAX);
@@ -529,17 +529,32 @@ function chunked(ids: number[], frozen: boolean): IdChunks {
 }
 
 /**
- * `s` with `id` added: `s` itself, changed in place, when it is unfrozen (a set of an index being
- * built), else a frozen copy sharing every chunk but one. The same chunks either way, so that a state
- * built in place equals one written through the store.
+ * `s` with `id` added. In a write (`frozen`) a new, frozen set sharing every chunk but one; in a build,
+ * `s` changed in place. The same layout either way, so that a state built in place equals one written
+ * through the store.
  */
-function chunkedAdd(s: IdChunks, id: number): IdChunks {
+function added(s: IdSet, id: number, frozen: boolean): IdSet {
+  if (isSmall(s)) {
+    const j = lowerBound(s, id);
+    if (s[j] === id) return s;
+    if (s.length >= SMALL_MAX) return setOfIds(inserted(s, j, id), frozen);
+    if (!frozen && Object.isExtensible(s)) {
+      s.splice(j, 0, id);
+      return s;
+    }
+    return frozen ? frozenAs(inserted(s, j, id)) : inserted(s, j, id);
+  }
+  if (!isChunked(s)) {
+    if (id in s) return s;
+    const ids = savedIds(s);
+    return setOfIds(inserted(ids, lowerBound(ids, id), id), frozen);
+  }
   const c = s.c;
   const i = chunkAt(c, id);
   const chunk = c[i]!;
   const j = lowerBound(chunk, id);
   if (chunk[j] === id) return s;
-  const inPlace = Object.isExtensible(s);
+  const inPlace = !frozen && Object.isExtensible(s);
   let parts: number[][];
   if (chunk.length < CHUNK_MAX) {
     if (inPlace && Object.isExtensible(chunk)) {
@@ -547,12 +562,12 @@ function chunkedAdd(s: IdChunks, id: number): IdChunks {
       s.n++;
       return s;
     }
-    parts = [[...chunk.slice(0, j), id, ...chunk.slice(j)]];
+    parts = [inserted(chunk, j, id)];
   } else if (j === chunk.length && i === c.length - 1) {
     // Ids mostly come in ascending order: a full last chunk stays full, the new id starts the next.
     parts = [chunk, [id]];
   } else {
-    const all = [...chunk.slice(0, j), id, ...chunk.slice(j)];
+    const all = inserted(chunk, j, id);
     const half = (all.length + 1) >>> 1;
     parts = [all.slice(0, half), all.slice(half)];
   }
@@ -575,54 +590,48 @@ function respine(s: IdChunks, i: number, parts: number[][], n: number, inPlace: 
   return frozenAs({ n, c: frozenAs(next) });
 }
 
-/** `s` without `id` (as `chunkedAdd` changes or copies), flat again once it holds `FLAT_AGAIN` ids. */
-function chunkedRemove(s: IdChunks, id: number): IdSet {
+/** `s` without `id` (as `added` changes or copies), undefined when that empties it. */
+function removed(s: IdSet, id: number, frozen: boolean): IdSet | undefined {
+  if (isSmall(s)) {
+    const j = lowerBound(s, id);
+    if (s[j] !== id) return s;
+    if (s.length === 1) return undefined;
+    if (!frozen && Object.isExtensible(s)) {
+      s.splice(j, 1);
+      return s;
+    }
+    return frozen ? frozenAs(without(s, j)) : without(s, j);
+  }
+  if (!isChunked(s)) {
+    if (!(id in s)) return s;
+    const ids = savedIds(s);
+    return ids.length === 1 ? undefined : setOfIds(without(ids, lowerBound(ids, id)), frozen);
+  }
   const c = s.c;
   const i = chunkAt(c, id);
   const chunk = c[i]!;
   const j = lowerBound(chunk, id);
   if (chunk[j] !== id) return s;
-  if (s.n - 1 <= FLAT_AGAIN) {
-    const out = idSet();
-    for (const part of c) for (const x of part) if (x !== id) out[x] = 1;
-    return out;
+  if (s.n - 1 <= SMALL_AGAIN) {
+    const ids: number[] = [];
+    for (const part of c) for (const x of part) if (x !== id) ids.push(x);
+    return frozen ? frozenAs(ids) : ids;
   }
-  const inPlace = Object.isExtensible(s);
+  const inPlace = !frozen && Object.isExtensible(s);
   if (inPlace && chunk.length > 1 && Object.isExtensible(chunk)) {
     chunk.splice(j, 1);
     s.n--;
     return s;
   }
-  const parts = chunk.length === 1 ? [] : [[...chunk.slice(0, j), ...chunk.slice(j + 1)]];
-  return respine(s, i, parts, s.n - 1, inPlace);
-}
-
-/** A flat set that holds `FLAT_MAX` ids (or more: one saved by an earlier fauxlab) and `id`, chunked. */
-function grown(s: Record<string, 1>, id: number, frozen: boolean): IdChunks {
-  const ids = Object.keys(s).map(Number);
-  ids.splice(lowerBound(ids, id), 0, id);
-  return chunked(ids, frozen);
+  return respine(s, i, chunk.length === 1 ? [] : [without(chunk, j)], s.n - 1, inPlace);
 }
 
 export function madd(ix: MultiIndex, key: string, id: number): void {
   if (!isDraftNode(ix)) return maddInPlace(ix, key, id);
   const set = setOf(ix, key);
-  if (set === undefined) {
-    const fresh = idSet();
-    fresh[id] = 1;
-    iset(ix, key, fresh);
-  } else if (isChunked(set)) {
-    const next = chunkedAdd(set, id);
-    if (next !== set) iset(ix, key, next);
-  } else if (id in set) return;
-  else if (flatSize(set) >= FLAT_MAX) iset(ix, key, grown(set, id, true));
-  else if (Object.isExtensible(set)) set[id] = 1;
-  // A committed set is frozen: the write puts a copy with the id in its place.
-  else {
-    const next = Object.assign(idSet(), set);
-    next[id] = 1;
-    iset(ix, key, next);
-  }
+  if (set === undefined) return iset(ix, key, frozenAs([id]));
+  const next = added(set, id, true);
+  if (next !== set) iset(ix, key, next);
 }
 
 /** `madd` on an index that is not a draft (one being built): one walk down the key's path. */
@@ -636,43 +645,28 @@ function maddInPlace(ix: MultiIndex, key: string, id: number): void {
   const i = leaf ? find(leaf, key) : -1;
   if (i >= 0) {
     const set = leaf![i + 1] as IdSet;
-    if (isChunked(set)) leaf![i + 1] = chunkedAdd(set, id);
-    else if (id in set) return;
-    else if (flatSize(set) >= FLAT_MAX) leaf![i + 1] = grown(set, id, false);
-    else set[id] = 1;
+    const next = added(set, id, false);
+    if (next !== set) leaf![i + 1] = next;
     return;
   }
-  const fresh = idSet();
-  fresh[id] = 1;
-  if (leaf) leaf.push(key, fresh);
-  else c[ci] = [key, fresh];
+  if (leaf) leaf.push(key, [id]);
+  else c[ci] = [key, [id]];
 }
 
 export function mremove(ix: MultiIndex, key: string, id: number): void {
   const set = setOf(ix, key);
   if (!set) return;
-  if (isChunked(set)) {
-    const next = chunkedRemove(set, id);
-    if (next !== set) iset(ix, key, next);
-    return;
-  }
-  if (!(id in set)) return;
-  const next = Object.isExtensible(set) ? set : Object.assign(idSet(), set);
-  delete next[id];
-  if (isEmpty(next)) idelete(ix, key);
+  const next = removed(set, id, isDraftNode(ix));
+  if (next === undefined) idelete(ix, key);
   else if (next !== set) iset(ix, key, next);
 }
 
-function isEmpty(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
-}
-
-/** The ids under a key, ascending. */
+/** The ids under a key, ascending (a new array, the caller's to change). */
 export function mget(ix: MultiIndex, key: string): number[] {
   const set = setOf(ix, key);
   if (!set) return [];
-  if (!isChunked(set)) return Object.keys(set).map(Number);
+  if (isSmall(set)) return set.slice();
+  if (!isChunked(set)) return savedIds(set);
   const out = new Array<number>(set.n);
   let k = 0;
   for (const chunk of set.c) for (let j = 0; j < chunk.length; j++) out[k++] = chunk[j]!;
@@ -682,13 +676,16 @@ export function mget(ix: MultiIndex, key: string): number[] {
 /** How many ids are under a key, without listing them. */
 export function mcount(ix: MultiIndex, key: string): number {
   const set = setOf(ix, key);
-  return !set ? 0 : isChunked(set) ? set.n : flatSize(set);
+  if (!set) return 0;
+  if (isSmall(set)) return set.length;
+  return isChunked(set) ? set.n : savedIds(set).length;
 }
 
 /** Whether `id` is under a key. */
 export function mhas(ix: MultiIndex, key: string, id: number): boolean {
   const set = setOf(ix, key);
   if (!set) return false;
+  if (isSmall(set)) return set[lowerBound(set, id)] === id;
   if (!isChunked(set)) return id in set;
   const chunk = set.c[chunkAt(set.c, id)]!;
   return chunk[lowerBound(chunk, id)] === id;
