@@ -135,7 +135,7 @@ describe('indexes', () => {
     expect(ix).toEqual(emptyIndex());
   });
 
-  it('madd/mremove/mget/mcount/mhas: thousands of ids in any order, across chunk borders, ascending, back to flat and gone', () => {
+  it('madd/mremove/mget/mcount/mhas: thousands of ids in any order, across chunk borders, ascending, back to an array and gone', () => {
     const ix = emptyIndex<Record<string, 1>>();
     const model = new Set<number>();
     let x = 7;
@@ -223,7 +223,7 @@ describe('indexes', () => {
     expect(mcount(store.state.idx.tokensByUser, 'u')).toBe(mget(plain, 'u').length);
   });
 
-  it('mremove/madd: a set saved flat with more ids than a flat set now holds reads, grows and shrinks as any', () => {
+  it('mremove/madd: a set saved as an object keyed by id (the earlier layout), of 300 ids, reads, grows and shrinks as any', () => {
     const saved = emptyIndex<Record<string, 1>>();
     const flat = Object.create(null) as Record<string, 1>;
     for (let id = 1; id <= 300; id++) flat[id] = 1;

@@ -152,17 +152,29 @@ describe('project name and path uniqueness', () => {
     const read = async (f: Fx) => Promise.all(reads.map(async (p) => (await send(f, 'GET', p)).body));
     const want = await read(fx);
     const text = stateFileText(fx.snapshot());
-    // The layout before: every id set flat (`{"<id>":1}`), no name index.
-    const file = JSON.parse(text, (_k, v: unknown) => {
-      const c = (v as { c?: unknown } | null)?.c;
-      if (Array.isArray(c) && typeof (v as { n?: unknown }).n === 'number')
-        return Object.fromEntries((c as number[][]).flat().map((id) => [id, 1]));
-      return v;
-    }) as { state: { idx: Record<string, unknown> } };
+    // The layout before: every id set of the core multi-indexes an object (`{"<id>":1}`), no name index.
+    const file = JSON.parse(text) as { state: { idx: Record<string, { buckets: unknown }> } };
+    const asObject = (v: unknown) => {
+      const ids = Array.isArray(v) ? (v as number[]) : (v as { c: number[][] }).c.flat();
+      return Object.fromEntries(ids.map((id) => [id, 1]));
+    };
+    const multi = ['tokensByUser', 'membersBySource', 'membersByUser', 'projectsByNamespace', 'subgroups'];
+    let converted = 0;
+    for (const name of multi) {
+      const walk = (node: unknown, depth: number): void => {
+        if (!Array.isArray(node)) return;
+        if (depth < 4) return node.forEach((n) => walk(n, depth + 1));
+        for (let i = 1; i < node.length; i += 2) {
+          node[i] = asObject(node[i]);
+          converted++;
+        }
+      };
+      walk(file.state.idx[name]!.buckets, 0);
+    }
+    expect(converted).toBeGreaterThan(5);
     delete file.state.idx.projectNames;
     const old = JSON.stringify(file);
     expect(old).not.toContain('projectNames');
-    expect(old).not.toContain('"c":[[');
     const again = createFauxlab({});
     again.restore(parseStateFile(old));
     expect(await read(again)).toEqual(want);
