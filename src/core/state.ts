@@ -4,6 +4,7 @@
  * state too, so that reset, snapshot and restore are exact.
  */
 import { dict } from './own.js';
+import { projectNamesOf, type ProjectNames } from './project-names.js';
 import {
   emptyIndex,
   emptyTable,
@@ -344,6 +345,8 @@ export interface PlatformState extends AreaStates {
     variablesBy: MultiIndex;
     /** project id -> pipeline ids */
     pipelinesBy: MultiIndex;
+    /** `group:<id>:<name>` / `user:<user id>:<name>` -> project id(s) (`core/project-names.ts`) */
+    projectNames: ProjectNames;
   };
 }
 
@@ -392,6 +395,7 @@ export function emptyState(areas: readonly AreaSlice[], tier: Tier = 'free'): Pl
     uploadsBy: emptyIndex(),
     variablesBy: emptyIndex(),
     pipelinesBy: emptyIndex(),
+    projectNames: emptyIndex(),
   };
   return st as unknown as PlatformState;
 }
@@ -410,11 +414,14 @@ export function completeState(saved: PlatformState, areas: readonly AreaSlice[])
   const idx = (st.idx ?? {}) as unknown as Record<string, unknown>;
   const missingIdx = Object.keys(empty.idx as object).filter((k) => idx[k] === undefined);
   if (missing.length === 0 && missingIdx.length === 0) return st;
-  return {
+  const out = {
     ...empty,
     ...given,
     idx: { ...(empty.idx as object), ...idx },
   } as unknown as PlatformState;
+  // An index derived from records is made from them, not left empty.
+  if (idx.projectNames === undefined) out.idx.projectNames = projectNamesOf(out.projects);
+  return out;
 }
 
 /** Hands out the next id of a global sequence (on a draft). */

@@ -10,7 +10,9 @@ import {
   iget,
   iset,
   madd,
+  mcount,
   mget,
+  mhas,
   mremove,
   tdelete,
   tget,
@@ -209,6 +211,113 @@ describe('indexes', () => {
     mremove(ix, 'p1', 1000);
     expect(mget(ix, 'p1')).toEqual([]);
     expect(ix).toEqual(emptyIndex());
+  });
+
+  it('madd/mremove/mget/mcount/mhas: thousands of ids in any order, across chunk borders, ascending, back to an array and gone', () => {
+    const ix = emptyIndex<Record<string, 1>>();
+    const model = new Set<number>();
+    let x = 7;
+    const next = () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) % 5000) + 1;
+    const check = () => {
+      const want = [...model].sort((a, b) => a - b);
+      expect(mget(ix, 'k')).toEqual(want);
+      expect(mcount(ix, 'k')).toBe(want.length);
+    };
+    for (let i = 0; i < 3000; i++) {
+      const id = next();
+      madd(ix, 'k', id);
+      model.add(id);
+      if (i % 97 === 0) check();
+    }
+    for (let id = 0; id <= 5001; id++) expect(mhas(ix, 'k', id)).toBe(model.has(id));
+    for (const id of [...model]) {
+      if (id % 3 === 0) continue;
+      mremove(ix, 'k', id);
+      model.delete(id);
+    }
+    check();
+    for (const id of [...model]) {
+      mremove(ix, 'k', id);
+      model.delete(id);
+      if (model.size % 13 === 0) check();
+    }
+    expect(mcount(ix, 'k')).toBe(0);
+    expect(ix).toEqual(emptyIndex());
+  });
+
+  for (const n of [63, 64, 65, 128, 129, 200])
+    it(`madd/mremove through the store: ${n} ids added one write each and removed again equal the same done in place, frozen through, a failed write changing nothing`, () => {
+      const store = new Store(emptyWorld());
+      const plain = emptyIndex<Record<string, 1>>();
+      const ids = Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 1000 + i : 1000 - i));
+      for (const id of ids) {
+        store.write((d) => madd(d.idx.tokensByUser, 'u', id));
+        madd(plain, 'u', id);
+      }
+      const frozenThrough = (v: unknown): boolean =>
+        typeof v !== 'object' || v === null || (Object.isFrozen(v) && Object.values(v).every(frozenThrough));
+      expect(JSON.stringify(store.state.idx.tokensByUser)).toBe(JSON.stringify(plain));
+      expect(frozenThrough(store.state.idx.tokensByUser)).toBe(true);
+      expect(mget(store.state.idx.tokensByUser, 'u')).toEqual([...ids].sort((a, b) => a - b));
+      const before = store.state;
+      expect(() =>
+        store.write((d) => {
+          madd(d.idx.tokensByUser, 'u', 5);
+          mremove(d.idx.tokensByUser, 'u', ids[0]!);
+          throw new Error('refused');
+        }),
+      ).toThrow('refused');
+      expect(store.state).toBe(before);
+      expect(mcount(store.state.idx.tokensByUser, 'u')).toBe(n);
+      expect(mhas(store.state.idx.tokensByUser, 'u', 5)).toBe(false);
+      for (const id of ids.slice(0, n - 3)) {
+        store.write((d) => mremove(d.idx.tokensByUser, 'u', id));
+        mremove(plain, 'u', id);
+      }
+      expect(JSON.stringify(store.state.idx.tokensByUser)).toBe(JSON.stringify(plain));
+      expect(frozenThrough(store.state.idx.tokensByUser)).toBe(true);
+      expect(mget(store.state.idx.tokensByUser, 'u')).toEqual(ids.slice(n - 3).sort((a, b) => a - b));
+    });
+
+  it('madd/mremove: a large set read through immer in the same write (its draft) is added to and removed from as committed', () => {
+    const store = new Store(emptyWorld());
+    const plain = emptyIndex<Record<string, 1>>();
+    const fill = (ix: MultiIndex) => {
+      for (let id = 1; id <= 500; id++) madd(ix, 'u', id * 2);
+    };
+    store.write((d) => fill(d.idx.tokensByUser));
+    fill(plain);
+    const ops = (ix: MultiIndex) => {
+      for (let id = 3; id < 1000; id += 10) madd(ix, 'u', id);
+      for (let id = 2; id <= 1000; id += 6) mremove(ix, 'u', id);
+    };
+    store.write((d) => {
+      expect([...ientries(d.idx.tokensByUser)]).toHaveLength(1);
+      ops(d.idx.tokensByUser);
+    });
+    ops(plain);
+    expect(JSON.stringify(store.state.idx.tokensByUser)).toBe(JSON.stringify(plain));
+    expect(mget(store.state.idx.tokensByUser, 'u')).toEqual(mget(plain, 'u'));
+    expect(mcount(store.state.idx.tokensByUser, 'u')).toBe(mget(plain, 'u').length);
+  });
+
+  it('mremove/madd: a set saved as an object keyed by id (the earlier layout), of 300 ids, reads, grows and shrinks as any', () => {
+    const saved = emptyIndex<Record<string, 1>>();
+    const flat = Object.create(null) as Record<string, 1>;
+    for (let id = 1; id <= 300; id++) flat[id] = 1;
+    iset(saved, 'u', flat);
+    const world = emptyWorld();
+    const store = new Store({
+      ...world,
+      idx: { ...world.idx, tokensByUser: JSON.parse(JSON.stringify(saved)) },
+    });
+    expect(mcount(store.state.idx.tokensByUser, 'u')).toBe(300);
+    expect(mhas(store.state.idx.tokensByUser, 'u', 300)).toBe(true);
+    store.write((d) => madd(d.idx.tokensByUser, 'u', 1000));
+    store.write((d) => mremove(d.idx.tokensByUser, 'u', 150));
+    const want = [...Array.from({ length: 300 }, (_, i) => i + 1).filter((id) => id !== 150), 1000];
+    expect(mget(store.state.idx.tokensByUser, 'u')).toEqual(want);
+    expect(mcount(store.state.idx.tokensByUser, 'u')).toBe(300);
   });
 
   it('a write through the store: what it adds is frozen, leaves it did not touch keep their identity', () => {

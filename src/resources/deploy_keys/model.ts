@@ -2,7 +2,7 @@
 import type { Draft } from 'immer';
 import { ACCESS, projectAccess } from '../../core/access.js';
 import { nextId, type PlatformState, type UserRecord } from '../../core/state.js';
-import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
+import { idelete, iget, iset, madd, mcount, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import { keyErrors, keyFingerprint, sanitizeKey } from '../user_profile/model.js';
 import type { DeployKeyLinkRecord, DeployKeyRecord } from './store.js';
 
@@ -71,7 +71,7 @@ export function removeLink(st: S, linkId: number): void {
   mremove(st.deployKeys.idx.byKey, String(l.deploy_key_id), linkId);
   idelete(st.deployKeys.idx.pairs, pair(l.project_id, l.deploy_key_id));
   tdelete(st.deployKeys.links, linkId);
-  if (mget(st.deployKeys.idx.byKey, String(l.deploy_key_id)).length === 0) {
+  if (mcount(st.deployKeys.idx.byKey, String(l.deploy_key_id)) === 0) {
     const k = tget(st.deployKeys.keys, l.deploy_key_id);
     if (k) idelete(st.deployKeys.idx.fingerprints, k.fingerprint);
     tdelete(st.deployKeys.keys, l.deploy_key_id);

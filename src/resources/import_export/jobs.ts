@@ -16,6 +16,7 @@ import { ACCESS, groupAccess } from '../../core/access.js';
 import { scheduleJob, type JobRecord } from '../../core/jobs.js';
 import type { ApiRouter } from '../../core/router.js';
 import { nextId, type PlatformState } from '../../core/state.js';
+import { indexProjectName, unindexProjectName } from '../../core/project-names.js';
 import { idelete, iget, iset, mget, tget } from '../../core/table.js';
 import { addShare, addStar, deleteProject, setMember, type Project } from '../projects/model.js';
 import { ArchiveError, archiveFiles, collect, parseArchive, type ArchiveContent } from './archive.js';
@@ -188,8 +189,10 @@ function overwriteProject(d: S, pid: number, oldId: number, now: string): void {
   deleteProject(d, oldId);
   const p = tget(d.projects, pid) as Draft<Project>;
   idelete(d.idx.projects, p.path_with_namespace.toLowerCase());
+  unindexProjectName(d.idx.projectNames, p);
   p.name = name;
   p.path = path;
   p.path_with_namespace = path_with_namespace;
   iset(d.idx.projects, path_with_namespace.toLowerCase(), pid);
+  indexProjectName(d.idx.projectNames, p);
 }

@@ -616,11 +616,11 @@ export class ProjectRenderer {
   #sharedWithGroups(p: Project, st: PlatformState): string {
     // Most worlds share few projects: with no share at all, no lookup.
     if (st.shares.size === 0) return '[]';
-    const set = iget(st.idx.sharesBy, String(p.id));
-    if (!set) return '[]';
+    const ids = mget(st.idx.sharesBy, String(p.id));
+    if (ids.length === 0) return '[]';
     const out: string[] = [];
-    for (const key of Object.keys(set)) {
-      const sh = tget(st.shares, Number(key))!;
+    for (const id of ids) {
+      const sh = tget(st.shares, id)!;
       const g = tget(st.groups, sh.group_id);
       if (!g) continue;
       out.push(

@@ -5,7 +5,7 @@
  */
 import type { Ctx } from '../../core/context.js';
 import type { PlatformState } from '../../core/state.js';
-import { mget, tget } from '../../core/table.js';
+import { mcount, mget, tget } from '../../core/table.js';
 import { setting } from '../settings/model.js';
 import { deleteProject, type Project } from './model.js';
 
@@ -32,7 +32,7 @@ function dueProjects(st: PlatformState, today: string): number[] {
  */
 export function settleDeletions(c: Ctx): void {
   const st = c.get('fx').store.state;
-  if (mget(st.idx.projectsMarked, 'all').length === 0) return;
+  if (mcount(st.idx.projectsMarked, 'all') === 0) return;
   const due = dueProjects(st, c.get('fx').clock.today());
   if (due.length === 0) return;
   c.get('fx').store.write((d) => {

@@ -12,6 +12,7 @@ import {
   type StarRecord,
   type Visibility,
 } from '../../core/state.js';
+import { indexProjectName, unindexProjectName } from '../../core/project-names.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import type { Index, MultiIndex } from '../../core/table.js';
 import { newGroupRecord } from '../groups/model.js';
@@ -244,6 +245,7 @@ export function createProject(st: S, input: NewProject, now: string): number {
   if (project.tag_list.length > 0) setProjectTopics(st, id, NO_TAGS, project.tag_list, now);
   iset(st.idx.projects, project.path_with_namespace.toLowerCase(), id);
   madd(st.idx.projectsByNamespace, namespaceKey(project), id);
+  indexProjectName(st.idx.projectNames, project);
   if (project.forked_from_project_id !== null) {
     const parent = tget(st.projects, project.forked_from_project_id) as Project | undefined;
     if (parent) parent.forks_count = (parent.forks_count ?? 0) + 1;
@@ -439,6 +441,7 @@ export function deleteProject(st: S, projectId: number): void {
   if (parent && parent.forks_count > 0) parent.forks_count--;
   idelete(st.idx.projects, p.path_with_namespace.toLowerCase());
   mremove(st.idx.projectsByNamespace, namespaceKey(p), projectId);
+  unindexProjectName(st.idx.projectNames, p);
   tdelete(st.projects, projectId);
 }
 

@@ -9,6 +9,7 @@ import { conflict, forbidden, notFound, validationError } from '../../core/error
 import { atLeastOneOf, p, parseParams } from '../../core/params.js';
 import { parse } from '../../core/router.js';
 import { type PlatformState, type Visibility } from '../../core/state.js';
+import { indexProjectName, unindexProjectName } from '../../core/project-names.js';
 import { idelete, iset, tget } from '../../core/table.js';
 import { featureAvailable } from './access.js';
 import { canAdminProject, isProjectOwner, loadProject, sendProject } from './helpers.js';
@@ -132,7 +133,10 @@ export function updateProjectRoute(c: Ctx): Response {
     const rec = tget(d.projects, project.id)! as Project;
     if (changes.tag_list) setProjectTopics(d, rec.id, rec.tag_list, changes.tag_list as string[], now);
     if (a.avatar) storeAvatar(d, changes.avatar_url as string, a.avatar, rec.avatar_url);
+    const renamed = name !== rec.name;
+    if (renamed) unindexProjectName(d.idx.projectNames, rec);
     Object.assign(rec, changes);
+    if (renamed) indexProjectName(d.idx.projectNames, rec);
     if (path !== project.path) renameProjectPath(d, rec, path, namespacePath(ns));
     rec.updated_at = now;
   });

@@ -6,7 +6,8 @@ import { ACCESS, VISIBILITY_LEVEL, groupAccess } from '../../core/access.js';
 import { ApiError, grapeError } from '../../core/errors.js';
 import { p, parseParams, type Parsed, type RawParams } from '../../core/params.js';
 import type { GroupRecord, PlatformState, UserRecord, Visibility } from '../../core/state.js';
-import { mget, tget } from '../../core/table.js';
+import { projectNameKey, projectNameTaken } from '../../core/project-names.js';
+import { iget, mcount, mget, tget } from '../../core/table.js';
 import type { Project } from './model.js';
 import { setting as appSetting, visibilityRestricted } from '../settings/model.js';
 
@@ -156,20 +157,49 @@ export function projectErrors(
   if (name.trim() === '') add('name', "can't be blank");
   if (name.length > 255) add('name', 'is too long (maximum is 255 characters)');
   if (!NAME_FORMAT.test(name)) add('name', NAME_FORMAT_MESSAGE);
-  const siblings = mget(st.idx.projectsByNamespace, namespaceKeyOf(ns))
-    .filter((id) => id !== self?.id)
-    .map((id) => tget(st.projects, id)!);
-  if (name !== '' && siblings.some((s) => s.name === name)) add('name', 'has already been taken');
+  const nsKey = namespaceKeyOf(ns);
+  if (name !== '' && projectNameTaken(st.idx.projectNames, projectNameKey(nsKey, name), self?.id))
+    add('name', 'has already been taken');
   if (path === '') add('path', "can't be blank");
   if (!validPath(path)) add('path', PATH_FORMAT_MESSAGE);
   if (path.length > 255) add('path', 'is too long (maximum is 255 characters)');
-  const lower = path.toLowerCase();
-  if (path !== '' && siblings.some((s) => s.path.toLowerCase() === lower))
-    add('path', 'has already been taken');
+  if (path !== '' && pathTaken(st, ns, nsKey, path, self)) add('path', 'has already been taken');
   if (ns.kind === 'group' && VISIBILITY_LEVEL[visibility] > VISIBILITY_LEVEL[ns.group.visibility])
     add('visibility_level', `${visibility} is not allowed in a ${ns.group.visibility} group.`);
   return errors;
 }
+
+/**
+ * Whether a sibling of `self` in `ns` has `path`, compared case-insensitively: looked up in the full-path
+ * index (`idx.projects`), which holds every project under its lower-cased `<namespace path>/<path>`. A
+ * path with a `/` could name a project of a subgroup there, and an entry of another namespace would hide
+ * nothing only if paths were unique: both are read from the siblings instead.
+ */
+function pathTaken(
+  st: PlatformState,
+  ns: NamespaceRef,
+  nsKey: string,
+  path: string,
+  self?: Project,
+): boolean {
+  const lower = path.toLowerCase();
+  if (!path.includes('/')) {
+    const id = iget(st.idx.projects, `${namespacePath(ns)}/${path}`.toLowerCase());
+    if (id === undefined || id === self?.id) return false;
+    const hit = tget(st.projects, id);
+    if (hit !== undefined && namespaceKeyOfProject(hit) === nsKey && hit.path.toLowerCase() === lower)
+      return true;
+  }
+  for (const id of mget(st.idx.projectsByNamespace, nsKey))
+    if (id !== self?.id && tget(st.projects, id)!.path.toLowerCase() === lower) return true;
+  return false;
+}
+
+const namespaceKeyOfProject = (p: {
+  namespace_kind: 'group' | 'user';
+  namespace_id: number;
+  owner_id: number | null;
+}) => (p.namespace_kind === 'group' ? `group:${p.namespace_id}` : `user:${p.owner_id}`);
 
 /** `Gitlab::VisibilityLevel.allowed_for?`: admins may use any level; others not a restricted one. */
 export function visibilityAllowed(st: PlatformState, user: UserRecord, v: Visibility): boolean {
@@ -214,7 +244,7 @@ export function canCreateIn(st: PlatformState, user: UserRecord, ns: NamespaceRe
 
 /** Personal projects left under the user's projects_limit (`can_create_project?`). */
 export function projectsLimitMessage(st: PlatformState, user: UserRecord): string | null {
-  const owned = mget(st.idx.projectsByNamespace, `user:${user.id}`).length;
+  const owned = mcount(st.idx.projectsByNamespace, `user:${user.id}`);
   if (user.projects_limit - owned > 0) return null;
   return user.projects_limit === 0
     ? 'Personal project creation is not allowed. Please contact your administrator with questions'

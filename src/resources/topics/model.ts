@@ -6,7 +6,7 @@
  */
 import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
-import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
+import { idelete, iget, iset, madd, mget, mhas, mremove, tdelete, tget, tset } from '../../core/table.js';
 import type { TopicRecord } from './store.js';
 
 type S = Draft<PlatformState>;
@@ -59,8 +59,7 @@ export function setProjectTopics(
     if (had.has(key)) continue;
     had.add(key);
     const id = iget(st.topics.idx.names, key) ?? createTopic(st, { name: tag }, now);
-    const set = iget(st.topics.idx.projects, String(id));
-    if (set && projectId in set) continue;
+    if (mhas(st.topics.idx.projects, String(id), projectId)) continue;
     madd(st.topics.idx.projects, String(id), projectId);
     tget(st.topics.records, id)!.total_projects_count++;
   }
@@ -69,8 +68,7 @@ export function setProjectTopics(
 function unlink(st: S, projectId: number, name: string): void {
   const id = iget(st.topics.idx.names, name);
   if (id === undefined) return;
-  const set = iget(st.topics.idx.projects, String(id));
-  if (!set || !(projectId in set)) return;
+  if (!mhas(st.topics.idx.projects, String(id), projectId)) return;
   mremove(st.topics.idx.projects, String(id), projectId);
   const t = tget(st.topics.records, id)!;
   if (t.total_projects_count > 0) t.total_projects_count--;

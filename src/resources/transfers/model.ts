@@ -8,6 +8,7 @@
 import type { Draft } from 'immer';
 import { ACCESS, groupAccess, VISIBILITY_LEVEL } from '../../core/access.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
+import { indexProjectName, unindexProjectName } from '../../core/project-names.js';
 import { idelete, iset, madd, mget, mremove, tget } from '../../core/table.js';
 import { availableLabels, createLabel, createMilestone } from '../issuables/model.js';
 import { chunkIds } from '../issuables/store.js';
@@ -72,6 +73,7 @@ export function transferProject(st: S, projectId: number, ns: NamespaceRef, now:
   const rec = tget(st.projects, projectId) as Draft<Project>;
   const oldGroupId = rec.namespace_kind === 'group' ? rec.namespace_id : null;
   mremove(st.idx.projectsByNamespace, namespaceKey(rec), projectId);
+  unindexProjectName(st.idx.projectNames, rec);
   idelete(st.idx.projects, rec.path_with_namespace.toLowerCase());
   if (ns.kind === 'group') {
     rec.namespace_kind = 'group';
@@ -93,6 +95,7 @@ export function transferProject(st: S, projectId: number, ns: NamespaceRef, now:
   rec.path_with_namespace = `${namespacePath(ns)}/${rec.path}`;
   iset(st.idx.projects, rec.path_with_namespace.toLowerCase(), projectId);
   madd(st.idx.projectsByNamespace, namespaceKey(rec), projectId);
+  indexProjectName(st.idx.projectNames, rec);
   rec.updated_at = now;
   if (oldGroupId !== null) transferGroupResources(st, rec as Project, oldGroupId, now);
 }
