@@ -204,14 +204,18 @@ function diffNodes<T>(
 
 /** Sets a slot through immer's drafts of the path, leaving `size` as it is. */
 function setThroughImmer<T>(t: Table<T>, id: number, v: Slot<T>): void {
+  immerLeaf(t, id)[id & LEAF_MASK] = v;
+}
+
+/** The leaf that holds `id` in a draft table, made along with its path through immer's drafts. */
+function immerLeaf<T>(t: Table<T>, id: number): Slot<T>[] {
   const top = primed(t.buckets);
   const ti = id >>> TOP_SHIFT;
   while (top.length <= ti) top.push(null);
   const a = primed((top[ti] ??= nulls(INNER)));
   const b = primed((a[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER)));
   const c = primed((b[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER)));
-  const leaf = primed((c[(id >>> LEAF_BITS) & INNER_MASK] ??= nulls<T>(LEAF)));
-  leaf[id & LEAF_MASK] = v;
+  return primed((c[(id >>> LEAF_BITS) & INNER_MASK] ??= nulls<T>(LEAF)));
 }
 
 /**
@@ -267,13 +271,7 @@ export function tset<T>(t: Table<T>, id: number, rec: T): void {
   if (typeof rec === 'object' && rec !== null && isDraftNode(rec)) {
     if (mode === DIRECT) materialize(t);
   } else if (mode !== IMMER) return tsetDirect(t, id, rec, mode);
-  const top = primed(t.buckets);
-  const ti = id >>> TOP_SHIFT;
-  while (top.length <= ti) top.push(null);
-  const a = primed((top[ti] ??= nulls(INNER)));
-  const b = primed((a[(id >>> (2 * INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER)));
-  const c = primed((b[(id >>> (INNER_BITS + LEAF_BITS)) & INNER_MASK] ??= nulls(INNER)));
-  const leaf = primed((c[(id >>> LEAF_BITS) & INNER_MASK] ??= nulls<T>(LEAF)));
+  const leaf = immerLeaf(t, id);
   const k = id & LEAF_MASK;
   if (leaf[k] === null) t.size++;
   leaf[k] = rec;

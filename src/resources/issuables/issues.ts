@@ -26,7 +26,7 @@ import { abilities, canCreateIssue, canSeeIssue, canUpdateIssue, type ProjectAbi
 import { findIssue, isoMs, isSubscribed, issueByIid, loadProject, participants } from './common.js';
 import { issuableRenderer, type From } from './entities.js';
 import { isKeptList, projectSet, type FindRequest } from './finder.js';
-import { listFilters, parseIssueList, type IssueListParams } from './listparams.js';
+import { deepFreeze, listFilters, parseIssueList, type IssueListParams } from './listparams.js';
 import { createIssue, deleteIssue, labelIdsFor, updateIssue, type IssueChanges } from './model.js';
 import { emitEvent } from '../integrations/events.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
@@ -65,17 +65,8 @@ function issueRequest(c: Ctx, prm: IssueListParams): FindRequest {
     sort: prm.sort,
   };
   if (Object.isFrozen(prm) && !namesUsers(raw) && !namesUsers(prm.not))
-    keptRequests.set(prm, deepFrozen(req));
+    keptRequests.set(prm, deepFreeze(req));
   return req;
-}
-
-/** `v` and everything in it frozen (a kept request is shared by the requests of its URL). */
-function deepFrozen<T>(v: T): T {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k in v) deepFrozen((v as Record<string, unknown>)[k]);
-  }
-  return v;
 }
 
 function sendIssues(c: Ctx, list: IssueRecord[], prm: IssueListParams, from: From): Response {

@@ -125,8 +125,8 @@ export function parseIssueList(c: Ctx, endpoint: 'global' | 'group' | 'project')
   return out;
 }
 
-/** `v` and everything in it frozen: a kept parse is shared by the requests that send its URL. */
-function deepFreeze<T>(v: T): T {
+/** `v` and everything in it frozen: a kept parse or request is shared by the requests of its URL. */
+export function deepFreeze<T>(v: T): T {
   if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
     Object.freeze(v);
     for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
