@@ -395,6 +395,12 @@ export interface IssuablesState {
     labelSubscriptions: Index<boolean>;
     /** `<issue>` -> ids of the links it is the source or target of */
     links: MultiIndex;
+    /**
+     * `<owner key of \`owned\`>\u0000<title>` -> ids of the owner's labels with that title, so that a
+     * title is checked for uniqueness without reading every label of its owner. Absent from a state saved
+     * before it existed: there the checks read the owner's labels.
+     */
+    labelTitles?: MultiIndex;
   };
 }
 
@@ -428,6 +434,7 @@ export function emptyIssuables(): IssuablesState {
       diffs: emptyIndex(),
       labelPriority: emptyIndex(),
       labelSubscriptions: emptyIndex<boolean>(),
+      labelTitles: emptyIndex(),
       links: emptyIndex(),
     },
   };

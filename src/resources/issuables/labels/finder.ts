@@ -13,7 +13,7 @@ import { findContext } from '../common.js';
 import { issuableRenderer, type IssuableRenderer } from '../entities.js';
 import { findInOneProject, findInProjects, parseSearch, type Filters, type FindRequest } from '../finder.js';
 import type { LabelRecord } from '../store.js';
-import { labelPriorityIn } from '../model.js';
+import { labelPriorityIn, labelTitleTaken } from '../model.js';
 import { labelSubscribed, ownLabels } from './model.js';
 
 export type LabelParent = { kind: 'project'; project: Project } | { kind: 'group'; group: GroupRecord };
@@ -73,6 +73,25 @@ export function availableLabels(c: Ctx, parent: LabelParent, q: LabelQuery): Lab
     out = out.filter((l) => hit(l.title) || hit(l.description));
   }
   return out.sort((a, b) => byteOrder(a.title, b.title) || a.id - b.id);
+}
+
+/**
+ * Whether `title` is among the labels `availableLabels(c, parent, { include_ancestor_groups: true,
+ * only_group_labels: true })` gives, without listing them: the same owners, read by the same rules.
+ */
+export function availableTitleTaken(c: Ctx, parent: LabelParent, title: string): boolean {
+  const st = state(c);
+  const user = c.get('viewer').user;
+  let start: GroupRecord | undefined;
+  if (parent.kind === 'project') {
+    const p = tget(st.projects, parent.project.id);
+    if (p && canReadProject(st, user, p) && labelTitleTaken(st, `lp${p.id}`, title)) return true;
+    start = projectGroup(st, parent.project);
+  } else start = parent.group;
+  if (start)
+    for (const g of selfAndAncestors(st, start))
+      if (canReadGroup(st, user, g) && labelTitleTaken(st, `lg${g.id}`, title)) return true;
+  return false;
 }
 
 /** `find_label`: by id, else by title; `404 Label Not Found`. */

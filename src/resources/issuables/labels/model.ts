@@ -7,7 +7,7 @@ import { current, isDraft, type Draft } from 'immer';
 import { type GroupRecord, type PlatformState } from '../../../core/state.js';
 import { idelete, ientries, iget, iset, mget, mremove, tdelete, tget } from '../../../core/table.js';
 import { groupProjectIds } from '../finder.js';
-import { createLabel, projectMeta } from '../model.js';
+import { createLabel, indexLabelTitle, labelTitleTaken, projectMeta, unindexLabelTitle } from '../model.js';
 import { chunkIds, type LabelRecord } from '../store.js';
 import { colorToHex, validColor } from './colors.js';
 
@@ -96,6 +96,11 @@ export interface LabelChanges {
 
 export function updateLabel(st: S, id: number, ch: LabelChanges, now: string): void {
   const l = tget(st.issuables.labels, id)!;
+  if (ch.title !== undefined && ch.title !== l.title) {
+    const key = ownKey(ownerOf(l));
+    unindexLabelTitle(st, key, l.title, id);
+    indexLabelTitle(st, key, ch.title, id);
+  }
   if (ch.title !== undefined) l.title = ch.title;
   if (ch.color !== undefined) l.color = ch.color;
   if (ch.description !== undefined) l.description = ch.description;
@@ -113,6 +118,7 @@ export function deleteLabel(st: S, id: number): void {
   for (const pid of projects) idelete(st.issuables.idx.labelPriority, `${pid}:${id}`);
   dropSubscriptions(st, id);
   mremove(st.issuables.idx.owned, ownKey(ownerOf(l)), id);
+  unindexLabelTitle(st, ownKey(ownerOf(l)), l.title, id);
   tdelete(st.issuables.labels, id);
 }
 
@@ -171,10 +177,9 @@ export function labelErrors(
   if (!validColor(l.color)) add('color', 'must be a valid color code');
   if (l.title === '') add('title', "can't be blank");
   else if (l.title.includes(',')) add('title', 'is invalid');
-  if (ownLabels(st, owner).some((o) => o.title === l.title && o.id !== self))
-    add('title', 'has already been taken');
+  if (labelTitleTaken(st, ownKey(owner), l.title, self)) add('title', 'has already been taken');
   if (l.title.length > 255) add('title', 'is too long (maximum is 255 characters)');
-  const clash = groupsAbove.find((g) => ownLabels(st, { group_id: g.id }).some((o) => o.title === l.title));
+  const clash = groupsAbove.find((g) => labelTitleTaken(st, `lg${g.id}`, l.title));
   if (clash) add('title', ` already exists at group level for ${clash.name}. Please choose another one.`);
   return errors;
 }

@@ -19,6 +19,7 @@ import { loadProject } from '../common.js';
 import { createLabel } from '../model.js';
 import {
   availableLabels,
+  availableTitleTaken,
   findLabel,
   presentLabel,
   projectGroup,
@@ -124,8 +125,7 @@ function create(kind: Kind) {
     const parent = loadParent(c, kind);
     authorizeAdmin(c, parent);
     const st = state(c);
-    const existing = availableLabels(c, parent, { include_ancestor_groups: true, only_group_labels: true });
-    if (existing.some((l) => l.title === prm.name)) throw conflict('Label already exists');
+    if (availableTitleTaken(c, parent, prm.name)) throw conflict('Label already exists');
     const fields = {
       title: prm.name.trim(),
       color: labelColor(prm.color)!,

@@ -1,7 +1,7 @@
 /** Label writes, and the labels a project may use. */
 import { type Draft } from 'immer';
 import { nextId, type PlatformState } from '../../../core/state.js';
-import { iget, madd, mget, tget, tset } from '../../../core/table.js';
+import { iget, madd, mget, mremove, tget, tset } from '../../../core/table.js';
 import { type Project } from '../../projects/record.js';
 import { type LabelRecord } from '../store.js';
 
@@ -38,8 +38,34 @@ export function createLabel(
     created_at: now,
   };
   tset(st.issuables.labels, id, rec);
-  madd(st.issuables.idx.owned, 'project_id' in owner ? `lp${owner.project_id}` : `lg${owner.group_id}`, id);
+  const key = 'project_id' in owner ? `lp${owner.project_id}` : `lg${owner.group_id}`;
+  madd(st.issuables.idx.owned, key, id);
+  indexLabelTitle(st, key, rec.title, id);
   return id;
+}
+
+/** The key of `idx.labelTitles` for a title in an owner (`lp<project>`, `lg<group>`). */
+const labelTitleKey = (ownerKey: string, title: string) => `${ownerKey}\u0000${title}`;
+
+/** Files a label under its owner and title (when the state has the index). */
+export function indexLabelTitle(st: S, ownerKey: string, title: string, id: number): void {
+  const ix = st.issuables.idx.labelTitles;
+  if (ix) madd(ix, labelTitleKey(ownerKey, title), id);
+}
+
+/** Takes a label off its owner and title (before either changes, or it goes). */
+export function unindexLabelTitle(st: S, ownerKey: string, title: string, id: number): void {
+  const ix = st.issuables.idx.labelTitles;
+  if (ix) mremove(ix, labelTitleKey(ownerKey, title), id);
+}
+
+/** Whether a label of the owner keyed `ownerKey`, other than `self`, has the title `title`. */
+export function labelTitleTaken(st: PlatformState, ownerKey: string, title: string, self?: number): boolean {
+  const ix = st.issuables.idx.labelTitles;
+  const ids = ix
+    ? mget(ix, labelTitleKey(ownerKey, title))
+    : mget(st.issuables.idx.owned, ownerKey).filter((id) => tget(st.issuables.labels, id)!.title === title);
+  return ids.some((id) => id !== self);
 }
 
 /** Labels available in a project: its own, then its groups' (nearest first). */

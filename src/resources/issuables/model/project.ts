@@ -9,6 +9,7 @@ import { deleteMergeRequest } from './merge-requests.js';
 import { deleteIssue } from './issues.js';
 import { deleteNote } from './notes.js';
 import { unlinkEpic } from './snippets.js';
+import { unindexLabelTitle } from './labels.js';
 
 type S = Draft<PlatformState>;
 
@@ -26,7 +27,7 @@ export function deleteProjectIssuables(st: S, projectId: number): void {
   }
   for (const id of mget(st.issuables.idx.owned, `p${projectId}`)) tdelete(st.issuables.milestones, id);
   idelete(st.issuables.idx.owned, `p${projectId}`);
-  for (const id of mget(st.issuables.idx.owned, `lp${projectId}`)) tdelete(st.issuables.labels, id);
+  for (const id of mget(st.issuables.idx.owned, `lp${projectId}`)) dropLabel(st, `lp${projectId}`, id);
   idelete(st.issuables.idx.owned, `lp${projectId}`);
   for (const id of mget(st.issuables.idx.owned, `sp${projectId}`)) {
     // With their award emoji, and their notes' (`deleteNote` takes those).
@@ -45,7 +46,7 @@ export function deleteProjectIssuables(st: S, projectId: number): void {
 /** A deleted group's milestones, labels and epics (with their notes): called through the cascade. */
 export function deleteGroupIssuables(st: S, groupId: number): void {
   for (const id of mget(st.issuables.idx.owned, `g${groupId}`)) tdelete(st.issuables.milestones, id);
-  for (const id of mget(st.issuables.idx.owned, `lg${groupId}`)) tdelete(st.issuables.labels, id);
+  for (const id of mget(st.issuables.idx.owned, `lg${groupId}`)) dropLabel(st, `lg${groupId}`, id);
   for (const id of mget(st.issuables.idx.owned, `eg${groupId}`)) {
     for (const n of mget(st.issuables.idx.notes, `Epic:${id}`)) deleteNote(st, n);
     for (const a of mget(st.issuables.idx.awards, `Epic:${id}`)) removeAward(st, a);
@@ -54,4 +55,11 @@ export function deleteGroupIssuables(st: S, groupId: number): void {
   }
   for (const k of ['g', 'lg', 'eg']) idelete(st.issuables.idx.owned, `${k}${groupId}`);
   tdelete(st.issuables.groupMeta, groupId);
+}
+
+/** A label of a deleted project or group: off the title index, then gone (its owner's set goes after). */
+function dropLabel(st: S, ownerKey: string, id: number): void {
+  const l = tget(st.issuables.labels, id);
+  if (l) unindexLabelTitle(st, ownerKey, l.title, id);
+  tdelete(st.issuables.labels, id);
 }
