@@ -78,6 +78,34 @@ describe('label titles', () => {
     expect(kept.some((k) => k.startsWith(`lp${pid}\u0000`))).toBe(false);
   });
 
+  it('POST /projects/:id/issues: labels found by title in the project, then its groups; a new title made once', async () => {
+    const f = fx();
+    expect((await create(f, 'shared', '/groups/acme', 'alice-api')).status).toBe(201);
+    expect((await create(f, 'shared')).status).toBe(409);
+    const before = f.state.issuables.labels.size;
+    const first = await send(f, 'POST', `${WEB}/issues`, 'erin-api', {
+      title: 'One',
+      labels: 'bug,shared,fresh',
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.labels).toEqual(['bug', 'fresh', 'shared']);
+    const second = await send(f, 'POST', `${WEB}/issues`, 'erin-api', {
+      title: 'Two',
+      labels: 'fresh, shared,fresh',
+    });
+    expect(second.body.labels).toEqual(['fresh', 'shared']);
+    expect(f.state.issuables.labels.size).toBe(before + 1);
+    const labels = (await send(f, 'GET', `${WEB}/labels`, 'erin-api')).body as {
+      name: string;
+      is_project_label: boolean;
+    }[];
+    expect(labels.filter((l) => l.name === 'shared')).toEqual([
+      expect.objectContaining({ is_project_label: false }),
+    ]);
+    const { kept, derived } = titleIndex(f.state);
+    expect(kept).toEqual(derived);
+  });
+
   it('a state file saved before titles were indexed: titles are still checked, by reading the labels', async () => {
     const f = fx();
     expect((await create(f, 'eta')).status).toBe(201);
@@ -95,5 +123,13 @@ describe('label titles', () => {
     );
     expect((await create(again, 'eta')).status).toBe(201);
     expect((await create(again, 'theta')).status).toBe(409);
+    const size = again.state.issuables.labels.size;
+    const one = await send(again, 'POST', `${WEB}/issues`, 'erin-api', {
+      title: 'One',
+      labels: 'theta,iota',
+    });
+    const two = await send(again, 'POST', `${WEB}/issues`, 'erin-api', { title: 'Two', labels: 'iota' });
+    expect([one.body.labels, two.body.labels]).toEqual([['iota', 'theta'], ['iota']]);
+    expect(again.state.issuables.labels.size).toBe(size + 1);
   });
 });

@@ -1,7 +1,7 @@
 /** Label writes, and the labels a project may use. */
 import { type Draft } from 'immer';
 import { nextId, type PlatformState } from '../../../core/state.js';
-import { iget, madd, mget, mremove, tget, tset } from '../../../core/table.js';
+import { iget, madd, mget, mremove, tget, tset, type MultiIndex } from '../../../core/table.js';
 import { type Project } from '../../projects/record.js';
 import { type LabelRecord } from '../store.js';
 
@@ -94,19 +94,43 @@ export function labelIdsFor(
   now: string,
 ): number[] {
   const out: number[] = [];
-  const available = availableLabels(st, project);
+  const ix = st.issuables.idx.labelTitles;
+  // With the title index, the owners the labels would be listed from, in the same order; else the list.
+  const owners = ix ? labelOwnerKeys(st, project) : undefined;
+  const available = ix ? undefined : availableLabels(st, project);
   for (const raw of titles) {
     const title = raw.trim();
     if (title === '') continue;
-    let label = available.find((l) => l.title === title);
-    if (!label && canCreate) {
-      const id = createLabel(st, { project_id: project.id }, { title }, now);
-      label = tget(st.issuables.labels, id)!;
-      available.push(label);
+    let id = ix ? firstTitled(ix, owners!, title) : available!.find((l) => l.title === title)?.id;
+    if (id === undefined && canCreate) {
+      id = createLabel(st, { project_id: project.id }, { title }, now);
+      available?.push(tget(st.issuables.labels, id)!);
     }
-    if (label && !out.includes(label.id)) out.push(label.id);
+    if (id !== undefined && !out.includes(id)) out.push(id);
   }
   return out;
+}
+
+/** The owner keys of `availableLabels(st, project)`, in its order: the project, then its groups nearest first. */
+function labelOwnerKeys(st: PlatformState, project: Project): string[] {
+  const keys = [`lp${project.id}`];
+  if (project.namespace_kind === 'group')
+    for (
+      let g = tget(st.groups, project.namespace_id);
+      g;
+      g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
+    )
+      keys.push(`lg${g.id}`);
+  return keys;
+}
+
+/** The first label titled `title` of the first owner that has one (its lowest id), as a list would find it. */
+function firstTitled(ix: MultiIndex, owners: readonly string[], title: string): number | undefined {
+  for (const k of owners) {
+    const ids = mget(ix, labelTitleKey(k, title));
+    if (ids.length > 0) return ids[0];
+  }
+  return undefined;
 }
 
 /** `Label#priority(project)`: a project label's own, or a group label's priority in that project. */
