@@ -71,14 +71,8 @@ export function labelTitleTaken(st: PlatformState, ownerKey: string, title: stri
 /** Labels available in a project: its own, then its groups' (nearest first). */
 export function availableLabels(st: PlatformState, project: Project): LabelRecord[] {
   const out: LabelRecord[] = [];
-  for (const id of mget(st.issuables.idx.owned, `lp${project.id}`)) out.push(tget(st.issuables.labels, id)!);
-  if (project.namespace_kind === 'group')
-    for (
-      let g = tget(st.groups, project.namespace_id);
-      g;
-      g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
-    )
-      for (const id of mget(st.issuables.idx.owned, `lg${g.id}`)) out.push(tget(st.issuables.labels, id)!);
+  for (const k of labelOwnerKeys(st, project))
+    for (const id of mget(st.issuables.idx.owned, k)) out.push(tget(st.issuables.labels, id)!);
   return out;
 }
 
@@ -111,18 +105,24 @@ export function labelIdsFor(
   return out;
 }
 
-/** The owner keys of `availableLabels(st, project)`, in its order: the project, then its groups nearest first. */
-function labelOwnerKeys(st: PlatformState, project: Project): string[] {
-  const keys = [`lp${project.id}`];
+/**
+ * Keys of `idx.owned` for a project and its groups, nearest first (`p` + the project's id, then `g` + each
+ * group's): the order in which labels and milestones available to a project are looked up.
+ */
+export function projectThenGroupKeys(st: PlatformState, project: Project, p: string, g: string): string[] {
+  const keys = [`${p}${project.id}`];
   if (project.namespace_kind === 'group')
     for (
-      let g = tget(st.groups, project.namespace_id);
-      g;
-      g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
+      let grp = tget(st.groups, project.namespace_id);
+      grp;
+      grp = grp.parent_id === null ? undefined : tget(st.groups, grp.parent_id)
     )
-      keys.push(`lg${g.id}`);
+      keys.push(`${g}${grp.id}`);
   return keys;
 }
+
+/** The owner keys of `availableLabels(st, project)`, in its order. */
+const labelOwnerKeys = (st: PlatformState, project: Project) => projectThenGroupKeys(st, project, 'lp', 'lg');
 
 /** The first label titled `title` of the first owner that has one (its lowest id), as a list would find it. */
 function firstTitled(ix: MultiIndex, owners: readonly string[], title: string): number | undefined {

@@ -8,7 +8,7 @@ import { mget, tget } from '../../../core/table.js';
 import { type Project } from '../../projects/record.js';
 import { chunkIds, type IssueRecord } from '../store.js';
 import { addAward } from './awards.js';
-import { availableLabels } from './labels.js';
+import { availableLabels, projectThenGroupKeys } from './labels.js';
 import { createIssue, closeIssue } from './issues.js';
 import { projectMeta } from './meta.js';
 import { createNote, resourceEvent, systemNote, type Target } from './notes.js';
@@ -25,15 +25,7 @@ export function issueReference(issueProject: Project, from: Project, iid: number
 
 /** `MilestonesFinder` by title in the project and its groups, the project's own first. */
 function milestoneByTitle(st: PlatformState, project: Project, title: string): number | null {
-  const keys = [`p${project.id}`];
-  if (project.namespace_kind === 'group')
-    for (
-      let g = tget(st.groups, project.namespace_id);
-      g;
-      g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
-    )
-      keys.push(`g${g.id}`);
-  for (const k of keys)
+  for (const k of projectThenGroupKeys(st, project, 'p', 'g'))
     for (const id of mget(st.issuables.idx.owned, k))
       if (tget(st.issuables.milestones, id)!.title === title) return id;
   return null;
