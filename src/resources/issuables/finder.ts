@@ -371,23 +371,22 @@ function idsByTitle<T extends Rec>(
   return ids;
 }
 
-function labelIdsTitled<T extends Rec>(st: PlatformState, set: ProjectSet<T>): Map<string, number[]> {
-  const table = st.issuables.labels;
-  let ix = set.labelTitles;
+/** The set's label or milestone ids by title (`idsByTitle`), kept on the set for the table they were read from. */
+function idsTitled<T extends Rec>(
+  st: PlatformState,
+  set: ProjectSet<T>,
+  kind: 'labelTitles' | 'milestoneTitles',
+): Map<string, number[]> {
+  const labels = kind === 'labelTitles';
+  const table = labels ? st.issuables.labels : st.issuables.milestones;
+  let ix = set[kind];
   if (ix?.table !== table) {
     // A label missing from the table has the title '' (as `labelTitle` reads it).
-    ix = { table, ids: idsByTitle(set, 'l:', (id) => labelTitle(st, id)) };
-    if (set !== EMPTY) set.labelTitles = ix;
-  }
-  return ix.ids;
-}
-
-function milestoneIdsTitled<T extends Rec>(st: PlatformState, set: ProjectSet<T>): Map<string, number[]> {
-  const table = st.issuables.milestones;
-  let ix = set.milestoneTitles;
-  if (ix?.table !== table) {
-    ix = { table, ids: idsByTitle(set, 'm:', (id) => milestoneTitle(st, id)) };
-    if (set !== EMPTY) set.milestoneTitles = ix;
+    const ids = labels
+      ? idsByTitle(set, 'l:', (id) => labelTitle(st, id))
+      : idsByTitle(set, 'm:', (id) => milestoneTitle(st, id));
+    ix = { table, ids };
+    if (set !== EMPTY) set[kind] = ix;
   }
   return ix.ids;
 }
@@ -401,12 +400,12 @@ function milestoneIdsTitled<T extends Rec>(st: PlatformState, set: ProjectSet<T>
 function idPrefilter<T extends Rec>(st: PlatformState, set: ProjectSet<T>, f: Filters): Prefilter<T> | null {
   const labelSets: number[][] = [];
   if (Array.isArray(f.labels)) {
-    const byTitle = labelIdsTitled(st, set);
+    const byTitle = idsTitled(st, set, 'labelTitles');
     for (const t of f.labels) labelSets.push(byTitle.get(t) ?? []);
   }
   let milestones: number[] | null = null;
   if (typeof f.milestone === 'string' && f.milestone !== 'none' && f.milestone !== 'any')
-    milestones = milestoneIdsTitled(st, set).get(f.milestone) ?? [];
+    milestones = idsTitled(st, set, 'milestoneTitles').get(f.milestone) ?? [];
   const state = f.state !== undefined && f.state !== 'all' ? f.state : null;
   if (labelSets.length === 0 && milestones === null && state === null) return null;
   // What the test reads, as ids: the key stays true whatever the tables' titles become.
@@ -516,7 +515,7 @@ function candidates<T extends Rec>(
   if (f.labels === 'none') key = 'l:none';
   else if (Array.isArray(f.labels) && f.labels.length > 0) {
     // A title may name several labels (a project's and a group's): only a single list can drive.
-    const ids = labelIdsTitled(st, set).get(f.labels[0]!);
+    const ids = idsTitled(st, set, 'labelTitles').get(f.labels[0]!);
     if (ids === undefined) key = 'none';
     else if (ids.length === 1) key = `l:${ids[0]}`;
   }
@@ -527,7 +526,7 @@ function candidates<T extends Rec>(
   key = undefined;
   if (f.milestone === 'none') key = 'm:none';
   else if (typeof f.milestone === 'string' && f.milestone !== 'any') {
-    const ids = milestoneIdsTitled(st, set).get(f.milestone);
+    const ids = idsTitled(st, set, 'milestoneTitles').get(f.milestone);
     if (ids === undefined) key = 'none';
     else if (ids.length === 1) key = `m:${ids[0]}`;
   }

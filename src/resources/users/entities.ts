@@ -183,7 +183,11 @@ export class UserRenderer {
     if (u.avatar_url) return u.avatar_url.startsWith('/') ? this.base + u.avatar_url : u.avatar_url;
     if (!this.#gravatarHost) return null;
     const h = gravatarHash(u);
-    return h === null ? null : `${this.#gravatarHost}/avatar/${h}?s=80&d=identicon`;
+    return h === null ? null : this.#gravatarUrl(h);
+  }
+
+  #gravatarUrl(hash: string): string {
+    return `${this.#gravatarHost}/avatar/${hash}?s=80&d=identicon`;
   }
 
   webUrl(u: UserRecord): string {
@@ -316,7 +320,7 @@ export class UserRenderer {
     if (u.avatar_url || !this.#gravatarHost) return j(this.avatarUrl(u));
     const h = emailHashes.get(u) ?? gravatarDigest(u);
     // A fixed host and a hex digest: nothing in a Gravatar URL for JSON to escape.
-    return h === null ? 'null' : `"${this.#gravatarHost}/avatar/${h}?s=80&d=identicon"`;
+    return h === null ? 'null' : `"${this.#gravatarUrl(h)}"`;
   }
 
   #userHead(u: UserRecord, o: RenderOptions): string {
