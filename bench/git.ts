@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFauxlab } from '../src/index.js';
-import { fmt, forkSelf, gc, listen, mb, row, stopChild } from './report.js';
+import { fmt, forkSelf, gc, mb, row, stopChild } from './report.js';
+import { listenFauxlab } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const FILES = 10_000;
@@ -49,7 +50,7 @@ async function serveMode(): Promise<void> {
   });
   const buildMs = performance.now() - t0;
   gc();
-  const { server, port } = await listen(fx.fetch);
+  const { server, port } = await listenFauxlab(fx.fetch);
   let peak = { rss: 0, heap: 0 };
   const sample = () => {
     const m = process.memoryUsage();

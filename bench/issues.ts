@@ -33,6 +33,7 @@ import {
   type Load,
   type WriteTimes,
 } from './report.js';
+import { listenFauxlab } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -84,7 +85,7 @@ async function serveMode(): Promise<void> {
   const body = await res.text();
   const bare = new Hono();
   bare.get('/page', (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
-  const a = await listen(fx.app.fetch);
+  const a = await listenFauxlab(fx.app.fetch);
   const b = await listen(bare.fetch);
   const ready: Ready = {
     issues: fx.state.issuables.issues.size,

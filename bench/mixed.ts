@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Hono, type Context } from 'hono';
 import { fmt, forkSelf, gc, inChild, listen, measure, row, serveUntilStopped, stopChild } from './report.js';
-import { fauxlab } from './target.js';
+import { fauxlab, listenFauxlab } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -65,7 +65,7 @@ async function serveMixed(): Promise<void> {
   const bare = new Hono();
   bare.all('/user', (c) => c.body(user, 200, { 'Content-Type': 'application/json' }));
   bare.all('/page', (c) => c.body(page, 200, { 'Content-Type': 'application/json' }));
-  const a = await listen(fx.app.fetch);
+  const a = await listenFauxlab(fx.app.fetch);
   const b = await listen(bare.fetch);
   serveUntilStopped({ ports: { fauxlab: a.port, bare: b.port } } satisfies MixedReady, [a.server, b.server]);
 }
@@ -254,7 +254,7 @@ async function serveSuite(): Promise<void> {
   bare.all('/issue', send(issue));
   bare.all('/note', send(note));
   bare.all('/issues', send(issues));
-  const a = await listen(fx.app.fetch);
+  const a = await listenFauxlab(fx.app.fetch);
   const b = await listen(bare.fetch);
   serveUntilStopped({ ports: { fauxlab: a.port, bare: b.port } } satisfies MixedReady, [a.server, b.server]);
 }

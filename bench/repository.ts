@@ -39,6 +39,7 @@ import {
   type Load,
   type WriteTimes,
 } from './report.js';
+import { listenFauxlab } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -89,7 +90,7 @@ async function serveMode(): Promise<void> {
     app.get('/page', (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
     return listen(app.fetch);
   };
-  const a = await listen(fx.app.fetch);
+  const a = await listenFauxlab(fx.app.fetch);
   const b = await bare(tree);
   const f = await bare(file);
   const ready: Ready = {

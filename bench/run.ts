@@ -44,6 +44,7 @@ import {
   type LoadTarget,
   type WriteTimes,
 } from './report.js';
+import { listenFauxlab } from './target.js';
 
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
 const WORLD_USERS = Number(process.env.FAUXLAB_BENCH_USERS ?? 100_000);
@@ -144,7 +145,7 @@ async function serveMode(): Promise<void> {
   bare.get('/page', (c) => c.body(pageBody, 200, { 'Content-Type': 'application/json' }));
   bare.get('/user', (c) => c.body(userBody, 200, { 'Content-Type': 'application/json' }));
 
-  const a = await listen(fx.app.fetch);
+  const a = await listenFauxlab(fx.app.fetch);
   const b = await listen(bare.fetch);
   const ready: Ready = {
     type: 'ready',
@@ -192,7 +193,7 @@ async function serveProjectsMode(): Promise<void> {
   });
   const buildMs = performance.now() - t0;
   gc();
-  const a = await listen(fx.app.fetch);
+  const a = await listenFauxlab(fx.app.fetch);
   // The host the load generator uses: cached JSON holds URLs, so it is cached per base URL.
   const origin = `http://127.0.0.1:${a.port}`;
   const page = await fx.app.request(`${origin}/api/v4/projects?per_page=${PER_PAGE}&page=7`, {
@@ -228,7 +229,7 @@ async function serveProjectsMode(): Promise<void> {
     },
   });
   const b = await listen(bare.fetch);
-  const f = await listen(floor.app.fetch);
+  const f = await listenFauxlab(floor.app.fetch);
   const ready: ProjectsReady = {
     type: 'projects-ready',
     projects: fx.state.projects.size,

@@ -35,7 +35,7 @@ import {
   type Load,
   type LoadTarget,
 } from './report.js';
-import { fauxlab, fauxlabBin, projectRecords, storeParts, targetDist } from './target.js';
+import { fauxlab, fauxlabBin, listenFauxlab, projectRecords, storeParts, targetDist } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const BARE_SERVER = fileURLToPath(new URL('./bare-server.js', import.meta.url));
@@ -166,7 +166,7 @@ async function serveUsers(): Promise<void> {
   const { createFauxlab } = await fauxlab();
   const fx = createFauxlab({ scenario: { now: NOW, users: [ADMIN], generate: { users: USERS - 1 } } });
   gc();
-  const a = await listen(fx.app.fetch);
+  const a = await listenFauxlab(fx.app.fetch);
   const origin = `http://127.0.0.1:${a.port}`;
   const get = async (path: string) => (await fx.app.request(origin + path, { headers: AUTH })).text();
   const page = await get(`/api/v4/users?per_page=${PER_PAGE}&page=7`);
@@ -214,8 +214,8 @@ async function serveProjects(): Promise<void> {
       ? c.body(JSON.stringify(rec), 200, JSON_TYPE)
       : c.body('{"message":"404 Project Not Found"}', 404, JSON_TYPE);
   });
-  const a = await listen(fx.app.fetch);
-  const o = await listen(off.app.fetch);
+  const a = await listenFauxlab(fx.app.fetch);
+  const o = await listenFauxlab(off.app.fetch);
   const n = await listen(naive.fetch);
   const origin = `http://127.0.0.1:${a.port}`;
   const get = async (path: string) => (await off.app.request(origin + path, { headers: AUTH })).text();
@@ -259,8 +259,8 @@ async function serveIssues(): Promise<void> {
   const off = createFauxlab({ scenario: { now: NOW }, responseCache: false });
   off.restore(fx.snapshot());
   gc();
-  const a = await listen(fx.app.fetch);
-  const o = await listen(off.app.fetch);
+  const a = await listenFauxlab(fx.app.fetch);
+  const o = await listenFauxlab(off.app.fetch);
   const body = await (
     await off.app.request(`http://127.0.0.1:${a.port}/api/v4/projects/7/issues?${FILTERS}`, { headers: AUTH })
   ).text();

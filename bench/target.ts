@@ -7,8 +7,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Server } from 'node:http';
 import type { Draft } from 'immer';
 import type { PlatformState } from '../src/core/state.js';
+import { listen } from './report.js';
 
 type IndexModule = typeof import('../src/index.js');
 
@@ -71,4 +73,27 @@ export async function projectRecords(state: PlatformState): Promise<Map<number, 
     if (typeof id === 'number') out.set(id, v as object);
   }
   return out;
+}
+
+type NodeServerModule = typeof import('../src/host/node-server.js');
+
+/**
+ * Serves an instance of the target build on a free port of 127.0.0.1 as its CLI does: through the
+ * build's own Node server where it has one (`src/host/node-server.js`), else through
+ * @hono/node-server's `serve` (`listen`), as the CLI of those builds did.
+ */
+export async function listenFauxlab(
+  fetch: (r: Request) => Promise<Response> | Response,
+): Promise<{ server: Server; port: number }> {
+  const host = existsSync(join(targetDist(), 'src', 'host', 'node-server.js'))
+    ? await load<NodeServerModule>('src/host/node-server.js')
+    : undefined;
+  if (!host) return listen(fetch);
+  return new Promise((resolve) => {
+    const server = host.serveNode({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
+      // Node's 5 s default races the client's pooled connections under sustained load (ECONNRESET).
+      server.keepAliveTimeout = 65_000;
+      resolve({ server, port: info.port });
+    });
+  });
 }

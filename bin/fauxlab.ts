@@ -233,7 +233,7 @@ async function serveCommand(args: ServeArgs): Promise<void> {
   const stateFile = args.stateFile ? resolve(args.stateFile) : undefined;
   if (stateFile) checkStateFile(stateFile);
   const appModule = import('../src/app.js');
-  const serverModule = import('@hono/node-server');
+  const serverModule = import('../src/host/node-server.js');
   const guard = await import('../src/admin/guard.js');
   let token: string | undefined;
   try {
@@ -285,10 +285,10 @@ async function serveCommand(args: ServeArgs): Promise<void> {
         process.stderr.write(`fauxlab: cannot save the state file: ${e.message}\n`),
       )
     : undefined;
-  const { serve } = await serverModule;
+  const { serveNode } = await serverModule;
 
   const fetch = args.quiet ? fx.app.fetch : logRequests(fx, fx.app.fetch);
-  const server = serve({ fetch, port: args.port, hostname: args.host }, (info) => {
+  const server = serveNode({ fetch, port: args.port, hostname: args.host }, (info) => {
     const url = localUrl(args.host, info.port);
     const admin = adminToken(scenario, start.toISOString().slice(0, 10));
     const lines = [`fauxlab ${version()} serving ${file}`];
