@@ -38,8 +38,10 @@ export function serveNode(options: ServeNodeOptions, onListen?: (info: AddressIn
   });
   const turnMs = options.turnMs ?? 2;
 
-  // Requests read and not yet answered, in order: [incoming, outgoing, incoming, outgoing, ...].
-  let queue: (IncomingMessage | ServerResponse)[] = [];
+  // Requests read and not yet answered, in order, from `head` on: [incoming, outgoing, ...]. A slot is
+  // emptied when its request is taken, and the taken part is cut off once it is long, so a queue that
+  // never empties under sustained load holds only what waits.
+  let queue: (IncomingMessage | ServerResponse | undefined)[] = [];
   let head = 0;
   let turnScheduled = false;
   const turn = (): void => {
@@ -48,17 +50,22 @@ export function serveNode(options: ServeNodeOptions, onListen?: (info: AddressIn
     while (head < queue.length) {
       const incoming = queue[head] as IncomingMessage;
       const outgoing = queue[head + 1] as ServerResponse;
+      queue[head] = queue[head + 1] = undefined;
       head += 2;
       void listener(incoming, outgoing);
       if (performance.now() - t0 >= turnMs) break;
     }
-    if (head < queue.length) {
-      turnScheduled = true;
-      setImmediate(turn);
-    } else {
+    if (head === queue.length) {
       queue = [];
       head = 0;
+      return;
     }
+    if (head >= 1024) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+    turnScheduled = true;
+    setImmediate(turn);
   };
   const admit = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     queue.push(incoming, outgoing);

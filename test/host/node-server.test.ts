@@ -17,12 +17,12 @@ afterEach(async () => {
   }
 });
 
-function listen(how: 'serveNode' | 'serve', fetch: Fetch): Promise<number> {
+function listen(how: 'serveNode' | 'serve', fetch: Fetch, turnMs?: number): Promise<number> {
   return new Promise((resolve) => {
     const onListen = (info: AddressInfo) => resolve(info.port);
     const s =
       how === 'serveNode'
-        ? serveNode({ fetch, hostname: '127.0.0.1', port: 0 }, onListen)
+        ? serveNode({ fetch, hostname: '127.0.0.1', port: 0, turnMs }, onListen)
         : (serve(
             { fetch: fetch as (r: Request) => Response, hostname: '127.0.0.1', port: 0 },
             onListen,
@@ -144,6 +144,30 @@ describe('serveNode', () => {
     expect(statuses).toEqual(['200', '404', '200', '200']);
     const ids = [...text.matchAll(/\r\n\r\n\{"(?:id":(\d+)|message)/g)].map((m) => m[1] ?? 'error');
     expect(ids).toEqual(['2', 'error', '1', '3']);
+  });
+
+  it('serveNode: a queue longer than a turn, turn after turn, answers every request in order', async () => {
+    // turnMs 0: one request a turn, so the queue stays long for hundreds of turns and is cut as it goes.
+    const answeredPaths: string[] = [];
+    const echo: Fetch = (req) => {
+      const path = new URL(req.url).pathname;
+      answeredPaths.push(path);
+      return new Response(path);
+    };
+    const port = await listen('serveNode', echo, 0);
+    const perConnection = 150;
+    const texts = await Promise.all(
+      [0, 1, 2, 3].map((c) => {
+        let bytes = '';
+        for (let i = 0; i < perConnection; i++) bytes += `GET /c${c}/r${i} HTTP/1.1\r\nHost: x\r\n\r\n`;
+        return raw(port, bytes, (t) => t.endsWith(`/c${c}/r${perConnection - 1}`));
+      }),
+    );
+    texts.forEach((text, c) => {
+      const bodies = [...text.matchAll(/\r\n\r\n(\/c\d+\/r\d+)/g)].map((m) => m[1]);
+      expect(bodies).toEqual(Array.from({ length: perConnection }, (_, i) => `/c${c}/r${i}`));
+    });
+    expect(answeredPaths).toHaveLength(4 * perConnection);
   });
 
   it('serveNode: a streamed body and a large one arrive whole, and the connection serves again', async () => {
