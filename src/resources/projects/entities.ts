@@ -354,11 +354,14 @@ export class ProjectRenderer {
     return v ? v.json.toString('utf8') : parts.join('');
   }
 
-  /** The entity's JSON as UTF-8 bytes: what a response sends, encoded once per rendering. */
-  bytes(record: ProjectRecord, o: ProjectEntityOptions = {}): Buffer<ArrayBuffer> {
+  /**
+   * The entity's JSON for a response: a kept rendering's UTF-8 bytes, else the string, which a Node server
+   * writes as UTF-8 itself (the same bytes: both replace a lone surrogate alike) without an encoding here.
+   */
+  body(record: ProjectRecord, o: ProjectEntityOptions = {}): string | Buffer<ArrayBuffer> {
     const parts: string[] = [];
     const v = this.#view(record as Project, this.st, o, this.#viewKey(o), parts);
-    return v ? v.json : utf8(parts.join(''));
+    return v ? v.json : parts.join('');
   }
 
   /** What a rendering depends on besides the record and tables: the viewer and the options. */

@@ -38,6 +38,6 @@ export const isProjectOwner = (c: Ctx, p: ProjectRecord) =>
 /** Sends one project entity, rendered for this request after its write. */
 export function sendProject(c: Ctx, id: number, status: 200 | 201, o: ProjectEntityOptions = {}): Response {
   const p = tget(state(c).projects, id)!;
-  const body = projectRenderer(c).bytes(p, { shape: 'full', ...o });
+  const body = projectRenderer(c).body(p, { shape: 'full', ...o });
   return c.body(body, status, { 'Content-Type': 'application/json' });
 }

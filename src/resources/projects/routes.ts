@@ -64,7 +64,7 @@ export function projectsRoutes(r: ApiRouter): void {
   r.get('/projects/:id', { params: showParams }, (c, prm) => {
     const project = loadProject(c);
     const viewer = c.get('viewer').user;
-    const body = projectRenderer(c).bytes(project, {
+    const body = projectRenderer(c).body(project, {
       shape: viewer ? 'withAccess' : 'basic',
       statistics: prm.statistics,
       license: prm.license,

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import type { Server } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { serveNode } from '../../../src/host/node-server.js';
 import { createFauxlab } from '../../../src/index.js';
 import { PROJECT_DEFAULTS, type Project } from '../../../src/resources/projects/model.js';
 import {
@@ -8,6 +11,7 @@ import {
   isDefault,
 } from '../../../src/resources/projects/render-parts.js';
 import { DAY, dayAfter, isoTime } from '../../../src/resources/projects/statistics.js';
+import { localServers } from '../../helpers.js';
 import { projectsWorld } from './world.js';
 
 const outcome = (f: () => string | null) => {
@@ -187,6 +191,64 @@ describe('project renderings as UTF-8', () => {
     const { bytes, text } = await get('/projects?order_by=id&sort=asc');
     expect((JSON.parse(text) as Shown[]).map((p) => p.name)).toEqual(names);
     expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+  });
+});
+
+describe('project renderings over HTTP', () => {
+  const served = localServers();
+  const ours: Server[] = [];
+  afterAll(() => {
+    for (const s of ours) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
+
+  it('GET /projects/:id over HTTP: a first read (a string body) and kept ones (bytes) send the same bytes and length', async () => {
+    const names = ['Café Ünïcødé', 'Ǆemal 😀 ☃', 'plain ascii'];
+    const scenario = {
+      ...projectsWorld,
+      groups: [
+        ...(projectsWorld.groups ?? []),
+        { path: 'zurich', name: 'Zürich', visibility: 'public' as const },
+      ],
+      projects: names.map((name, i) => ({
+        path: `zurich/p${i}`,
+        name,
+        visibility: 'public' as const,
+        description: `${name} — ✓ \ud800`,
+      })),
+    };
+    const kept = createFauxlab({ scenario, responseCache: false });
+    const none = createFauxlab({ scenario, responseCache: false, renderCacheBytes: 0 });
+    const viaServeNode = await new Promise<string>((resolve) => {
+      const s = serveNode({ fetch: kept.app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
+        resolve(`http://127.0.0.1:${info.port}`);
+      });
+      ours.push(s);
+    });
+    const bases = [viaServeNode, await served(kept.fetch)];
+    const noneBase = await served(none.fetch);
+    const read = async (base: string, id: number) => {
+      const res = await fetch(`${base}/api/v4/projects/${id}`, { headers: { 'PRIVATE-TOKEN': 'root-api' } });
+      return { length: res.headers.get('content-length'), bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    for (let id = 1; id <= names.length; id++) {
+      const expected = await read(noneBase, id);
+      // Bodies name each server's own base URL: compared with it replaced, byte for byte (latin1).
+      const rebased = (bytes: Buffer, from: string) => bytes.toString('latin1').replaceAll(from, 'BASE');
+      expect(Number(expected.length)).toBe(expected.bytes.length);
+      expect(expected.bytes.equals(Buffer.from(expected.bytes.toString('utf8'), 'utf8'))).toBe(true);
+      for (const base of bases)
+        for (let n = 0; n < 3; n++) {
+          const got = await read(base, id);
+          expect(Number(got.length)).toBe(got.bytes.length);
+          expect(rebased(got.bytes, base), `project ${id}, read ${n + 1} on ${base}`).toBe(
+            rebased(expected.bytes, noneBase),
+          );
+        }
+    }
+    expect(kept.renderCache.size).toBeGreaterThan(0);
   });
 });
 
