@@ -170,6 +170,29 @@ describe('serveNode', () => {
     expect(answeredPaths).toHaveLength(4 * perConnection);
   });
 
+  it('serveNode: thousands of pipelined requests are held at most 1,024 at a time, and all answered in order', async () => {
+    let read = 0;
+    let answered = 0;
+    let mostWaiting = 0;
+    const echo: Fetch = (req) => {
+      answered++;
+      return new Response(new URL(req.url).pathname);
+    };
+    const port = await listen('serveNode', echo);
+    servers[0]!.on('request', () => {
+      read++;
+      mostWaiting = Math.max(mostWaiting, read - answered);
+    });
+    const count = 4000;
+    let bytes = '';
+    for (let i = 0; i < count; i++) bytes += `GET /r${i} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const text = await raw(port, bytes, (t) => t.endsWith(`/r${count - 1}`));
+    const bodies = [...text.matchAll(/\r\n\r\n(\/r\d+)/g)].map((m) => m[1]);
+    expect(bodies).toEqual(Array.from({ length: count }, (_, i) => `/r${i}`));
+    expect(read).toBe(count);
+    expect(mostWaiting).toBeLessThanOrEqual(1024);
+  });
+
   it('serveNode: a streamed body and a large one arrive whole, and the connection serves again', async () => {
     const big = 'x'.repeat(3 * 1024 * 1024);
     const handler: Fetch = (req) => {
