@@ -447,13 +447,14 @@ export class ProjectRenderer {
   }
 
   /**
-   * A JSON array of the entities of records that come with a slot for their cached JSON (the list keys),
-   * as its pieces (brackets, commas and the cached renderings): a response writes or joins them.
+   * A JSON array of the entities of records that come with a slot for their cached JSON (the list keys):
+   * as its pieces (brackets, commas and the cached renderings), which a response writes or joins; or, when
+   * no rendering on the page is kept, as one string, which a Node server writes as UTF-8 itself.
    */
   listChunks(
     items: readonly RenderSlot[],
     o: ProjectEntityOptions = {},
-  ): { chunks: Buffer<ArrayBuffer>[]; size: number } {
+  ): { chunks: Buffer<ArrayBuffer>[]; size: number } | { text: string } {
     if (items.length === 0) return { chunks: [EMPTY_ARRAY], size: EMPTY_ARRAY.length };
     const st = this.st;
     const key = this.#viewKey(o);
@@ -485,6 +486,7 @@ export class ProjectRenderer {
       }
     }
     pending.push(']');
+    if (chunks.length === 0) return { text: pending.join('') };
     flush();
     return { chunks, size };
   }

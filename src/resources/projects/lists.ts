@@ -17,7 +17,7 @@ import {
   type Page,
 } from '../../core/pagination.js';
 import { p, type Parsed, type Shape } from '../../core/params.js';
-import { jsonChunks } from '../../core/respond.js';
+import { jsonChunks, jsonResponse } from '../../core/respond.js';
 import { parse } from '../../core/router.js';
 import type { GroupRecord, PlatformState, UserRecord } from '../../core/state.js';
 import { mget, tget, tvalues } from '../../core/table.js';
@@ -375,8 +375,10 @@ function strategy(c: Ctx, prm: { page: number; per_page: number; order_by: strin
 function send(c: Ctx, page: Page<ProjectKey>, opts: ProjectEntityOptions): Response {
   const headers: Record<string, string> = {};
   for (const k in page.headers) headers[k.toLowerCase()] = page.headers[k]!;
-  const { chunks, size } = projectRenderer(c).listChunks(page.items, opts);
-  return jsonChunks(chunks, size, 200, headers);
+  const list = projectRenderer(c).listChunks(page.items, opts);
+  return 'text' in list
+    ? jsonResponse(list.text, 200, headers)
+    : jsonChunks(list.chunks, list.size, 200, headers);
 }
 
 function filtersFrom(c: Ctx, prm: Params, admin: boolean): Filters {

@@ -204,7 +204,7 @@ describe('project renderings over HTTP', () => {
     }
   });
 
-  it('GET /projects/:id over HTTP: a first read (a string body) and kept ones (bytes) send the same bytes and length', async () => {
+  it('GET /projects/:id and GET /projects over HTTP: first reads (string bodies) and kept ones (bytes) send the same bytes and length', async () => {
     const names = ['Café Ünïcødé', 'Ǆemal 😀 ☃', 'plain ascii'];
     const scenario = {
       ...projectsWorld,
@@ -249,6 +249,24 @@ describe('project renderings over HTTP', () => {
         }
     }
     expect(kept.renderCache.size).toBeGreaterThan(0);
+    // A page on a fresh instance: its first read has no kept rendering (one string), the second keeps
+    // them (bytes), the third serves the kept views.
+    const pages = createFauxlab({ scenario, responseCache: false });
+    const pageBase = await served(pages.fetch);
+    for (let n = 0; n < 3; n++) {
+      const query = '/api/v4/projects?order_by=id&sort=asc&per_page=100';
+      const [got, want] = await Promise.all(
+        [pageBase + query, noneBase + query].map(async (url) => {
+          const res = await fetch(url, { headers: { 'PRIVATE-TOKEN': 'root-api' } });
+          return { length: res.headers.get('content-length'), bytes: Buffer.from(await res.arrayBuffer()) };
+        }),
+      );
+      expect(Number(got!.length)).toBe(got!.bytes.length);
+      expect(got!.bytes.toString('latin1').replaceAll(pageBase, 'BASE'), `page read ${n + 1}`).toBe(
+        want!.bytes.toString('latin1').replaceAll(noneBase, 'BASE'),
+      );
+      expect(pages.renderCache.size).toBe(n === 0 ? 0 : names.length);
+    }
   });
 });
 
