@@ -28,12 +28,19 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Serves `fetch` on a free port of 127.0.0.1. */
+/** A Node server of `fetch` as @hono/node-server's `serve` makes one (a build's `serveNode` too). */
+export type Serve = (
+  options: { fetch: (r: Request) => Promise<Response> | Response; hostname: string; port: number },
+  onListen: (info: AddressInfo) => void,
+) => unknown;
+
+/** Serves `fetch` on a free port of 127.0.0.1, through `serveWith` (default @hono/node-server's `serve`). */
 export function listen(
   fetch: (r: Request) => Promise<Response> | Response,
+  serveWith: Serve = serve,
 ): Promise<{ server: Server; port: number }> {
   return new Promise((resolve) => {
-    const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
+    const s = serveWith({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
       const server = s as Server;
       // Node's 5 s default races the client's pooled connections under sustained load (ECONNRESET).
       server.keepAliveTimeout = 65_000;

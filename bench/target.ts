@@ -88,12 +88,5 @@ export async function listenFauxlab(
   const host = existsSync(join(targetDist(), 'src', 'host', 'node-server.js'))
     ? await load<NodeServerModule>('src/host/node-server.js')
     : undefined;
-  if (!host) return listen(fetch);
-  return new Promise((resolve) => {
-    const server = host.serveNode({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
-      // Node's 5 s default races the client's pooled connections under sustained load (ECONNRESET).
-      server.keepAliveTimeout = 65_000;
-      resolve({ server, port: info.port });
-    });
-  });
+  return host ? listen(fetch, host.serveNode) : listen(fetch);
 }
