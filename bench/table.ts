@@ -154,8 +154,37 @@ function childGuard(): void {
   process.on('disconnect', () => process.exit(0));
 }
 
+/** A world built in this (fresh) process: the build's time, and the RSS before and after it (each after a full GC). */
+interface Built {
+  buildMs: number;
+  rssBefore: number;
+  rssAfter: number;
+}
+
+/** A row: the RSS a build added, per 100,000 of the records it was built for (MB; baseline the RSS before). */
+const rssPer100k = (label: string, records: number, b: Built) =>
+  tableRow(
+    `RSS per 100,000 ${label} (MB: the build's growth, scaled)`,
+    'MB',
+    mb(((b.rssAfter - b.rssBefore) * 100_000) / records),
+    {
+      baseline: mb(b.rssBefore),
+    },
+  );
+
+function measuredBuild<T>(build: () => T): [T, Built] {
+  gc();
+  const rssBefore = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const world = build();
+  const buildMs = performance.now() - t0;
+  gc();
+  return [world, { buildMs, rssBefore, rssAfter: process.memoryUsage().rss }];
+}
+
 interface UsersReady {
   users: number;
+  built: Built;
   ports: { fauxlab: number };
   bodies: { page: string; user: string };
 }
@@ -164,24 +193,28 @@ interface UsersReady {
 async function serveUsers(): Promise<void> {
   childGuard();
   const { createFauxlab } = await fauxlab();
-  const fx = createFauxlab({ scenario: { now: NOW, users: [ADMIN], generate: { users: USERS - 1 } } });
-  gc();
+  const [fx, built] = measuredBuild(() =>
+    createFauxlab({ scenario: { now: NOW, users: [ADMIN], generate: { users: USERS - 1 } } }),
+  );
   const a = await listenFauxlab(fx.app.fetch);
   const origin = `http://127.0.0.1:${a.port}`;
   const get = async (path: string) => (await fx.app.request(origin + path, { headers: AUTH })).text();
   const page = await get(`/api/v4/users?per_page=${PER_PAGE}&page=7`);
   const user = await get('/api/v4/users/4242');
   serveUntil(
-    { users: fx.state.users.size, ports: { fauxlab: a.port }, bodies: { page, user } } satisfies UsersReady,
+    {
+      users: fx.state.users.size,
+      built,
+      ports: { fauxlab: a.port },
+      bodies: { page, user },
+    } satisfies UsersReady,
     [a.server],
   );
 }
 
 interface ProjectsReady {
   projects: number;
-  buildMs: number;
-  rssBefore: number;
-  rssAfter: number;
+  built: Built;
   ports: { fauxlab: number; off: number; naive: number };
   bodies: { page: string; project: string };
 }
@@ -194,15 +227,11 @@ interface ProjectsReady {
 async function serveProjects(): Promise<void> {
   childGuard();
   const { createFauxlab } = await fauxlab();
-  gc();
-  const rssBefore = process.memoryUsage().rss;
-  const t0 = performance.now();
-  const fx = createFauxlab({
-    scenario: { now: NOW, users: [ADMIN], generate: { users: 5_000, groups: 1_000, projects: PROJECTS } },
-  });
-  const buildMs = performance.now() - t0;
-  gc();
-  const rssAfter = process.memoryUsage().rss;
+  const [fx, built] = measuredBuild(() =>
+    createFauxlab({
+      scenario: { now: NOW, users: [ADMIN], generate: { users: 5_000, groups: 1_000, projects: PROJECTS } },
+    }),
+  );
   // The same world, computed on every request: a snapshot is the (immutable) state itself.
   const off = createFauxlab({ scenario: { now: NOW }, responseCache: false });
   off.restore(fx.snapshot());
@@ -224,9 +253,7 @@ async function serveProjects(): Promise<void> {
   serveUntil(
     {
       projects: records.size || fx.state.projects.size,
-      buildMs,
-      rssBefore,
-      rssAfter,
+      built,
       ports: { fauxlab: a.port, off: o.port, naive: n.port },
       bodies: { page, project },
     } satisfies ProjectsReady,
@@ -236,6 +263,7 @@ async function serveProjects(): Promise<void> {
 
 interface IssuesReady {
   issues: number;
+  built: Built;
   ports: { fauxlab: number; off: number };
   bodies: { page: string };
 }
@@ -244,18 +272,20 @@ interface IssuesReady {
 async function serveIssues(): Promise<void> {
   childGuard();
   const { createFauxlab } = await fauxlab();
-  const fx = createFauxlab({
-    scenario: {
-      now: NOW,
-      users: [ADMIN],
-      generate: {
-        users: 2_000,
-        groups: 100,
-        projects: ISSUE_PROJECTS,
-        issues_per_project: ISSUES / ISSUE_PROJECTS,
+  const [fx, built] = measuredBuild(() =>
+    createFauxlab({
+      scenario: {
+        now: NOW,
+        users: [ADMIN],
+        generate: {
+          users: 2_000,
+          groups: 100,
+          projects: ISSUE_PROJECTS,
+          issues_per_project: ISSUES / ISSUE_PROJECTS,
+        },
       },
-    },
-  });
+    }),
+  );
   const off = createFauxlab({ scenario: { now: NOW }, responseCache: false });
   off.restore(fx.snapshot());
   gc();
@@ -267,6 +297,7 @@ async function serveIssues(): Promise<void> {
   serveUntil(
     {
       issues: fx.state.issuables.issues.size,
+      built,
       ports: { fauxlab: a.port, off: o.port },
       bodies: { page: body },
     } satisfies IssuesReady,
@@ -653,6 +684,7 @@ export async function runTable(): Promise<TableRow[]> {
             limit: 0.9,
           }),
         );
+        rows.push(rssPer100k('users', ready.users, ready.built));
       } finally {
         await stopChild(child);
         await stopChild(b.child);
@@ -704,7 +736,7 @@ export async function runTable(): Promise<TableRow[]> {
           tableRow(
             `${fmt(n)}-project world: build in a fresh process (ms)`,
             'ms',
-            ready.buildMs,
+            ready.built.buildMs,
             {},
             { on: 'value', op: '<=', limit: 2000 },
           ),
@@ -713,8 +745,8 @@ export async function runTable(): Promise<TableRow[]> {
           tableRow(
             `${fmt(n)}-project world: RSS after build (MB; baseline before)`,
             'MB',
-            mb(ready.rssAfter),
-            { baseline: mb(ready.rssBefore), ratio: ready.rssAfter / ready.rssBefore },
+            mb(ready.built.rssAfter),
+            { baseline: mb(ready.built.rssBefore), ratio: ready.built.rssAfter / ready.built.rssBefore },
             { on: 'value', op: '<=', limit: 600 },
           ),
         );
@@ -723,7 +755,7 @@ export async function runTable(): Promise<TableRow[]> {
             `${fmt(n)}-project world: RSS after the HTTP phases (MB)`,
             'MB',
             mb(rssEnd),
-            { baseline: mb(ready.rssBefore), ratio: rssEnd / ready.rssBefore },
+            { baseline: mb(ready.built.rssBefore), ratio: rssEnd / ready.built.rssBefore },
             { on: 'value', op: '<=', limit: 600 },
           ),
         );
@@ -762,6 +794,7 @@ export async function runTable(): Promise<TableRow[]> {
         );
         rows.push(loadRow('  same, cache on / bare', listOn, bareList));
         rows.push(loadRow('replay: GET /projects/:id, the same 10 ids / bare', replay, bareOne));
+        rows.push(rssPer100k('projects (with 5,000 users, 1,000 groups)', n, ready.built));
       } finally {
         await stopChild(child);
         await stopChild(b.child);
@@ -809,6 +842,7 @@ export async function runTable(): Promise<TableRow[]> {
             limit: 0.5,
           }),
         );
+        rows.push(rssPer100k('issues (with 2,000 users, 100 projects)', ready.issues, ready.built));
       } finally {
         await stopChild(child);
         await stopChild(b.child);

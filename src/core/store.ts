@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Immer, produce, type Draft } from 'immer';
 import { completeState, type AreaSlice, type PlatformState } from './state.js';
-import { directTop, sealDirect } from './table.js';
+import { directTop, freezeNew, sealDirect } from './table.js';
 
 /**
  * immer's own deep freeze of a write's result asks `Object.isFrozen` of every child of every copied
@@ -10,31 +10,6 @@ import { directTop, sealDirect } from './table.js';
  * freezes what they made, telling new from old by extensibility, which is one check whatever the size.
  */
 const writer = new Immer({ autoFreeze: false });
-
-/**
- * Freezes `value` and everything reachable from it that is not frozen yet. Everything already in a
- * committed state is frozen (deeply), so a non-extensible object is taken as frozen with all it holds,
- * as immer's deep freeze takes an `isFrozen` one.
- */
-export function freezeNew<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || !Object.isExtensible(value)) return value;
-  Object.freeze(value);
-  if (Array.isArray(value)) {
-    // An index loop: `for in` over an array makes a string of every index.
-    for (let i = 0; i < value.length; i++) {
-      const v: unknown = value[i];
-      if (typeof v === 'object' && v !== null && Object.isExtensible(v)) freezeNew(v);
-    }
-    return value;
-  }
-  // A key loop: `Object.values` of a dictionary-mode object costs several times more.
-  const o = value as Record<string, unknown>;
-  for (const k in o) {
-    const v = o[k];
-    if (typeof v === 'object' && v !== null && Object.isExtensible(v)) freezeNew(v);
-  }
-  return value;
-}
 
 /** What immer keeps of a draft (its internal state): the fields `freezeWritten` reads. */
 interface DraftState {

@@ -74,6 +74,31 @@ function primed<N>(node: N): N {
   return node;
 }
 
+/**
+ * Freezes `value` and everything reachable from it that is not frozen yet. Everything already in a
+ * committed state is frozen (deeply), so a non-extensible object is taken as frozen with all it holds,
+ * as immer's deep freeze takes an `isFrozen` one.
+ */
+export function freezeNew<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || !Object.isExtensible(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    // An index loop: `for in` over an array makes a string of every index.
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === 'object' && v !== null && Object.isExtensible(v)) freezeNew(v);
+    }
+    return value;
+  }
+  // A key loop: `Object.values` of a dictionary-mode object costs several times more.
+  const o = value as Record<string, unknown>;
+  for (const k in o) {
+    const v = o[k];
+    if (typeof v === 'object' && v !== null && Object.isExtensible(v)) freezeNew(v);
+  }
+  return value;
+}
+
 /** The leaf holding `id`, or undefined. Reads through a draft draft only the path, as immer does. */
 function leafOf<T>(t: Table<T>, id: number): Slot<T>[] | undefined {
   // Outside a write (a committed state, or one being built) no node is a draft, and none is primed.
@@ -527,18 +552,11 @@ export function iset<V>(ix: Index<V>, key: string, value: V): void {
     else leaf.push(key, value);
     return;
   }
-  freezeValue(value);
+  freezeNew(value);
   const next = leaf === null ? [key, value] : [...leaf];
   if (i >= 0) next[i + 1] = value;
   else if (leaf !== null) next.push(key, value);
   rewrite(ix, h, path, Object.freeze(next));
-}
-
-/** Freezes a value put into a frozen leaf: everything reachable from it that is not frozen yet. */
-function freezeValue(value: unknown): void {
-  if (typeof value !== 'object' || value === null || !Object.isExtensible(value)) return;
-  Object.freeze(value);
-  for (const k in value) freezeValue((value as Record<string, unknown>)[k]);
 }
 
 /** `iset` on a plain index being built, or through immer's drafts. */

@@ -7,8 +7,7 @@ import type { Draft } from 'immer';
 import { emptyFeature } from '../core/features.js';
 import { dict } from '../core/own.js';
 import type { PlatformState, Tier } from '../core/state.js';
-import { freezeNew } from '../core/store.js';
-import { iget, tget, tvalues } from '../core/table.js';
+import { freezeNew, iget, tget, tvalues } from '../core/table.js';
 import type { AreaScenario, ScenarioBuild } from '../core/area.js';
 import { AREAS, emptyWorld } from '../resources/index.js';
 import { addShare, addStar, createGroup, createProject, setMember } from '../resources/projects/model.js';
@@ -149,7 +148,10 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
 
   if (s.generate) generate(st, s.generate, opts.seed ?? s.seed, opts.now);
 
-  return freezeNew(st as PlatformState);
+  // A copy: the root was given its areas' keys one by one, which leaves V8 keeping it as a hash table
+  // (every read of one of its tables a lookup by name); a copy is laid out as a fixed shape, as the root
+  // of every write is.
+  return freezeNew({ ...st } as PlatformState);
 }
 
 /** The creator of a group project when the scenario names none: its first owner, else the first admin. */

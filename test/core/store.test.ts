@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Store, freezeNew } from '../../src/core/store.js';
-import { tdelete, tget, tset } from '../../src/core/table.js';
+import { Store } from '../../src/core/store.js';
+import { freezeNew, tdelete, tget, tset } from '../../src/core/table.js';
 import { emptyWorld } from '../../src/resources/index.js';
 import { createUser } from '../../src/resources/users/model.js';
 

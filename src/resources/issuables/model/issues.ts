@@ -44,19 +44,22 @@ export function createIssue(st: S, input: NewIssue, now: string): number {
   meta.issue_iid = Math.max(meta.issue_iid, iid);
   const id = nextId(st, 'issues');
   const state = input.state ?? 'opened';
-  const rec: IssueRecord = {
-    ...issuableFields(id, iid, input, state, input.discussion_locked ?? null, now),
-    confidential: input.confidential ?? false,
-    due_date: input.due_date ?? null,
-    weight: input.weight ?? null,
-    relative_position: position,
-    moved_to_id: null,
-    issue_type: input.issue_type ?? 'issue',
-    health_status: null,
-    merge_requests_count: 0,
-    user_agent: input.user_agent ?? null,
-    ip_address: input.ip_address ?? null,
-  };
+  // Added to the shared fields' literal, not spread into a new one (see `issuableFields`).
+  const rec: IssueRecord = Object.assign(
+    issuableFields(id, iid, input, state, input.discussion_locked ?? null, now),
+    {
+      confidential: input.confidential ?? false,
+      due_date: input.due_date ?? null,
+      weight: input.weight ?? null,
+      relative_position: position,
+      moved_to_id: null,
+      issue_type: input.issue_type ?? 'issue',
+      health_status: null,
+      merge_requests_count: 0,
+      user_agent: input.user_agent ?? null,
+      ip_address: input.ip_address ?? null,
+    },
+  );
   tset(st.issuables.issues, id, rec);
   iset(st.issuables.idx.iids, iidKey('i', input.project_id, iid), id);
   chunkAdd(st.issuables.idx.byProject, 'i', input.project_id, iid, id);

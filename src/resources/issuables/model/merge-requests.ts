@@ -132,8 +132,8 @@ export function createMergeRequest(st: S, input: NewMergeRequest, now: string): 
   const id = nextId(st, 'merge_requests');
   const created = input.created_at ?? now;
   const state = input.state ?? 'opened';
-  const rec: MergeRequestRecord = {
-    ...issuableFields(id, iid, input, state, null, now),
+  // Added to the shared fields' literal, not spread into a new one (see `issuableFields`).
+  const rec: MergeRequestRecord = Object.assign(issuableFields(id, iid, input, state, null, now), {
     source_project_id: input.source_project_id ?? input.project_id,
     source_branch: input.source_branch,
     target_branch: input.target_branch,
@@ -153,7 +153,7 @@ export function createMergeRequest(st: S, input: NewMergeRequest, now: string): 
     merge_error: null,
     diff_id: 0,
     approvals_before_merge: null,
-  };
+  });
   tset(st.issuables.mergeRequests, id, rec);
   const draft = tget(st.issuables.mergeRequests, id)!;
   if (input.version !== false) draft.diff_id = addDiffVersion(st, draft, created);
