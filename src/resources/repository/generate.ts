@@ -69,7 +69,7 @@ export function generateRepositories(st: S, spec: RepositoryGenerateSpec, seed: 
         tree = applyChanges(store, tree, change);
       }
       const time = end - (commits - n) * 3600;
-      const sig = { ...who, time };
+      const sig = { name: who.name, email: who.email, time };
       const message =
         n === 0 ? `Add ${files} files\n` : `Update ${generatedPath((n * 7919 + seed) % files)}\n`;
       parent = store.putCommit({ tree, parents: [parent], author: sig, committer: sig, message });

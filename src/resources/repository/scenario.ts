@@ -133,7 +133,7 @@ export function buildRepository(st: S, project: ProjectRecord, p: RepositoryProj
         time,
       };
     }
-    return { ...x, time };
+    return { name: x.name, email: x.email, time };
   };
   const head = (name: string) => {
     const id = refTarget(st, project, 'branch', name);

@@ -72,7 +72,7 @@ function write(store: ObjectStore, id: string | undefined, n: Node): string | un
   }
   for (const [name, change] of n.files) {
     if (change === null) entries.delete(name);
-    else entries.set(name, { ...change, name });
+    else entries.set(name, { mode: change.mode, name, id: change.id });
   }
   if (entries.size === 0) return undefined;
   return store.putTree([...entries.values()]);
@@ -88,7 +88,8 @@ export function listTree(store: ObjectStore, dir: string, prefix: string, recurs
   const visit = (id: string, at: string) => {
     for (const e of store.tree(id) ?? []) {
       const path = at ? `${at}/${e.name}` : e.name;
-      out.push({ ...e, path });
+      // Every field in one literal: `{ ...e, path }` gave each entry a hidden class of its own in V8.
+      out.push({ mode: e.mode, name: e.name, id: e.id, path });
       if (recursive && e.mode === TREE_MODE) visit(e.id, path);
     }
   };
