@@ -35,7 +35,15 @@ import {
   type Load,
   type LoadTarget,
 } from './report.js';
-import { fauxlab, fauxlabBin, listenFauxlab, projectRecords, storeParts, targetDist } from './target.js';
+import {
+  fauxlab,
+  fauxlabBin,
+  listenFauxlab,
+  projectRecords,
+  storeParts,
+  targetDist,
+  targetHttp,
+} from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const BARE_SERVER = fileURLToPath(new URL('./bare-server.js', import.meta.url));
@@ -236,7 +244,9 @@ async function serveProjects(): Promise<void> {
   const off = createFauxlab({ scenario: { now: NOW }, responseCache: false });
   off.restore(fx.snapshot());
   const records = await projectRecords(fx.state);
-  const naive = new Hono();
+  // Hono and its Node server as the target loads them (see `targetHttp`).
+  const http = await targetHttp();
+  const naive = new http.Hono();
   naive.get('/api/v4/projects/:id', (c) => {
     const rec = records.get(Number(c.req.param('id')));
     return rec
@@ -245,7 +255,7 @@ async function serveProjects(): Promise<void> {
   });
   const a = await listenFauxlab(fx.app.fetch);
   const o = await listenFauxlab(off.app.fetch);
-  const n = await listen(naive.fetch);
+  const n = await listen(naive.fetch, http.serve);
   const origin = `http://127.0.0.1:${a.port}`;
   const get = async (path: string) => (await off.app.request(origin + path, { headers: AUTH })).text();
   const page = await get(`/api/v4/projects?per_page=${PER_PAGE}&page=7`);

@@ -4,13 +4,13 @@
  * benchmark script can measure two builds alike (`bench/compare.ts`). Only modules and exports that
  * every build since the response cache has are used, each loaded from the target at run time.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Server } from 'node:http';
 import type { Draft } from 'immer';
 import type { PlatformState } from '../src/core/state.js';
-import { listen } from './report.js';
+import { listen, type Serve } from './report.js';
 
 type IndexModule = typeof import('../src/index.js');
 
@@ -89,4 +89,41 @@ export async function listenFauxlab(
     ? await load<NodeServerModule>('src/host/node-server.js')
     : undefined;
   return host ? listen(fetch, host.serveNode) : listen(fetch);
+}
+
+/** The ESM entry of package `name` as code in `from` resolves it (the nearest `node_modules` above). */
+function esmEntry(name: string, from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const pkg = join(dir, 'node_modules', name);
+    if (existsSync(join(pkg, 'package.json'))) {
+      const json = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
+        exports?: { '.'?: { import?: string | { default?: string } } };
+        module?: string;
+      };
+      const imp = json.exports?.['.']?.import;
+      const rel = typeof imp === 'string' ? imp : (imp?.default ?? json.module);
+      return rel === undefined ? undefined : join(pkg, rel);
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Hono and @hono/node-server's `serve` as the target build loads them, for a baseline served in the same
+ * process as the target. A process must load one copy of them: each copy of @hono/node-server, when it
+ * serves, makes its own Request and Response classes the global ones, and a listener of one copy sends
+ * a Response of another copy's class through its slow path (the body read back as a stream). A target
+ * in another checkout than this script's was measured that way beside a baseline of this script's copy.
+ */
+export async function targetHttp(): Promise<{ Hono: typeof import('hono').Hono; serve: Serve }> {
+  const from = targetDist();
+  const hono = esmEntry('hono', from);
+  const server = esmEntry('@hono/node-server', from);
+  const [h, n] = await Promise.all([
+    hono ? (import(pathToFileURL(hono).href) as Promise<typeof import('hono')>) : import('hono'),
+    server
+      ? (import(pathToFileURL(server).href) as Promise<typeof import('@hono/node-server')>)
+      : import('@hono/node-server'),
+  ]);
+  return { Hono: h.Hono, serve: n.serve as unknown as Serve };
 }
