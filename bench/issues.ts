@@ -12,7 +12,6 @@
  * (issues of the big world, default 100000).
  */
 import { fileURLToPath } from 'node:url';
-import { Hono } from 'hono';
 import { Store } from '../src/core/store.js';
 import { createFauxlab, type Fauxlab } from '../src/index.js';
 import { createIssue } from '../src/resources/issuables/model.js';
@@ -33,7 +32,7 @@ import {
   type Load,
   type WriteTimes,
 } from './report.js';
-import { listenFauxlab } from './target.js';
+import { listenFauxlab, targetHttp } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -83,10 +82,12 @@ async function serveMode(): Promise<void> {
   gc();
   const res = await fx.app.request(`/api/v4/projects/7/issues?${FILTERS}`, { headers: AUTH });
   const body = await res.text();
-  const bare = new Hono();
+  // Hono and its Node server as the target loads them: one copy in the process (see `targetHttp`).
+  const http = await targetHttp();
+  const bare = new http.Hono();
   bare.get('/page', (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
   const a = await listenFauxlab(fx.app.fetch);
-  const b = await listen(bare.fetch);
+  const b = await listen(bare.fetch, http.serve);
   const ready: Ready = {
     issues: fx.state.issuables.issues.size,
     buildMs,

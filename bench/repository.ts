@@ -15,7 +15,6 @@
  * phase length, default 5).
  */
 import { fileURLToPath } from 'node:url';
-import { Hono } from 'hono';
 import { Store } from '../src/core/store.js';
 import { tget } from '../src/core/table.js';
 import { createFauxlab, type Fauxlab } from '../src/index.js';
@@ -39,7 +38,7 @@ import {
   type Load,
   type WriteTimes,
 } from './report.js';
-import { listenFauxlab } from './target.js';
+import { listenFauxlab, targetHttp } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -85,10 +84,12 @@ async function serveMode(): Promise<void> {
   gc();
   const tree = await (await fx.app.request(TREE, { headers: AUTH })).text();
   const file = await (await fx.app.request(FILE, { headers: AUTH })).text();
+  // Hono and its Node server as the target loads them: one copy in the process (see `targetHttp`).
+  const http = await targetHttp();
   const bare = (body: string) => {
-    const app = new Hono();
+    const app = new http.Hono();
     app.get('/page', (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
-    return listen(app.fetch);
+    return listen(app.fetch, http.serve);
   };
   const a = await listenFauxlab(fx.app.fetch);
   const b = await bare(tree);
