@@ -149,16 +149,14 @@ function deriveProject(st: PlatformState, pid: number): EventRow[] {
   notesOf('Commit', pid);
   for (const push of tvalues(st.events.pushes))
     if (push.project_id === pid)
-      out.push({
-        id: eventId('push', push.id),
-        project_id: pid,
-        action: 'pushed',
-        author_id: push.author_id,
-        created_at: push.created_at,
-        target_type: null,
-        target_id: null,
-        push,
-      });
+      out.push(
+        Object.assign(
+          row(pid, null, null, eventId('push', push.id), 'pushed', push.author_id, push.created_at),
+          {
+            push,
+          },
+        ),
+      );
   return out.sort(byTime);
 }
 

@@ -8,6 +8,7 @@ import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { PlatformState } from '../../core/state.js';
 import { tget, tkeys } from '../../core/table.js';
+import { signatureAt } from './objects.js';
 import { refTarget, setRef } from './refs.js';
 import { objectsFor } from './store.js';
 import { applyChanges, type Change } from './tree.js';
@@ -69,7 +70,7 @@ export function generateRepositories(st: S, spec: RepositoryGenerateSpec, seed: 
         tree = applyChanges(store, tree, change);
       }
       const time = end - (commits - n) * 3600;
-      const sig = { name: who.name, email: who.email, time };
+      const sig = signatureAt(who, time);
       const message =
         n === 0 ? `Add ${files} files\n` : `Update ${generatedPath((n * 7919 + seed) % files)}\n`;
       parent = store.putCommit({ tree, parents: [parent], author: sig, committer: sig, message });

@@ -27,6 +27,16 @@ export interface Signature {
   time: number;
 }
 
+/**
+ * `who`'s signature at `time`, its fields in one literal: `{ ...who, time }` gives every signature a
+ * hidden class of its own in V8 (a literal that spreads an object and then adds keys).
+ */
+export const signatureAt = (who: Omit<Signature, 'time'>, time: number): Signature => ({
+  name: who.name,
+  email: who.email,
+  time,
+});
+
 export interface CommitObject {
   tree: string;
   parents: string[];

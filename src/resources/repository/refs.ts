@@ -9,7 +9,7 @@ import type { Draft } from 'immer';
 import { own, dict } from '../../core/own.js';
 import type { PlatformState, ProjectRecord, RefsRecord } from '../../core/state.js';
 import { tget, tset } from '../../core/table.js';
-import type { ObjectStore, Signature } from './objects.js';
+import { signatureAt, type ObjectStore, type Signature } from './objects.js';
 import { reachOf } from './reach.js';
 import { objectsFor, objectsOf } from './store.js';
 
@@ -23,18 +23,12 @@ const README = Buffer.from('# README\n\nThis project was created before its repo
 /** Who wrote the initial commits: the instance's own identity, not a (renameable) user. */
 const SYSTEM: Omit<Signature, 'time'> = { name: 'Administrator', email: 'admin@example.com' };
 
-/**
- * The system's signature at `time`, its fields in one literal: spreading SYSTEM into a literal that adds
- * `time` gave every commit a hidden class of its own in V8.
- */
-const system = (time: number): Signature => ({ name: SYSTEM.name, email: SYSTEM.email, time });
-
 /** The commit a project's default branch starts at (objects added on first use, idempotently). */
 export function initialCommit(store: ObjectStore, project: ProjectRecord): string {
   const blob = store.putBlob(README);
   const tree = store.putTree([{ mode: '100644', name: 'README.md', id: blob }]);
   const time = Math.floor(Date.parse(project.created_at) / 1000);
-  const who = system(time);
+  const who = signatureAt(SYSTEM, time);
   return store.putCommit({ tree, parents: [], author: who, committer: who, message: 'Initial commit\n' });
 }
 
@@ -62,7 +56,7 @@ export function refCommit(
   name: string,
 ) {
   const tree = store.commit(base)?.tree ?? store.putTree([]);
-  const who = system(Math.floor(Date.parse(project.created_at) / 1000));
+  const who = signatureAt(SYSTEM, Math.floor(Date.parse(project.created_at) / 1000));
   const message = `Start ${kind} ${name}\n`;
   return store.putCommit({ tree, parents: [base], author: who, committer: who, message });
 }

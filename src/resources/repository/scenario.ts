@@ -9,7 +9,7 @@ import type { ScenarioBuild, ScenarioOut, ScenarioRefs } from '../../core/area.j
 import { isoTime } from '../../core/fields.js';
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
-import { TREE_MODE, type Mode, type ObjectStore, type Signature } from './objects.js';
+import { signatureAt, TREE_MODE, type Mode, type ObjectStore, type Signature } from './objects.js';
 import { declareRepository, names, peel, refTarget, setRef } from './refs.js';
 import { objectsFor, objectsOf } from './store.js';
 import { applyChanges, diffTrees, listTree, type Change } from './tree.js';
@@ -133,7 +133,7 @@ export function buildRepository(st: S, project: ProjectRecord, p: RepositoryProj
         time,
       };
     }
-    return { name: x.name, email: x.email, time };
+    return signatureAt(x, time);
   };
   const head = (name: string) => {
     const id = refTarget(st, project, 'branch', name);
