@@ -545,11 +545,14 @@ export async function runTable(): Promise<TableRow[]> {
   const K = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
   let statuses: unknown = {};
   let mixedNon2xx = 0;
+  /** FAUXLAB_BENCH_PARTS: words (comma-separated) naming the parts to run, e.g. `users,writes`. */
+  const parts = process.env.FAUXLAB_BENCH_PARTS?.split(',').filter((w) => w !== '');
   /**
    * Runs one part; a part that fails (a build without something it drives) gives one ERR row and the
    * table goes on, so that a comparison run still yields the other figures.
    */
   const guarded = async (part: string, run: () => Promise<void>) => {
+    if (parts && !parts.some((w) => part.includes(w))) return;
     try {
       await run();
     } catch (e) {

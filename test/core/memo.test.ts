@@ -265,6 +265,21 @@ describe('ResponseMemo', () => {
     expect(runs.plain).toBe(24);
   });
 
+  it('by default keeps every page of a 100,000-user world as an admin reads them (5,000 pages of 19.3 KB)', () => {
+    const m = new ResponseMemo();
+    const r = {};
+    const page = { ...kept(0), body: 'x'.repeat(19_300), size: 19_300 };
+    const key = (n: number) =>
+      `http://127.0.0.1:3000/api/v4/users?per_page=20&page=${n}\nHost\n127.0.0.1:3000\nPRIVATE-TOKEN\nbench-admin-token`;
+    for (let n = 1; n <= 5_000; n++) {
+      m.get(key(n), r, now);
+      expect(m.admits(key(n), page.size)).toBe(true);
+      m.set(key(n), r, { ...page, key: key(n) });
+    }
+    expect(m.size).toBe(5_000);
+    for (let n = 1; n <= 5_000; n++) expect(m.get(key(n), r, now)).toBeDefined();
+  });
+
   it('keeps answers per root: another root finds nothing and drops what was kept', () => {
     const m = new ResponseMemo();
     const r1 = {};
