@@ -28,6 +28,16 @@ export interface ServeNodeOptions {
 /** Requests read and waiting for a turn beyond which they are answered at once. */
 const MAX_WAITING = 1024;
 
+/**
+ * A string body at least this long goes to Node with its encoding named `'utf-8'`. For `'utf8'` or none,
+ * Node joins the head and the body into one string, and writing it flattens that string: a copy of the
+ * whole body in the JS heap for every answer (a page of 20 users, 19 KB: two thirds of what its replay
+ * allocated, 30 -> 11 KB). Named otherwise, the head and the body go as two pieces of one write, encoded
+ * outside the heap. At 19 KB that took 6% less CPU (29.3 against 31.2 µs a request for a plain Node server
+ * at 12,000 requests a second); at 9 KB both cost the same, and a 1 KB body was dearer split.
+ */
+const SPLIT_AT = 16_384;
+
 // What `end` was called with (chunk, encoding, callback: each optional), handed on as it came.
 type EndArgs = [unknown?, unknown?, unknown?];
 
@@ -101,6 +111,13 @@ export function serveNode(options: ServeNodeOptions, onListen?: (info: AddressIn
         end.apply(this, args);
         return this;
       }
+      const [chunk, encoding] = args;
+      if (
+        typeof chunk === 'string' &&
+        chunk.length >= SPLIT_AT &&
+        (encoding === undefined || encoding === null || typeof encoding === 'function')
+      )
+        args = [chunk, 'utf-8', typeof encoding === 'function' ? encoding : args[2]];
       ends.push(this, args);
       if (!flushScheduled) {
         flushScheduled = true;

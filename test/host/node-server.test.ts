@@ -225,6 +225,42 @@ describe('serveNode', () => {
     expect(text).toContain(`\r\n\r\n${big}HTTP/1.1 200 OK`);
   });
 
+  it('serveNode: a string body of 16 KiB or more is written apart from its head, in the bytes serve writes', async () => {
+    // Over the bound, with characters of two, three and four UTF-8 bytes and a lone surrogate.
+    const body = `{"s":"${'é€😀'.repeat(5000)}\uD800"}`;
+    const handler: Fetch = () => new Response(body, { headers: { 'content-type': 'application/json' } });
+    const [pa, pb] = await Promise.all([listen('serveNode', handler), listen('serve', handler)]);
+    // What serveNode's sockets are handed, write by write.
+    const writes: unknown[][] = [];
+    servers[0]!.on('connection', (socket) => {
+      const s = socket as unknown as {
+        _write: (chunk: unknown, encoding: unknown, cb: unknown) => unknown;
+        _writev: (chunks: { chunk: unknown }[], cb: unknown) => unknown;
+      };
+      const { _write: write, _writev: writev } = s;
+      s._write = function (chunk, encoding, cb) {
+        writes.push([chunk]);
+        return write.call(this, chunk, encoding, cb);
+      };
+      s._writev = function (chunks, cb) {
+        writes.push(chunks.map((c) => c.chunk));
+        return writev.call(this, chunks, cb);
+      };
+    });
+    const [ra, rb] = await Promise.all([fetch(`http://127.0.0.1:${pa}/`), fetch(`http://127.0.0.1:${pb}/`)]);
+    const [a, b] = [Buffer.from(await ra.arrayBuffer()), Buffer.from(await rb.arrayBuffer())];
+    expect(a.equals(b)).toBe(true);
+    expect(a.length).toBe(Buffer.byteLength(body));
+    expect(ra.headers.get('content-length')).toBe(String(a.length));
+    expect(rb.headers.get('content-length')).toBe(String(a.length));
+    // The body went as a piece of its own, not joined to the head.
+    const write = writes.find((w) => w.includes(body));
+    expect(write).toBeDefined();
+    expect(write!.some((c) => typeof c === 'string' && c.startsWith('HTTP/1.1 200') && c.length < 1000)).toBe(
+      true,
+    );
+  });
+
   it('serveNode: two servers in one process answer for their own instances', async () => {
     const a = createFauxlab({ scenario: smallWorld });
     const b = createFauxlab({ scenario: smallWorld });
