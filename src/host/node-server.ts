@@ -38,7 +38,8 @@ const MAX_WAITING = 1024;
  */
 const SPLIT_AT = 16_384;
 
-// What `end` was called with (chunk, encoding, callback: each optional), handed on as it came.
+// What `end` was called with (chunk, encoding, callback: each optional), handed on as it came but for a
+// long string body's encoding (SPLIT_AT).
 type EndArgs = [unknown?, unknown?, unknown?];
 
 /**
