@@ -20,7 +20,6 @@ import {
   forkSelf,
   gc,
   inChild,
-  listen,
   load as loadPhase,
   mb,
   measure,
@@ -32,7 +31,7 @@ import {
   type Load,
   type WriteTimes,
 } from './report.js';
-import { listenFauxlab, targetHttp } from './target.js';
+import { listenBare, listenFauxlab } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -82,12 +81,8 @@ async function serveMode(): Promise<void> {
   gc();
   const res = await fx.app.request(`/api/v4/projects/7/issues?${FILTERS}`, { headers: AUTH });
   const body = await res.text();
-  // Hono and its Node server as the target loads them: one copy in the process (see `targetHttp`).
-  const http = await targetHttp();
-  const bare = new http.Hono();
-  bare.get('/page', (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
   const a = await listenFauxlab(fx.app.fetch);
-  const b = await listen(bare.fetch, http.serve);
+  const b = await listenBare({ page: body });
   const ready: Ready = {
     issues: fx.state.issuables.issues.size,
     buildMs,

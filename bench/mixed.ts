@@ -16,9 +16,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { Hono, type Context } from 'hono';
-import { fmt, forkSelf, gc, inChild, listen, measure, row, serveUntilStopped, stopChild } from './report.js';
-import { fauxlab, listenFauxlab, targetHttp } from './target.js';
+import { Hono } from 'hono';
+import { fmt, forkSelf, gc, inChild, measure, row, serveUntilStopped, stopChild } from './report.js';
+import { fauxlab, listenBare, listenFauxlab } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -62,13 +62,8 @@ async function serveMixed(): Promise<void> {
   gc();
   const user = await (await fx.app.request('/api/v4/users/4242', { headers: AUTH })).text();
   const page = await (await fx.app.request('/api/v4/users?per_page=20&page=7', { headers: AUTH })).text();
-  // Hono and its Node server as the target loads them (see `targetHttp`).
-  const http = await targetHttp();
-  const bare = new http.Hono();
-  bare.all('/user', (c) => c.body(user, 200, { 'Content-Type': 'application/json' }));
-  bare.all('/page', (c) => c.body(page, 200, { 'Content-Type': 'application/json' }));
   const a = await listenFauxlab(fx.app.fetch);
-  const b = await listen(bare.fetch, http.serve);
+  const b = await listenBare({ user, page });
   serveUntilStopped({ ports: { fauxlab: a.port, bare: b.port } } satisfies MixedReady, [a.server, b.server]);
 }
 
@@ -250,16 +245,8 @@ async function serveSuite(): Promise<void> {
   const iid = (JSON.parse(issue) as { iid: number }).iid;
   const note = await call('POST', `/api/v4/projects/${pid}/issues/${iid}/notes`, { body: 'probe' });
   const issues = await call('GET', `/api/v4/projects/${pid}/issues`);
-  // Hono and its Node server as the target loads them (see `targetHttp`).
-  const http = await targetHttp();
-  const bare = new http.Hono();
-  const send = (body: string) => (c: Context) => c.body(body, 200, { 'Content-Type': 'application/json' });
-  bare.all('/project', send(project));
-  bare.all('/issue', send(issue));
-  bare.all('/note', send(note));
-  bare.all('/issues', send(issues));
   const a = await listenFauxlab(fx.app.fetch);
-  const b = await listen(bare.fetch, http.serve);
+  const b = await listenBare({ project, issue, note, issues });
   serveUntilStopped({ ports: { fauxlab: a.port, bare: b.port } } satisfies MixedReady, [a.server, b.server]);
 }
 

@@ -26,7 +26,6 @@ import {
   forkSelf,
   gc,
   inChild,
-  listen,
   load as loadPhase,
   mb,
   measure,
@@ -38,7 +37,7 @@ import {
   type Load,
   type WriteTimes,
 } from './report.js';
-import { listenFauxlab, targetHttp } from './target.js';
+import { listenBare, listenFauxlab } from './target.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
@@ -84,16 +83,9 @@ async function serveMode(): Promise<void> {
   gc();
   const tree = await (await fx.app.request(TREE, { headers: AUTH })).text();
   const file = await (await fx.app.request(FILE, { headers: AUTH })).text();
-  // Hono and its Node server as the target loads them: one copy in the process (see `targetHttp`).
-  const http = await targetHttp();
-  const bare = (body: string) => {
-    const app = new http.Hono();
-    app.get('/page', (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
-    return listen(app.fetch, http.serve);
-  };
   const a = await listenFauxlab(fx.app.fetch);
-  const b = await bare(tree);
-  const f = await bare(file);
+  const b = await listenBare({ page: tree });
+  const f = await listenBare({ page: file });
   const ready: Ready = {
     files: BIG,
     buildMs,

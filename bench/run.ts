@@ -29,7 +29,6 @@ import {
   forkSelf as forkScript,
   gc,
   inChild as inScriptChild,
-  listen,
   load as loadPhase,
   loadSet as loadSetIn,
   mb,
@@ -43,7 +42,7 @@ import {
   type LoadTarget,
   type WriteTimes,
 } from './report.js';
-import { listenFauxlab, targetHttp } from './target.js';
+import { listenBare, listenFauxlab } from './target.js';
 
 const PHASE_SECONDS = Number(process.env.FAUXLAB_BENCH_SECONDS ?? 5);
 const WORLD_USERS = Number(process.env.FAUXLAB_BENCH_USERS ?? 100_000);
@@ -140,14 +139,8 @@ async function serveMode(): Promise<void> {
   const pageBody = await page.text();
   const user = await fx.app.request('/api/v4/users/4242', { headers: AUTH });
   const userBody = await user.text();
-  // Hono and its Node server as the target loads them: one copy in the process (see `targetHttp`).
-  const http = await targetHttp();
-  const bare = new http.Hono();
-  bare.get('/page', (c) => c.body(pageBody, 200, { 'Content-Type': 'application/json' }));
-  bare.get('/user', (c) => c.body(userBody, 200, { 'Content-Type': 'application/json' }));
-
   const a = await listenFauxlab(fx.app.fetch);
-  const b = await listen(bare.fetch, http.serve);
+  const b = await listenBare({ page: pageBody, user: userBody });
   const ready: Ready = {
     type: 'ready',
     method,
@@ -217,11 +210,6 @@ async function serveProjectsMode(): Promise<void> {
     await (await fx.app.request(`${origin}/api/v4/projects/${id}`, { headers: AUTH })).arrayBuffer();
   const coldProjectUs = ((performance.now() - w0) * 1000) / fx.state.projects.size;
   gc();
-  // Hono and its Node server as the target loads them: one copy in the process (see `targetHttp`).
-  const http = await targetHttp();
-  const bare = new http.Hono();
-  bare.get('/page', (c) => c.body(pageBody, 200, { 'Content-Type': 'application/json' }));
-  bare.get('/project', (c) => c.body(projectBody, 200, { 'Content-Type': 'application/json' }));
   // The same bodies through fauxlab's own stack (auth, routing, middleware): what any route costs at least.
   const floor = createFauxlab({
     scenario: { now: NOW, users: [admin] },
@@ -231,7 +219,7 @@ async function serveProjectsMode(): Promise<void> {
       r.get('/bench/project', (c) => c.body(projectBody, 200, { 'Content-Type': 'application/json' }));
     },
   });
-  const b = await listen(bare.fetch, http.serve);
+  const b = await listenBare({ page: pageBody, project: projectBody });
   const f = await listenFauxlab(floor.app.fetch);
   const ready: ProjectsReady = {
     type: 'projects-ready',

@@ -127,3 +127,15 @@ export async function targetHttp(): Promise<{ Hono: typeof import('hono').Hono; 
   ]);
   return { Hono: h.Hono, serve: n.serve as unknown as Serve };
 }
+
+/**
+ * A bare server in the target's process answering pre-serialised JSON bodies (`/name`: `bodies[name]`,
+ * whatever the method), on the Hono and `serve` the target loads (see `targetHttp`).
+ */
+export async function listenBare(bodies: Record<string, string>): Promise<{ server: Server; port: number }> {
+  const http = await targetHttp();
+  const app = new http.Hono();
+  for (const [name, body] of Object.entries(bodies))
+    app.all(`/${name}`, (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
+  return listen(app.fetch, http.serve);
+}
