@@ -40,6 +40,8 @@ interface InstancesResult {
   createMs: number;
   firstRequestMs: number;
   heapPerInstanceKB: number;
+  /** Memory outside the JS heap (ArrayBuffers and the like) per instance. */
+  externalPerInstanceKB: number;
   ownTableCount: number;
   ownTableCreateMs: number;
 }
@@ -49,6 +51,7 @@ async function instances(): Promise<InstancesResult> {
   // Warm up the shared route table and the code paths once, as any test suite's first instance does.
   await (await get(createFauxlab({ scenario: SMALL }), '/api/v4/user')).text();
   const before = heap();
+  const externalBefore = process.memoryUsage().external;
   const t0 = performance.now();
   const all: Fauxlab[] = [];
   for (let i = 0; i < INSTANCES; i++) all.push(createFauxlab({ scenario: SMALL }));
@@ -57,6 +60,9 @@ async function instances(): Promise<InstancesResult> {
   for (const fx of all) await (await get(fx, '/api/v4/user')).text();
   const firstRequestMs = performance.now() - t1;
   const heapPerInstanceKB = Math.round((heap() - before) / INSTANCES / 102.4) / 10;
+  // After heap()'s collections: what the instances still hold.
+  const externalPerInstanceKB =
+    Math.round((process.memoryUsage().external - externalBefore) / INSTANCES / 102.4) / 10;
   // For comparison: instances with extra routes build a route table of their own.
   const own = 100;
   const t2 = performance.now();
@@ -67,6 +73,7 @@ async function instances(): Promise<InstancesResult> {
     createMs,
     firstRequestMs,
     heapPerInstanceKB,
+    externalPerInstanceKB,
     ownTableCount: own,
     ownTableCreateMs,
   };
@@ -187,7 +194,7 @@ export async function runErgonomics(): Promise<void> {
     'test ergonomics (in process)',
     `  ${fmt(inst.count)} instances, small scenario: created in ${fmt(inst.createMs)} ms ` +
       `(${fmt((inst.createMs * 1000) / inst.count)} µs each), first request on each ${fmt(inst.firstRequestMs)} ms, ` +
-      `~${fmt(inst.heapPerInstanceKB, 1)} KB heap each`,
+      `~${fmt(inst.heapPerInstanceKB, 1)} KB heap and ${fmt(inst.externalPerInstanceKB, 1)} KB outside it each`,
     `  with an own route table (routes option): ${fmt((inst.ownTableCreateMs * 1000) / inst.ownTableCount)} µs per instance`,
     `  journal cost, GET /api/v4/users/1: ${fmt(over.getOnUs, 1)} µs on, ${fmt(over.getOffUs, 1)} µs off ` +
       `(+${fmt(over.getOnUs - over.getOffUs, 1)} µs)`,

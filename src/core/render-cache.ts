@@ -21,31 +21,58 @@ import { keptBytes } from './respond.js';
  * old-generation garbage, and the major collections it brings stall every request behind them.
  */
 export class FrequencySketch {
-  readonly #counts: Uint8Array;
-  readonly #shift: number;
+  #counts: Uint8Array;
+  #bits: number;
+  readonly #maxBits: number;
+  /** Asks since the counts were last halved. */
   #added = 0;
-  readonly #period: number;
+  /** Asks since the sketch was made. */
+  #asks = 0;
 
-  constructor(bits = 17) {
-    this.#counts = new Uint8Array(1 << bits);
-    this.#shift = 32 - bits;
-    this.#period = 8 << bits;
+  /**
+   * Counters for up to `2 ** maxBits` hashed keys. The table starts at 256 counters and doubles whenever
+   * it has been asked as many times as it has counters: an instance that serves a few requests (a test's)
+   * holds a few hundred bytes rather than the full table (128 KB at 17 bits, two per instance).
+   */
+  constructor(maxBits = 17) {
+    this.#maxBits = maxBits;
+    this.#bits = Math.min(8, maxBits);
+    this.#counts = new Uint8Array(1 << this.#bits);
+  }
+
+  /** Bytes the counters take now. */
+  get bytes(): number {
+    return this.#counts.length;
   }
 
   #slot(h: number): number {
-    return Math.imul(h, 0x9e3779b1) >>> this.#shift;
+    return Math.imul(h, 0x9e3779b1) >>> (32 - this.#bits);
   }
 
   /** Counts one more ask for hashed key `h`. */
   record(h: number): void {
     const i = this.#slot(h);
     if (this.#counts[i]! < 255) this.#counts[i]!++;
-    if (++this.#added >= this.#period) this.#age();
+    if (++this.#added >= 8 << this.#bits) this.#age();
+    if (++this.#asks >= 1 << this.#bits && this.#bits < this.#maxBits) this.#grow();
   }
 
   /** Asks counted lately for hashed key `h` (collisions may add some). */
   frequency(h: number): number {
     return this.#counts[this.#slot(h)]!;
+  }
+
+  /**
+   * Doubles the counters. A key's slot is the top bits of its mixed hash, so its new slot's top bits are
+   * its old slot: each new counter starts at the old one's count, which every key it holds was counted
+   * in, and no key is counted less than before.
+   */
+  #grow(): void {
+    const old = this.#counts;
+    const next = new Uint8Array(old.length * 2);
+    for (let j = 0; j < next.length; j++) next[j] = old[j >>> 1]!;
+    this.#counts = next;
+    this.#bits++;
   }
 
   /** Halves every count: what was asked for long ago weighs less than what is asked for now. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RenderCache, Renderings, type CacheEntry } from '../../src/core/render-cache.js';
+import { FrequencySketch, RenderCache, Renderings, type CacheEntry } from '../../src/core/render-cache.js';
 import { createFauxlab, type Fauxlab } from '../../src/index.js';
 import type { ScenarioFile } from '../../src/scenario/schema.js';
 
@@ -18,6 +18,39 @@ function entry(name: string, dropped: string[]): CacheEntry & { name: string } {
     },
   };
 }
+
+describe('FrequencySketch', () => {
+  it('starts at 256 counters and doubles each time it was asked as often as it has counters, up to its maximum', () => {
+    const sketch = new FrequencySketch();
+    expect(sketch.bytes).toBe(256);
+    for (let h = 0; h < 255; h++) sketch.record(h);
+    expect(sketch.bytes).toBe(256);
+    sketch.record(255);
+    expect(sketch.bytes).toBe(512);
+    for (let h = 256; h < 1 << 17; h++) sketch.record(h);
+    expect(sketch.bytes).toBe(1 << 17);
+    for (let h = 0; h < 1 << 17; h++) sketch.record(h);
+    expect(sketch.bytes).toBe(1 << 17);
+    const small = new FrequencySketch(6);
+    for (let h = 0; h < 1000; h++) small.record(h);
+    expect(small.bytes).toBe(64);
+  });
+
+  it('counts no key less once it has grown', () => {
+    const sketch = new FrequencySketch(12);
+    const asked = new Map<number, number>();
+    // 100 keys asked 1..5 times each while the table is small, then others until it is full size.
+    for (let k = 1; k <= 100; k++)
+      for (let n = 0; n <= k % 5; n++) {
+        sketch.record(k * 7919);
+        asked.set(k * 7919, n + 1);
+      }
+    for (let h = 1_000_000; sketch.bytes < 1 << 12; h++) sketch.record(h);
+    for (const [h, n] of asked) {
+      expect(sketch.frequency(h)).toBeGreaterThanOrEqual(n);
+    }
+  });
+});
 
 describe('RenderCache', () => {
   it('drops the least recently used entries when over its budget, and what it holds stays within it', () => {
