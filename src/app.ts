@@ -18,7 +18,8 @@ import { Store } from './core/store.js';
 import { settleJobs } from './core/jobs.js';
 import { asFetch, knownBody, knownText, lightRequest } from './core/fetch.js';
 import { AREAS } from './resources/index.js';
-import { buildWorld, loadScenario } from './scenario/index.js';
+import { loadOnce } from './scenario/loaded.js';
+import { buildWorld, type Scenario, type ScenarioInput } from './scenario/index.js';
 import { Faults } from './testing/faults.js';
 import {
   captureResponse,
@@ -82,12 +83,17 @@ function journalOptions(o: FauxlabOptions['journal']): JournalOptions {
 }
 
 export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
-  let scenario = loadScenario(options.scenario ?? {});
-  const initialClock = () => options.now ?? scenario.now ?? DEFAULT_START;
-  const world = () =>
-    buildWorld(scenario, { seed: options.seed, tier: options.tier, now: new Date(initialClock()) });
+  const startOf = (s: Scenario) => options.now ?? s.now ?? DEFAULT_START;
+  const open = (input: ScenarioInput): { scenario: Scenario; initial: PlatformState } => {
+    const s = loadOnce(input);
+    return {
+      scenario: s,
+      initial: buildWorld(s, { seed: options.seed, tier: options.tier, now: new Date(startOf(s)) }),
+    };
+  };
+  let { scenario, initial } = open(options.scenario ?? {});
+  const initialClock = () => startOf(scenario);
   const clock = new Clock(initialClock(), options.realtimeClock ?? false);
-  let initial = world();
   const store = new Store(initial, AREAS);
   const logger = options.logger ?? ((msg, err) => console.error(msg, err));
   const journal = new Journal(journalOptions(options.journal));
@@ -419,8 +425,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
       named.clear();
     },
     load(input) {
-      scenario = loadScenario(input);
-      initial = world();
+      ({ scenario, initial } = open(input));
       instance.reset();
     },
     snapshot(name) {
