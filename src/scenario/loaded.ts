@@ -7,7 +7,8 @@
  * A scenario is found again by its JSON, in which every value that JSON would lose or change (undefined,
  * a Date, a non-finite number, -0) is spelt out, so that two inputs share a result only if validation
  * sees the same thing. Inputs that read files (a path, `extends`) or hold anything else (functions, class
- * instances) are validated each time. Bounded: keys of up to 256 KB, 16 of them, the least recently used dropped first.
+ * instances) are validated each time. Bounded: keys of up to 256 KB, 16 of them, the least recently used
+ * dropped first.
  */
 import { loadScenario, type ScenarioInput } from './index.js';
 import type { Scenario } from './schema.js';
