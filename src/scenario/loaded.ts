@@ -15,6 +15,8 @@ import type { Scenario } from './schema.js';
 
 const MAX_ENTRIES = 16;
 const MAX_KEY = 256 * 1024;
+/** Thrown out of the key's JSON walk at a value that is not plain data. */
+const NOT_PLAIN = new Error('not plain');
 
 /**
  * `input`'s key, or undefined when it is not kept: not a plain object of JSON values, with `extends`, or
@@ -24,7 +26,6 @@ const MAX_KEY = 256 * 1024;
 export function scenarioKey(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   if (Object.hasOwn(input, 'extends')) return undefined;
-  let plain = true;
   let json: string | undefined;
   try {
     json = JSON.stringify(input, function (this: Record<string, unknown>, k: string) {
@@ -38,19 +39,20 @@ export function scenarioKey(input: unknown): string | undefined {
       // A string that starts as a spelt-out value does is told apart by one more NUL.
       if (typeof own === 'string') return own.startsWith('\u0000') ? `\u0000${own}` : own;
       if (typeof own === 'boolean' || own === null) return own;
-      if (typeof own !== 'object') plain = false;
-      else if (own instanceof Date) return `\u0000date:${own.getTime()}`;
-      else if (!Array.isArray(own)) {
+      if (own instanceof Date) return `\u0000date:${own.getTime()}`;
+      if (typeof own !== 'object') throw NOT_PLAIN;
+      if (!Array.isArray(own)) {
         const proto = Object.getPrototypeOf(own) as unknown;
-        if (proto !== Object.prototype && proto !== null) plain = false;
+        if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
       }
-      return plain ? own : undefined;
+      return own;
     });
   } catch {
-    // A cycle or a getter that throws: validation will say what it says.
+    // Not plain (the first such value ends the walk), a cycle, or a getter that throws: validation will
+    // say what it says.
     return undefined;
   }
-  return plain && json !== undefined && json.length <= MAX_KEY ? json : undefined;
+  return json !== undefined && json.length <= MAX_KEY ? json : undefined;
 }
 
 /** A process's validated scenarios, by key. */
