@@ -24,10 +24,11 @@ export class FrequencySketch {
   #counts: Uint8Array;
   #bits: number;
   readonly #maxBits: number;
-  /** Asks since the counts were last halved. */
+  /**
+   * Asks since the counts were last halved. The table grows before its first halving (at as many asks as
+   * it has counters, against eight times as many), so while it grows this is every ask since it was made.
+   */
   #added = 0;
-  /** Asks since the sketch was made. */
-  #asks = 0;
 
   /**
    * Counters for up to `2 ** maxBits` hashed keys. The table starts at 256 counters and doubles whenever
@@ -53,8 +54,10 @@ export class FrequencySketch {
   record(h: number): void {
     const i = this.#slot(h);
     if (this.#counts[i]! < 255) this.#counts[i]!++;
-    if (++this.#added >= 8 << this.#bits) this.#age();
-    if (++this.#asks >= 1 << this.#bits && this.#bits < this.#maxBits) this.#grow();
+    ++this.#added;
+    if (this.#bits < this.#maxBits) {
+      if (this.#added >= 1 << this.#bits) this.#grow();
+    } else if (this.#added >= 8 << this.#bits) this.#age();
   }
 
   /** Asks counted lately for hashed key `h` (collisions may add some). */
