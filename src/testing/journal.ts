@@ -192,10 +192,23 @@ export function clientClosed(env: unknown): boolean {
 /** Headers whose value is a URL that may carry credentials. */
 const URL_HEADERS = new Set(['location', 'content-location', 'referer']);
 
+/**
+ * A `Link` header with each `<url>` filtered: a page's links repeat the request's query, a
+ * `private_token=` included (`Gitlab::Pagination::Base#page_href`).
+ */
+const redactLinks = (value: string) => value.replace(/<([^>]*)>/g, (_, url: string) => `<${redactUrl(url)}>`);
+
 export function journalHeaders(headers: Headers): Record<string, string> {
   const out = dict<string>();
   headers.forEach(
-    (v, k) => (out[k] = SECRET_HEADERS.has(k) ? FILTERED : URL_HEADERS.has(k) ? redactUrl(v) : v),
+    (v, k) =>
+      (out[k] = SECRET_HEADERS.has(k)
+        ? FILTERED
+        : URL_HEADERS.has(k)
+          ? redactUrl(v)
+          : k === 'link'
+            ? redactLinks(v)
+            : v),
   );
   return out;
 }

@@ -26,6 +26,16 @@ describe('security: credentials in the journal', () => {
     expect(text).toContain('?code=[FILTERED]&state=xyz');
   });
 
+  test('GET /api/v4/projects?private_token=...: the Link header, which repeats the query, is journaled filtered', async () => {
+    const fx = reliabilityFx();
+    const res = await fx.app.request('/api/v4/projects?per_page=1&private_token=dev-api');
+    expect(res.headers.get('link')).toContain('private_token=dev-api');
+    const [entry] = fx.requests();
+    expect(entry!.responseHeaders.link).toContain('private_token=[FILTERED]');
+    expect(JSON.stringify(fx.requests())).not.toContain('dev-api');
+    await expectUnharmed(fx);
+  });
+
   test('GET /api/v4/user?private%5Ftoken=...&x=%zz: a malformed query is kept with the credential filtered', async () => {
     const fx = reliabilityFx();
     await fx.app.request('/api/v4/user?private%5Ftoken=dev-api&x=%zz');
