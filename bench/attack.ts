@@ -146,13 +146,15 @@ const ATTACKS: Attack[] = [
         : get(port, `/__fauxlab/requests?path=${encodeURIComponent('/**a**a**a**a**b')}`),
   },
   {
-    name: 'cross-origin text/plain POST, rebound Host',
-    count: 2_000,
+    name: 'cross-origin POSTs (text/plain; JSON with Origin), rebound Host',
+    count: 3_000,
     concurrency: 4,
     once: (port, i) =>
-      i % 2 === 0
+      i % 3 === 0
         ? post(port, '/__fauxlab/reset', '{}', 'text/plain')
-        : get(port, '/__fauxlab/state', { Host: 'evil.test' }),
+        : i % 3 === 1
+          ? post(port, '/__fauxlab/reset', '{}', 'application/json', { Origin: 'http://evil.test' })
+          : get(port, '/__fauxlab/state', { Host: 'evil.test' }),
   },
   {
     name: 'form body with 1,000,000 params (9.9 MB)',

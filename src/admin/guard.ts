@@ -1,10 +1,14 @@
 /**
  * Who may drive the control plane. A mock on a developer's machine is reachable from every web page the
- * developer opens, so without an admin token the control plane answers only what a page cannot send or
- * read: POSTs must be JSON (a cross-origin page can send a "simple" form or text POST without asking
- * first, never a JSON one), and a request over the network must name a loopback host or the configured
- * base URL's (a page that rebinds its own DNS name to 127.0.0.1 still sends its own name). With an admin
- * token, every request must carry it, and then any host may.
+ * developer opens, so without an admin token the control plane refuses what only a browser sends for
+ * another site's page: a write whose `Origin` is not the server's own, or whose `Sec-Fetch-Site` says
+ * `cross-site` or `same-site` (every current browser sends one of the two with a cross-origin write).
+ * What a person or a script sends is accepted as WireMock's and moto's admin APIs accept it: `curl -X
+ * POST .../__fauxlab/reset` with no body and no type, `requests.post(url)`, or JSON. A body typed as a
+ * form or text is still refused (415): it is what a page's `<form>` sends, and never JSON. A request
+ * over the network must also name a loopback host or the configured base URL's (a page that rebinds
+ * its own DNS name to 127.0.0.1 still sends its own name). With an admin token, every request must
+ * carry it, and then any host may.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
@@ -69,14 +73,51 @@ export function guardControlPlane(req: Request, o: GuardOptions): void {
         `403 Forbidden - the control plane answers only requests to localhost, 127.0.0.1, [::1] or the base URL's host without an admin token (this one named ${JSON.stringify(name)}); start the server with --admin-token to serve it to other hosts`,
       );
   }
+  if (WRITES.has(req.method)) refuseCrossSite(req, o);
   if (req.method === 'POST' && !o.formPost) {
     const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json')
+    if (type !== '' && type !== 'application/json')
       throw apiError(
         415,
-        '415 Unsupported Media Type - send control plane POSTs as "Content-Type: application/json"',
+        '415 Unsupported Media Type - send control plane POSTs as "Content-Type: application/json" (or with no type)',
       );
   }
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Refuses a write a browser made for another site's page: `Sec-Fetch-Site` (Fetch Metadata) of
+ * `cross-site` or `same-site` (another port of localhost is same-site), or an `Origin` other than the
+ * server's own (the request's `Host`, or the base URL's origin); `Origin: null` (a sandboxed frame, a
+ * `file:` page) is never the server's. The dashboard's own writes are same-origin.
+ */
+function refuseCrossSite(req: Request, o: GuardOptions): void {
+  const site = req.headers.get('sec-fetch-site')?.trim().toLowerCase();
+  const origin = req.headers.get('origin')?.trim();
+  const crossSite = site === 'cross-site' || site === 'same-site';
+  if (!crossSite && (origin === undefined || origin === '' || ownOrigin(req, origin, o.baseUrl))) return;
+  throw apiError(
+    403,
+    `403 Forbidden - the control plane refuses writes made for another site's page (${
+      crossSite ? `Sec-Fetch-Site: ${site}` : `Origin: ${origin}`
+    }); send them without a browser, or from the dashboard`,
+  );
+}
+
+/** Whether an `Origin` names this server: the host (and port) it was asked for, or the base URL's. */
+function ownOrigin(req: Request, origin: string, baseUrl: string | undefined): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (baseUrl !== undefined && new URL(baseUrl).origin === url.origin) return true;
+  const asked = new URL(req.url);
+  const host = req.headers.get('host') ?? asked.host;
+  return asked.protocol === url.protocol && host.trim().toLowerCase() === url.host;
 }
 
 /**
