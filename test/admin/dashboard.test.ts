@@ -119,6 +119,28 @@ describe('dashboard: HTML', () => {
     expect(bad.text).toContain('status: abc is not a status or a class such as 4xx');
   });
 
+  it('requests view: each path with its query string (credentials filtered), a long one cut with the whole in its tooltip', async () => {
+    const fx = world();
+    await fx.app.request('/api/v4/projects?search=vault&order_by=id&private_token=root-api', {
+      headers: { 'PRIVATE-TOKEN': 'alice-api' },
+    });
+    const long = `/api/v4/projects?search=${'x'.repeat(200)}`;
+    await fx.app.request(long);
+    const { text } = await page(fx, '?view=requests');
+    expect(text).toContain(
+      '<td class="path" title="/api/v4/projects?search=vault&amp;order_by=id&amp;private_token=%5BFILTERED%5D">/api/v4/projects?search=vault&amp;order_by=id&amp;private_token=%5BFILTERED%5D</td>',
+    );
+    expect(text).toContain('Details of request 1: GET /api/v4/projects?search=vault&amp;order_by=id');
+    expect(text).not.toContain('root-api');
+    const cell = /<td class="path" title="([^"]*)">([^<]*)<\/td>/.exec(
+      text.slice(text.indexOf('data-id="2"')),
+    )!;
+    expect(cell[1]).toBe(long);
+    expect([...cell[2]!].length).toBe(120);
+    expect(cell[2]!.endsWith('…')).toBe(true);
+    expect(long.startsWith(cell[2]!.slice(0, -1))).toBe(true);
+  });
+
   it('requests view: the rows fragment holds only entries after `since`, and names the last id', async () => {
     const fx = world();
     await fx.app.request('/api/v4/version');

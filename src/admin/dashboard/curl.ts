@@ -34,9 +34,14 @@ function queryString(query: Readonly<Record<string, unknown>>): string {
   return new URLSearchParams(rackPairs(query)).toString();
 }
 
-export function curlCommand(entry: JournalEntry, origin: string): string {
+/** The path as sent with its query string (credentials still `[FILTERED]`). */
+export function pathWithQuery(entry: JournalEntry): string {
   const qs = queryString(entry.query);
-  const url = `${origin}${entry.path}${qs ? `?${qs}` : ''}`;
+  return `${entry.path}${qs ? `?${qs}` : ''}`;
+}
+
+export function curlCommand(entry: JournalEntry, origin: string): string {
+  const url = `${origin}${pathWithQuery(entry)}`;
   const lines: string[] = [];
   const m = entry.method;
   lines.push(

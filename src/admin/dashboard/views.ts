@@ -12,7 +12,7 @@ import { deliveries } from '../../resources/integrations/delivery.js';
 import { chunkIds } from '../../resources/issuables/store.js';
 import type { Fault } from '../../testing/faults.js';
 import { FILTERED, isSecretKey, redact, type JournalEntry } from '../../testing/journal.js';
-import { curlCommand } from './curl.js';
+import { curlCommand, pathWithQuery } from './curl.js';
 import { h, type Html, type Part } from './html.js';
 import { renderAs, type Rendered } from './render.js';
 
@@ -35,18 +35,23 @@ function headerTable(caption: string, headers: Readonly<Record<string, string>>)
 
 export const REQUEST_COLUMNS = 8;
 
+/** Characters of a path and query a row shows; a longer one is cut, whole in its tooltip and details. */
+export const PATH_SHOWN = 120;
+
 export function requestRows(entries: readonly JournalEntry[], origin: string): Html {
   return h`${entries.map((e) => {
     const curlId = `curl-${e.id}`;
+    const path = pathWithQuery(e);
+    const shown = [...path].length > PATH_SHOWN ? `${[...path].slice(0, PATH_SHOWN - 1).join('')}…` : path;
     return h`<tbody class="entry" data-id="${e.id}">
 <tr class="summary ${statusClass(e.status)}">
 <td>${e.id}</td><td><time datetime="${e.at}">${e.at.slice(11, 23)}</time></td><td class="method">${e.method}</td>
-<td class="path">${e.path}</td><td class="status">${e.status}</td><td class="user">${e.user ?? ''}${
+<td class="path" title="${path}">${shown}</td><td class="status">${e.status}</td><td class="user">${e.user ?? ''}${
       e.sudoFrom ? h` <small>(sudo by ${e.sudoFrom})</small>` : ''
     }</td><td class="route">${e.route ?? ''}</td><td class="num">${e.durationMs}</td>
 </tr>
 <tr class="detail"><td colspan="${REQUEST_COLUMNS}"><details>
-<summary>Details of request ${e.id}: ${e.method} ${e.path}</summary>
+<summary>Details of request ${e.id}: ${e.method} ${path}</summary>
 ${e.explain !== undefined ? h`<p class="explain"><strong>Why ${e.status}:</strong> ${e.explain}</p>` : ''}
 ${e.faults?.length ? h`<p>Faults applied: ${e.faults.join(', ')}</p>` : ''}
 ${e.truncated?.length ? h`<p>Cut at the journal's body limit: ${e.truncated.join(', ')}</p>` : ''}
