@@ -2,13 +2,15 @@
 /**
  * The `fauxlab` command: serve a scenario over HTTP, validate scenario files, list routes.
  *
- * Start-up time matters (a test suite may launch it per run): only yargs is imported up front, each
+ * Start-up time matters (a test suite may launch it per run): only yargs (and the short, dependency-free
+ * list of GitLab versions the flags are checked against) is imported up front, each
  * command imports what it needs, and faker is loaded only for a scenario with a `generate` block.
  */
 import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseVersion } from '../src/core/versions.js';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import type { Scenario } from '../src/scenario/index.js';
@@ -67,6 +69,7 @@ interface ServeArgs {
   scenario?: string;
   seed?: number;
   tier?: 'free' | 'premium' | 'ultimate';
+  gitlabVersion?: string;
   baseUrl?: string;
   controlPlane: boolean;
   adminToken?: string;
@@ -251,6 +254,7 @@ async function serveCommand(args: ServeArgs): Promise<void> {
     scenario,
     seed: args.seed,
     tier: args.tier,
+    ...(args.gitlabVersion !== undefined && { version: args.gitlabVersion }),
     baseUrl: args.baseUrl,
     controlPlane: args.controlPlane,
     ...(token !== undefined && { controlPlaneToken: token }),
@@ -466,6 +470,11 @@ function serveOptions(y: Argv) {
       choices: ['free', 'premium', 'ultimate'] as const,
       describe: "tier (overrides the scenario's)",
     })
+    .option('gitlab-version', {
+      type: 'string',
+      describe:
+        "GitLab version to answer as: a minor such as 15.4, or a release such as 15.4.6 (overrides the scenario's; 13.12 to 15.11)",
+    })
     .option('base-url', {
       type: 'string',
       describe: 'external URL for links in responses, e.g. http://gitlab.example.com',
@@ -532,6 +541,12 @@ function serveOptions(y: Argv) {
       if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535)
         throw new Error('--port must be an integer from 0 to 65535');
       if (a.seed !== undefined && !Number.isSafeInteger(a.seed)) throw new Error('--seed must be an integer');
+      if (typeof a.gitlabVersion === 'string')
+        try {
+          parseVersion(a.gitlabVersion);
+        } catch (e) {
+          throw new Error(`--gitlab-version: ${(e as Error).message}`);
+        }
       if (typeof a.baseUrl === 'string' && !/^https?:\/\/[^/]/.test(a.baseUrl))
         throw new Error('--base-url must be an http(s) URL');
       if (!Number.isInteger(a.journalSize) || (a.journalSize as number) < 0)
@@ -611,6 +626,7 @@ const VALUE_FLAGS = new Set([
   's',
   'seed',
   'tier',
+  'gitlab-version',
   'base-url',
   'admin-token',
   'latency',

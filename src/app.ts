@@ -3,6 +3,7 @@
  * once per process and shared, immutable; an instance is its own state, clock, journal and faults,
  * bound to each request through the request's env. Creating an instance therefore registers nothing.
  */
+import { parseVersion } from './core/versions.js';
 import { types } from 'node:util';
 import { Hono } from 'hono';
 import { recordActivity } from './core/activity.js';
@@ -83,12 +84,18 @@ function journalOptions(o: FauxlabOptions['journal']): JournalOptions {
 }
 
 export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
+  const version = options.version === undefined ? undefined : parseVersion(options.version);
   const startOf = (s: Scenario) => options.now ?? s.now ?? DEFAULT_START;
   const open = (input: ScenarioInput): { scenario: Scenario; initial: PlatformState } => {
     const s = loadOnce(input);
     return {
       scenario: s,
-      initial: buildWorld(s, { seed: options.seed, tier: options.tier, now: new Date(startOf(s)) }),
+      initial: buildWorld(s, {
+        seed: options.seed,
+        tier: options.tier,
+        version: version?.minor,
+        now: new Date(startOf(s)),
+      }),
     };
   };
   let { scenario, initial } = open(options.scenario ?? {});
@@ -107,10 +114,11 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     clock,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     impersonationEnabled: options.impersonation ?? true,
-    version: options.version,
+    version: version?.release,
     maxUploadsTotal: options.maxUploadsTotal ?? DEFAULT_MAX_UPLOADS_TOTAL,
     renderings: new Renderings(options.renderCacheBytes),
     tier: () => store.state.tier,
+    gitlab: () => store.state.version,
   };
 
   const table = options.routes ? buildTable(options.routes) : sharedTable();

@@ -5,6 +5,7 @@ import type { Renderings } from './render-cache.js';
 import type { RawParams } from './params.js';
 import type { PlatformState, TokenRecord, UserRecord, Tier } from './state.js';
 import type { Store } from './store.js';
+import type { Minor } from './versions.js';
 
 /** What every handler of one instance shares: its store, clock and options. */
 export interface Fx {
@@ -14,8 +15,10 @@ export interface Fx {
   baseUrl?: string;
   /** Impersonation tokens are refused when this is off (the platform's instance configuration). */
   impersonationEnabled: boolean;
-  /** The configured `GET /version` string, if any. */
+  /** The configured `GET /version` release, if one was given (else the minor's own, `RELEASES`). */
   version?: string;
+  /** The GitLab minor release the instance answers as: ask `has(c, declaration)`, never compare it. */
+  gitlab(): Minor;
   /** Bytes all project uploads together may hold (the instance's `maxUploadsTotal`). */
   maxUploadsTotal?: number;
   /** Entity renderings kept across requests, within the instance's byte budget. */

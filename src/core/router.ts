@@ -13,6 +13,7 @@ import { recordActivity } from './activity.js';
 import type { Ctx, Env, RequestEnv, RequestProbe } from './context.js';
 import { ApiError, apiError, noRoute } from './errors.js';
 import { preloadFiles } from './files.js';
+import { checkSpan, inSpan, spanText, type Minor, type Span } from './versions.js';
 import type { JobRunner } from './jobs.js';
 import {
   checkMultipartParts,
@@ -54,6 +55,14 @@ export interface RouteOptions<S extends Shape = Shape> {
    */
   tier?: 'premium' | 'ultimate';
   /**
+   * The GitLab releases that have the route (src/core/versions.ts): from `since`, until `until` (the
+   * first without it). Outside them the route does not exist: the catch-all 404, explained in the journal.
+   */
+  since?: Minor;
+  until?: Minor;
+  /** With `since` / `until`: the platform's source that dates the route (a doc/api page, its merge request). */
+  source?: string;
+  /**
    * The body is the route's own bytes (a file Workhorse hands over as it came): it is not read as params,
    * whatever its content type; the handler reads it.
    */
@@ -66,6 +75,10 @@ export interface RouteInfo {
   path: string;
   /** The lowest tier that has the route, when not every tier does. */
   tier?: 'premium' | 'ultimate';
+  /** The releases that have the route, when not every supported one does, and what dates them. */
+  since?: Minor;
+  until?: Minor;
+  source?: string;
 }
 
 const TIER_RANK = { free: 0, premium: 1, ultimate: 2 } as const;
@@ -168,7 +181,19 @@ export class ApiRouter {
     };
     const shape = opts.params;
     const tier = opts.tier;
-    this.routes.push(tier ? { method, path, tier } : { method, path });
+    const span: Span = { since: opts.since, until: opts.until };
+    const dated = span.since !== undefined || span.until !== undefined;
+    const info: RouteInfo = { method, path };
+    if (tier) info.tier = tier;
+    if (dated) {
+      // Checked as `versioned` checks a declaration: a dated route names what dates it.
+      checkSpan(`${method} ${path}`, span);
+      if (!opts.source) throw new Error(`${method} ${path}: a dated route needs its source`);
+      if (span.since !== undefined) info.since = span.since;
+      if (span.until !== undefined) info.until = span.until;
+      info.source = opts.source;
+    }
+    this.routes.push(info);
     const requirements = Object.entries(opts.requirements ?? {});
     // Mounted under one prefix (`/api/v4`), so the name is the same on every request: found once.
     let name: string | undefined;
@@ -203,6 +228,8 @@ export class ApiRouter {
       const fx = c.get('fx');
       if (!tierHas(fx.tier(), tier))
         throw noRoute(`no such route on the ${fx.tier()} tier (it needs ${tier})`);
+      if (dated && !inSpan(fx.gitlab(), span))
+        throw noRoute(`no such route in GitLab ${fx.gitlab()} (it is in ${spanText(span)})`);
       for (const [n, re] of requirements) if (!re.test(c.req.param(n) ?? '')) throw noRoute();
       if (read || opts.rawBody) return run(c, readQueryParams(c), probe);
       return readParams(c).then((raw) => run(c, raw, probe));

@@ -3,6 +3,7 @@
  * what clients see is built from them by entity functions, per viewer. Sequences and indexes live in the
  * state too, so that reset, snapshot and restore are exact.
  */
+import { DEFAULT_MINOR, type Minor } from './versions.js';
 import { dict } from './own.js';
 import { projectNamesOf, type ProjectNames } from './project-names.js';
 import {
@@ -286,6 +287,8 @@ export interface AreaSlice {
 
 export interface PlatformState extends AreaStates {
   tier: Tier;
+  /** The GitLab minor release the instance answers as (src/core/versions.ts). */
+  version: Minor;
   /** Application settings: the stored overrides; defaults live with the settings area. */
   settings: Record<string, unknown>;
   features: Record<string, FeatureRecord>;
@@ -354,9 +357,14 @@ export interface PlatformState extends AreaStates {
  * An empty state with the slices of `areas`. Every root is built the same way, key by key in the same
  * order, so that every root has the same hidden class (the area list is fixed per process).
  */
-export function emptyState(areas: readonly AreaSlice[], tier: Tier = 'free'): PlatformState {
+export function emptyState(
+  areas: readonly AreaSlice[],
+  tier: Tier = 'free',
+  version: Minor = DEFAULT_MINOR,
+): PlatformState {
   const st = {
     tier,
+    version,
     settings: dict(),
     features: dict(),
     seq: {},
@@ -408,7 +416,7 @@ export function emptyState(areas: readonly AreaSlice[], tier: Tier = 'free'): Pl
 export function completeState(saved: PlatformState, areas: readonly AreaSlice[]): PlatformState {
   // A frozen root was committed by a store of this layout; only one read back from JSON can be older.
   const st = Object.isFrozen(saved) ? saved : upgradeTables(saved);
-  const empty = emptyState(areas, st.tier) as unknown as Record<string, unknown>;
+  const empty = emptyState(areas, st.tier, st.version) as unknown as Record<string, unknown>;
   const given = st as unknown as Record<string, unknown>;
   const missing = Object.keys(empty).filter((k) => given[k] === undefined);
   const idx = (st.idx ?? {}) as unknown as Record<string, unknown>;

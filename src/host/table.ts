@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import type { Env } from '../core/context.js';
 import { ApiError, grapeError, internalError, noRoute } from '../core/errors.js';
 import type { JobRunner } from '../core/jobs.js';
+import { inSpan } from '../core/versions.js';
 import { patternMatcher, ApiRouter, ShapedRouter, tierHas, type RouteInfo } from '../core/router.js';
 import { controlPlane } from '../admin/control.js';
 import { dashboardAdmits } from '../admin/dashboard/index.js';
@@ -96,9 +97,12 @@ export function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
   app.route('/', api.web);
 
   app.notFound((c) => {
-    const tier = binding(c).fx.tier();
+    const fx = binding(c).fx;
+    const tier = fx.tier();
     const methods = c.req.path.startsWith('/api/v4/')
-      ? matchers.filter((m) => tierHas(tier, m.tier) && m.re.test(c.req.path)).map((m) => m.method)
+      ? matchers
+          .filter((m) => tierHas(tier, m.tier) && inSpan(fx.gitlab(), m) && m.re.test(c.req.path))
+          .map((m) => m.method)
       : [];
     // A known path with another method still answers 404: the platform's catch-all route wins over
     // Grape's 405. Only OPTIONS gets the path's methods.

@@ -9,6 +9,7 @@ import { registerMergeChecks } from '../core/merge-checks.js';
 import { registerPushHooks } from '../core/push.js';
 import { emptyState, type PlatformState, type Tier } from '../core/state.js';
 import type { ApiRouter } from '../core/router.js';
+import type { Minor } from '../core/versions.js';
 import { usersArea } from './users/area.js';
 import { groupsArea } from './groups/area.js';
 import { projectsArea } from './projects/area.js';
@@ -138,4 +139,5 @@ export function registerApi(r: ApiRouter): void {
 }
 
 /** An empty world: the core tables and every area's slice. */
-export const emptyWorld = (tier: Tier = 'free'): PlatformState => emptyState(AREAS, tier);
+export const emptyWorld = (tier: Tier = 'free', version?: Minor): PlatformState =>
+  emptyState(AREAS, tier, version);

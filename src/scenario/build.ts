@@ -10,6 +10,7 @@ import type { PlatformState, Tier } from '../core/state.js';
 import { freezeNew, iget, tget, tvalues } from '../core/table.js';
 import type { AreaScenario, ScenarioBuild } from '../core/area.js';
 import { AREAS, emptyWorld } from '../resources/index.js';
+import type { Minor } from '../core/versions.js';
 import { addShare, addStar, createGroup, createProject, setMember } from '../resources/projects/model.js';
 import { addToken, createUser } from '../resources/users/model.js';
 import { generate } from './generate.js';
@@ -37,13 +38,15 @@ export interface BuildOptions {
   /** Seed of the generated records; overrides the scenario's. */
   seed?: number;
   tier?: Tier;
+  /** The GitLab minor release; overrides the scenario's. */
+  version?: Minor;
   now: Date;
 }
 
 /** Builds a frozen initial state from a validated scenario. */
 export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
   // Built by plain mutation, then frozen once: much cheaper than drafting a large world.
-  const st = emptyWorld(opts.tier ?? s.tier) as Draft<PlatformState>;
+  const st = emptyWorld(opts.tier ?? s.tier, opts.version ?? s.version) as Draft<PlatformState>;
   const now = opts.now.toISOString();
   st.settings = Object.assign(dict(), s.settings);
 

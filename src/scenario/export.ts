@@ -16,6 +16,7 @@ import {
   type UserRecord,
 } from '../core/state.js';
 import type { ScenarioOut } from '../core/area.js';
+import { DEFAULT_MINOR } from '../core/versions.js';
 import { mget, tget, tvalues, type Table } from '../core/table.js';
 import { AREAS } from '../resources/index.js';
 import { buildWorld } from './build.js';
@@ -121,6 +122,8 @@ export interface ExportOptions {
 export function exportScenario(st: PlatformState, opts: ExportOptions): ScenarioFile {
   const now = opts.now;
   const out: Out = { now, tier: st.tier };
+  // The seed's version is the default: a 13.12 world's file stays as it was.
+  if (st.version !== DEFAULT_MINOR) out.version = st.version;
   if (Object.keys(st.settings).length) out.settings = st.settings;
   const features = Object.values(st.features).map(featureEntry);
   if (features.length) out.features = features;

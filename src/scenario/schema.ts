@@ -2,6 +2,7 @@
  * The scenario file format: a public contract. Field names here are documented in the README and
  * exported as a JSON Schema (scenarios/schema.json) for editors.
  */
+import { DEFAULT_MINOR, MINORS, SUPPORTED_RANGE, type Minor } from '../core/versions.js';
 import { z } from 'zod';
 import { accessLevel, digestHex, isoDate, isoTime } from '../core/fields.js';
 import { AREAS, type AreaList } from '../resources/index.js';
@@ -186,6 +187,17 @@ export const scenarioSchema = z.strictObject({
     .enum(['free', 'premium', 'ultimate'])
     .default('free')
     .describe('`free` behaves as the community edition'),
+  version: z
+    .string()
+    .default(DEFAULT_MINOR)
+    .refine((v) => MINORS.includes(v as Minor), {
+      error: (i) =>
+        `GitLab version ${JSON.stringify(i.input)} is not supported: give a minor release from ${SUPPORTED_RANGE}`,
+    })
+    .transform((v) => v as Minor)
+    .describe(
+      `the GitLab minor release the instance answers as (${SUPPORTED_RANGE}; default ${DEFAULT_MINOR})`,
+    ),
   now: isoTime.optional().describe('where the instance clock starts, e.g. 2021-01-04T10:00:00Z'),
   settings: z.record(z.string(), z.unknown()).default({}),
   features: z.array(featureSchema).default([]),

@@ -181,6 +181,10 @@ describe('bad flags', () => {
     [['serve', '--port', 'abc'], /--port must be an integer/],
     [['--port', '99999'], /--port must be an integer/],
     [['--tier', 'gold'], /Invalid values:[\s\S]*tier/],
+    [
+      ['--gitlab-version', '16.0'],
+      /--gitlab-version: GitLab version "16.0" is not supported: fauxlab answers as GitLab 13\.12 to 15\.11/,
+    ],
     [['--seed', 'x'], /--seed must be an integer/],
     [['frobnicate'], /Unknown argument: frobnicate/],
   ])('%j exits non-zero with a message and no stack trace', async (args, message) => {
@@ -201,6 +205,7 @@ describe('bad flags', () => {
       '--scenario',
       '--seed',
       '--tier',
+      '--gitlab-version',
       '--base-url',
       '--control-plane',
       '--frozen-clock',
@@ -355,6 +360,9 @@ describe('fauxlab serve', () => {
       return text;
     };
     expect((JSON.parse(await state(['--tier', 'ultimate'])) as { tier: string }).tier).toBe('ultimate');
+    expect((JSON.parse(await state(['--gitlab-version', '15.4'])) as { version: string }).version).toBe(
+      '15.4',
+    );
     const seven = await state(['--seed', '7']);
     expect(await state(['--seed', '7'])).toBe(seven);
     expect(await state([])).not.toBe(seven);

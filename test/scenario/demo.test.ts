@@ -83,6 +83,7 @@ describe('scenarios/schema.json', () => {
       'extends',
       'seed',
       'tier',
+      'version',
       'now',
       'settings',
       'features',

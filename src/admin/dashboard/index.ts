@@ -5,7 +5,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { Env } from '../../core/context.js';
+import type { Env, Fx } from '../../core/context.js';
 import { ApiError } from '../../core/errors.js';
 import type { JournalEntry, JournalFilter } from '../../testing/journal.js';
 import { SCRIPT, STYLE } from './assets.js';
@@ -142,8 +142,8 @@ async function viewBody(
   }
 }
 
-/** Every control-plane endpoint, from the routes the control plane has. */
-function endpointIndex(app: Hono<Env>) {
+/** The instance (its GitLab version and tier) and every control-plane endpoint, from the routes it has. */
+function endpointIndex(app: Hono<Env>, fx: Fx) {
   const seen = new Set<string>();
   const endpoints: { method: string; path: string; description: string | null }[] = [];
   for (const r of app.routes) {
@@ -154,12 +154,13 @@ function endpointIndex(app: Hono<Env>) {
     seen.add(key);
     endpoints.push({ method: r.method, path, description: DESCRIPTIONS[key] ?? null });
   }
-  return { dashboard: '/__fauxlab/', endpoints };
+  const st = fx.store.state;
+  return { gitlab: { version: st.version, tier: st.tier }, dashboard: '/__fauxlab/', endpoints };
 }
 
 export function dashboard(app: Hono<Env>, journalFilter: (url: URL) => JournalFilter): void {
   app.get('/', async (c) => {
-    if (!wantsHtml(c.req.header('accept'))) return c.json(endpointIndex(app));
+    if (!wantsHtml(c.req.header('accept'))) return c.json(endpointIndex(app, bindingOf(c).fx));
     if (!signedIn(c)) return htmlResponse(c, loginPage(undefined), 401);
     const q = new URL(c.req.url).searchParams;
     const asked = q.get('view');

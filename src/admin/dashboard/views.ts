@@ -341,7 +341,7 @@ export async function worldView(
     (l) =>
       h`<li><a href="${worldLink({ list: l })}"${q.project === undefined && q.list === l ? h` aria-current="true"` : ''}>${l[0]!.toUpperCase() + l.slice(1)}</a></li>`,
   );
-  return h`<section aria-labelledby="counts-h"><h2 id="counts-h">Counts <small>(tier ${st.tier})</small></h2>
+  return h`<section aria-labelledby="counts-h"><h2 id="counts-h">Counts <small>(GitLab ${st.version}, tier ${st.tier})</small></h2>
 <dl class="counts">${worldCounts(st).map(([k, v]) => h`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl></section>
 <div class="columns">
 <section aria-labelledby="browse-h"><h2 id="browse-h">Browse</h2>

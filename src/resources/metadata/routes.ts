@@ -6,15 +6,15 @@ import { state, type Ctx } from '../../core/context.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { PlatformState } from '../../core/state.js';
 import { tleaves } from '../../core/table.js';
+import { releaseOf } from '../../core/versions.js';
 
-/** The release fauxlab answers as by default: the last 13.x. */
-export const DEFAULT_VERSION = '13.12.15';
 /** A commit id of the platform's shape; no real revision is implied. */
 export const REVISION = 'b0e3ad4a5b6';
 
-/** The version string: the configured one (default the last 13.x), with `-ee` on the paid tiers. */
+/** The version string: the configured release, else the minor's own, with `-ee` on the paid tiers. */
 export function instanceVersion(c: Ctx): string {
-  const v = c.get('fx').version ?? DEFAULT_VERSION;
+  const fx = c.get('fx');
+  const v = releaseOf(fx.gitlab(), fx.version);
   return c.get('fx').tier() === 'free' || /-ee$/.test(v) ? v : `${v}-ee`;
 }
 

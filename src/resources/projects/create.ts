@@ -1,4 +1,6 @@
 /** POST /projects: the writable attributes, their validation and the new project. */
+import { has } from '../../core/versions.js';
+import { DEFAULT_BRANCH_MAIN } from './versions.js';
 import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { ACCESS } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
@@ -208,7 +210,8 @@ export function createProjectRoute(c: Ctx): Response {
 
   const now = c.get('fx').clock.iso();
   const readme = a.initialize_with_readme === true;
-  const defaultBranch = setting(st, 'default_branch_name') || 'master';
+  const defaultBranch =
+    setting(st, 'default_branch_name') || (has(c, DEFAULT_BRANCH_MAIN) ? 'main' : 'master');
   const id = write(c, (d) => {
     const changes = attributeChanges(raw, a, undefined, user.admin, () => (d.seq.projects ?? 0) + 1);
     const pid = createProject(

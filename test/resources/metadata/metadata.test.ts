@@ -19,13 +19,15 @@ describe('GET /version', () => {
   });
 
   it('GET /version: the version option replaces the default, -ee still added once on paid tiers', async () => {
-    expect((await send(world({ version: '13.8.4' }), 'GET', '/version', 'dev')).body.version).toBe('13.8.4');
+    expect((await send(world({ version: '13.12.3' }), 'GET', '/version', 'dev')).body.version).toBe(
+      '13.12.3',
+    );
     expect(
-      (await send(world({ version: '13.8.4', tier: 'premium' }), 'GET', '/version', 'dev')).body.version,
-    ).toBe('13.8.4-ee');
+      (await send(world({ version: '13.12.3', tier: 'premium' }), 'GET', '/version', 'dev')).body.version,
+    ).toBe('13.12.3-ee');
     expect(
-      (await send(world({ version: '13.8.4-ee', tier: 'premium' }), 'GET', '/version', 'dev')).body.version,
-    ).toBe('13.8.4-ee');
+      (await send(world({ version: '13.12.3-ee', tier: 'premium' }), 'GET', '/version', 'dev')).body.version,
+    ).toBe('13.12.3-ee');
   });
 
   it('GET /version: 401 without a user; read_user and read_api tokens may read it', async () => {
