@@ -195,6 +195,11 @@ export class ObjectStore {
     this.#staged = quarantine;
   }
 
+  /** Whether a quarantine is staged (what is read now may not stay: see reach.ts). */
+  get staging(): boolean {
+    return this.#staged !== undefined;
+  }
+
   /** Drops the staged objects: the store is as it was before `stage`. */
   unstage(): void {
     this.#staged = undefined;
