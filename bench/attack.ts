@@ -15,9 +15,13 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ObjectStore } from '../src/resources/repository/objects.js';
+import { writePack } from '../src/resources/repository/pack.js';
+import { FLUSH, pkt } from '../src/resources/git_http/pktline.js';
 
 const SECONDS = Number(process.env.ATTACK_SECONDS ?? 6);
 const ADMIN = 'attack-admin-token';
+const MALLORY = 'attack-mallory-token';
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, '..', 'bin', 'fauxlab.js');
 
@@ -83,6 +87,96 @@ const markdownAttack = (name: string, count: number, body: string): Attack => ({
   once: (port) => post(port, '/api/v4/markdown', body),
 });
 const manyParams = 'a=1&'.repeat(1_000_000) + 'title=t';
+
+/**
+ * The ids of the git object attacks' world (see `startServer`): a private `root/vault` with a commit
+ * of a blob of its own, and `mallory` (no member of it) with her `mallory/loot`; read once.
+ */
+interface Vault {
+  commit: string;
+  blob: string;
+  auth: string;
+  /** The head of the public `acme/app`, for the fetches. */
+  head: string;
+}
+let vault: Promise<Vault> | undefined;
+async function api(port: number, method: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : json(body),
+  });
+  return (await res.json()) as Record<string, any>;
+}
+async function makeVault(port: number): Promise<Vault> {
+  const vaultHead = await api(port, 'GET', '/projects/root%2Fvault/repository/branches/master', ADMIN);
+  const tree = (await api(port, 'GET', '/projects/root%2Fvault/repository/tree', ADMIN)) as unknown as {
+    path: string;
+    id: string;
+  }[];
+  const app = await api(port, 'GET', '/projects/acme%2Fapp/repository/branches/master', ADMIN);
+  return {
+    commit: vaultHead.commit.id,
+    blob: tree.find((e) => e.path === 'secret.txt')!.id,
+    auth: `Basic ${Buffer.from(`mallory:${MALLORY}`).toString('base64')}`,
+    head: app.commit.id,
+  };
+}
+const ZERO = '0'.repeat(40);
+const WHO = { name: 'Mallory', email: 'mallory@example.com', time: 1614600000 };
+/** A new branch at `next`, with `objects` packed. */
+const pushBody = (next: string, ref: string, objects: ObjectStore, ids: string[]) =>
+  Buffer.concat([pkt(`${ZERO} ${next} ${ref}\0report-status\n`), FLUSH, writePack(objects, ids)]);
+/**
+ * One of the pushes naming the vault's objects (an empty pack naming its commit, a tree of its blob, a
+ * commit on its commit), or a fetch with 1,000 `have` lines of its commit. The status is 599 when the
+ * answer is not the refusal of an id nobody has (`missing necessary objects`, no ACK).
+ */
+async function vaultAttack(port: number, i: number): Promise<number> {
+  const v = await (vault ??= makeVault(port));
+  const objects = new ObjectStore();
+  const ref = `refs/heads/stolen-${i}`;
+  let path = '/mallory/loot.git/git-receive-pack';
+  let headers: Record<string, string> = { Authorization: v.auth };
+  let body: Buffer;
+  if (i % 4 === 0) body = pushBody(v.commit, ref, objects, []);
+  else if (i % 4 === 3) {
+    path = '/acme/app.git/git-upload-pack';
+    headers = { 'Content-Type': 'application/x-git-upload-pack-request' };
+    const haves = Array.from({ length: 1_000 }, () => pkt(`have ${v.commit}\n`));
+    body = Buffer.concat([pkt(`want ${v.head} multi_ack_detailed no-progress\n`), FLUSH, ...haves, FLUSH]);
+  } else {
+    const own = objects.putBlob(Buffer.from(`mine ${i}\n`));
+    const tree = objects.putTree([{ mode: '100644', name: 'loot.txt', id: i % 4 === 1 ? v.blob : own }]);
+    const parents = i % 4 === 2 ? [v.commit] : [];
+    const c = objects.putCommit({ tree, parents, author: WHO, committer: WHO, message: `Mine ${i}\n` });
+    body = pushBody(c, ref, objects, i % 4 === 1 ? [c, tree] : [c, tree, own]);
+  }
+  const res = await new Promise<{ status: number; text: string }>((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path,
+        headers: { ...headers, 'Content-Length': String(body.length) },
+        agent: attackAgent,
+      },
+      (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on('error', () => resolve({ status: 0, text: '' }));
+    req.end(body);
+  });
+  const refused =
+    i % 4 === 3
+      ? res.text === pkt('NAK\n').toString()
+      : res.text.includes(`ng ${ref} missing necessary objects`);
+  return refused ? res.status : 599;
+}
 
 const ATTACKS: Attack[] = [
   {
@@ -184,6 +278,12 @@ const ATTACKS: Attack[] = [
       }),
   },
   {
+    name: "pushes naming a private project's commit, blob, parent",
+    count: 2_000,
+    concurrency: 4,
+    once: vaultAttack,
+  },
+  {
     name: 'scenario load: generate 20,000 users (legitimate)',
     count: 3,
     concurrency: 1,
@@ -208,9 +308,30 @@ async function startServer(): Promise<{ child: ChildProcess; port: number }> {
   writeFileSync(
     scenario,
     json({
-      users: [{ username: 'root', admin: true, tokens: [{ token: ADMIN, scopes: ['api'] }] }],
+      users: [
+        { username: 'root', admin: true, tokens: [{ token: ADMIN, scopes: ['api'] }] },
+        { username: 'mallory', tokens: [{ token: MALLORY, scopes: ['api'] }] },
+      ],
       groups: [{ path: 'acme', visibility: 'public' }],
-      projects: [{ path: 'acme/app', visibility: 'public' }],
+      projects: [
+        { path: 'acme/app', visibility: 'public' },
+        {
+          path: 'root/vault',
+          visibility: 'private',
+          repository: {
+            commits: [
+              {
+                id: 'secret',
+                branch: 'master',
+                message: 'Secret\n',
+                author: 'root',
+                files: { 'secret.txt': 'only in the vault\n' },
+              },
+            ],
+          },
+        },
+        { path: 'mallory/loot', visibility: 'private' },
+      ],
     }),
   );
   const child = spawn(

@@ -1,10 +1,11 @@
 /**
  * `git-receive-pack` over smart HTTP (`git push`): the ref advertisement, the commands and the pack
- * (thin, with deltas, resolved against the store), the platform's pre-receive checks
+ * (thin, with deltas, resolved against the project's own repository and kept in quarantine: see
+ * quarantine.ts), git's connectivity check, the platform's pre-receive checks
  * (`Gitlab::Checks::BranchCheck` / `TagCheck`: protected branches, force pushes, default branch
  * deletion; any refusal declines the whole push, as a pre-receive hook does), then the refs move in one
- * write and each change is handled as a push: a push event, webhooks and integrations, and a pipeline
- * for a new head whose tree has a `.gitlab-ci.yml`.
+ * write, the pack's objects join the store, and each change is handled as a push: a push event,
+ * webhooks and integrations, and a pipeline for a new head whose tree has a `.gitlab-ci.yml`.
  */
 import { branchMoved } from '../../core/push.js';
 import type { Draft } from 'immer';
@@ -24,7 +25,7 @@ import { MAX_CHECKED_COMMITS, pushRuleRefusal } from '../push_rules/check.js';
 import { pushRuleOf } from '../push_rules/model.js';
 import { canPushToBranch, level, protectionsOf } from '../repository/access.js';
 import { ancestors, walk } from '../repository/history.js';
-import type { ObjectStore } from '../repository/objects.js';
+import { ObjectStore } from '../repository/objects.js';
 import { DEFAULT_PACK_LIMITS, PackError, readPack } from '../repository/pack.js';
 import {
   BLANK_SHA,
@@ -37,6 +38,7 @@ import {
 } from '../repository/refs.js';
 import { objectsFor, objectsOf } from '../repository/store.js';
 import { FLUSH, PktReader, pkt, sideband } from './pktline.js';
+import { basesOf, basesView, connectivity, type Bases } from './quarantine.js';
 import { AGENT } from './upload.js';
 import type { GitActor } from './auth.js';
 
@@ -267,14 +269,18 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
 
   const st = state(c);
   const store = objectsOf(st);
+  // The pushed objects, apart until the push is accepted; what the project's repository already has.
+  const pack = new ObjectStore();
+  let bases: Bases = new Set<string>();
   let unpack = 'ok';
   if (cmds.some((cmd) => cmd.next !== BLANK_SHA)) {
+    bases = basesOf(st, project);
     try {
-      const objects = readPack(r.rest(), store, {
+      const objects = readPack(r.rest(), basesView(store, bases), {
         ...DEFAULT_PACK_LIMITS,
         deadline: Date.now() + PACK_TIME_LIMIT_MS,
       });
-      for (const o of objects) store.put(o.type, o.data);
+      for (const o of objects) pack.put(o.type, o.data);
     } catch (e) {
       if (!(e instanceof PackError)) throw e;
       unpack = e.message;
@@ -285,7 +291,27 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
     for (const cmd of cmds) cmd.error = 'unpacker error';
     return report('index-pack abnormal exit', cmds, [`fatal: ${unpack}`], caps);
   }
+  // Staged for the checks below to read, whichever way they return; admitted with the ref updates.
+  store.stage(pack);
+  try {
+    return execute(c, project, actor, cmds, caps, skipCi, connectivity(pack, bases));
+  } finally {
+    store.unstage();
+  }
+}
 
+/** The commands of a push whose pack is staged: git's checks, the platform's, then the one write. */
+function execute(
+  c: Ctx,
+  project: Project,
+  actor: GitActor,
+  cmds: Command[],
+  caps: Set<string>,
+  skipCi: boolean,
+  connected: (tip: string) => boolean,
+): Buffer {
+  const st = state(c);
+  const store = objectsOf(st);
   // git's own checks of each command.
   for (const cmd of cmds) {
     if (!validRefName(cmd.ref)) cmd.error = 'funny refname';
@@ -297,10 +323,11 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
     const current = refTarget(st, project, cmd.kind, cmd.name!) ?? BLANK_SHA;
     if (cmd.old === BLANK_SHA && cmd.next === BLANK_SHA) cmd.error = 'bad ref';
     else if (current !== cmd.old) cmd.error = 'failed to update ref';
-    else if (cmd.next !== BLANK_SHA && !store.has(cmd.next)) cmd.error = 'bad pack';
+    // `set_connectivity_errors`: an object neither pushed nor the repository's is missing, whether or
+    // not another project holds it (the same words either way, so nothing tells the two apart).
+    else if (cmd.next !== BLANK_SHA && !connected(cmd.next)) cmd.error = 'missing necessary objects';
     else if (cmd.next !== BLANK_SHA && cmd.kind === 'branch' && store.type(cmd.next) !== 'commit')
       cmd.error = 'bad ref';
-    else if (cmd.next !== BLANK_SHA && !connected(store, cmd.next)) cmd.error = 'missing necessary objects';
   }
   if (caps.has('atomic') && cmds.some((cmd) => cmd.error !== undefined)) {
     for (const cmd of cmds) cmd.error ??= 'atomic push failure';
@@ -318,11 +345,14 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
   }
 
   const accepted = cmds.filter((cmd) => cmd.error === undefined);
+  // Nothing to update: the quarantine goes with the request, and nothing is written.
+  if (accepted.length === 0) return report('ok', cmds, [], caps);
   const now = c.get('fx').clock.iso();
   const userId = actor.user?.id ?? null;
   const wasEmpty = project.default_branch === null;
   const pipelines: number[] = [];
   write(c, (d) => {
+    // The pipelines below read the staged objects; they join the store once the write has committed.
     objectsFor(d);
     const proj = tget(d.projects, project.id)!;
     for (const cmd of accepted) {
@@ -358,6 +388,8 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
         if (id !== undefined) pipelines.push(id);
       }
   });
+  // The refs moved: the quarantine's objects are the repository's now (`tmp_objdir_migrate`).
+  store.admit();
 
   const after: string[] = [];
   const fx = c.get('fx');
@@ -471,16 +503,4 @@ function pushedCommits(
     total = ids.length;
   }
   return { ids: ids.slice(-PAYLOAD_COMMITS), total };
-}
-
-/**
- * receive-pack's connectivity check, bounded: the new head (an annotated tag peeled) has its tree and
- * its parents (a thin pack leaves out what the repository has; a broken one leaves out more).
- */
-function connected(store: ObjectStore, id: string): boolean {
-  const head = peel(store, id);
-  if (!store.has(head)) return false;
-  const commit = store.type(head) === 'commit' ? store.commit(head) : undefined;
-  if (!commit) return store.type(head) !== 'tag';
-  return store.type(commit.tree) === 'tree' && commit.parents.every((p) => store.type(p) === 'commit');
 }

@@ -82,6 +82,26 @@ function checkWant(st: PlatformState, project: ProjectRecord, refs: RefList, id:
   throw new UploadError(`upload-pack: not our ref ${id}`);
 }
 
+/**
+ * Whether a `have` or `shallow` line names a commit of this repository. The store is the instance's:
+ * another project's commit is, for this repository, an object it does not have (`upload-pack.c`
+ * `got_oid` answers no `ACK` for it, `process_shallow` skips it), so nothing a client hears tells
+ * another project's ids from ids nobody has.
+ */
+const ours = (st: PlatformState, project: ProjectRecord, id: string): boolean =>
+  objectsOf(st).type(id) === 'commit' && reachableFrom(st, project, id);
+
+/** The client's `shallow` lines that name objects of this repository (`process_shallow`). */
+function knownShallow(st: PlatformState, project: ProjectRecord, lines: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const id of lines) {
+    if (!reachableFrom(st, project, id)) continue;
+    if (objectsOf(st).type(id) !== 'commit') throw new UploadError(`invalid shallow object ${id}`);
+    out.add(id);
+  }
+  return out;
+}
+
 /** The shallow boundary of a `deepen`: commits at the depth (min distance from a want), and what it opens. */
 function deepen(
   store: ObjectStore,
@@ -222,6 +242,7 @@ export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: B
   if (req.wants.length === 0) return;
   const refs = listRefs(st, project);
   for (const w of req.wants) checkWant(st, project, refs, w);
+  req.clientShallow = knownShallow(st, project, req.clientShallow);
   req.includeTag = caps.has('include-tag');
   // In v0 `deepen-relative` is a capability of the first want.
   if (caps.has('deepen-relative')) req.relative = true;
@@ -250,7 +271,7 @@ export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: B
     }
     if (!line.startsWith('have ')) throw new UploadError(`protocol error: expected have, got '${line}'`);
     const id = line.slice(5);
-    if (store.type(id) === 'commit') {
+    if (ours(st, project, id)) {
       req.haves.push(id);
       last = id;
       if (multi === 2) out.push(pkt(`ACK ${id} common\n`));
@@ -331,7 +352,7 @@ function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Ge
     if (a.startsWith('want ')) req.wants.push(a.slice(5));
     else if (a.startsWith('have ')) {
       const id = a.slice(5);
-      if (store.type(id) === 'commit') req.haves.push(id);
+      if (ours(st, project, id)) req.haves.push(id);
     } else if (a.startsWith('shallow ')) req.clientShallow.add(a.slice(8));
     else if (a.startsWith('deepen ')) {
       const n = Number(a.slice(7));
@@ -345,6 +366,7 @@ function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Ge
   }
   const refs = listRefs(st, project);
   for (const w of req.wants) checkWant(st, project, refs, w);
+  req.clientShallow = knownShallow(st, project, req.clientShallow);
   if (!req.done) {
     // Negotiation: the commits in common; never `ready`, so the client ends it with `done`.
     const acks = req.haves.map((id) => pkt(`ACK ${id}\n`));

@@ -4,7 +4,9 @@
  * same ids for the same content. The store is append-only and lives beside the immer state (a class
  * instance immer neither drafts nor freezes): objects are immutable and shared by every ref, branch and
  * fork that reaches them, so a write only adds the objects it made, and a failed write leaves at most
- * unreachable objects behind, as git does.
+ * unreachable objects behind, as git does. Being the instance's, it is never a project's repository:
+ * what a project holds is what its refs reach (reach.ts). A push's objects wait in a staged store (git's
+ * quarantine directory) until its commands are accepted.
  */
 import { createHash } from 'node:crypto';
 
@@ -176,6 +178,46 @@ export class ObjectStore {
   readonly #trees = new Map<string, readonly TreeEntry[]>();
   readonly #commits = new Map<string, CommitObject>();
   #bytes = 0;
+  /**
+   * A push's objects while its commands are checked (receive-pack's quarantine, `tmp_objdir`): read
+   * through this store, written into it only by `admit`, never saved, counted or listed.
+   */
+  #staged: ObjectStore | undefined;
+
+  #get(id: string): Stored | undefined {
+    const o = this.#objects.get(id);
+    return o !== undefined || this.#staged === undefined ? o : this.#staged.#objects.get(id);
+  }
+
+  /** Lets reads see `quarantine`'s objects (one push at a time: the request that staged them). */
+  stage(quarantine: ObjectStore): void {
+    if (this.#staged !== undefined) throw new Error('a quarantine is staged already');
+    this.#staged = quarantine;
+  }
+
+  /** Whether a quarantine is staged (what is read now may not stay: see reach.ts). */
+  get staging(): boolean {
+    return this.#staged !== undefined;
+  }
+
+  /** Drops the staged objects: the store is as it was before `stage`. */
+  unstage(): void {
+    this.#staged = undefined;
+  }
+
+  /** Moves the staged objects in (their push was accepted), with what was decoded of them. */
+  admit(): void {
+    const q = this.#staged;
+    if (q === undefined) return;
+    this.#staged = undefined;
+    for (const [id, o] of q.#objects)
+      if (!this.#objects.has(id)) {
+        this.#objects.set(id, o);
+        this.#bytes += o.data.length;
+      }
+    for (const [id, t] of q.#trees) if (!this.#trees.has(id)) this.#trees.set(id, t);
+    for (const [id, c] of q.#commits) if (!this.#commits.has(id)) this.#commits.set(id, c);
+  }
 
   /** Adds an object (a no-op when it is there already) and returns its id. */
   put(type: ObjectType, data: Buffer): string {
@@ -209,22 +251,24 @@ export class ObjectStore {
   }
 
   has(id: string): boolean {
-    return this.#objects.has(id);
+    return this.#get(id) !== undefined;
   }
 
   type(id: string): ObjectType | undefined {
-    return this.#objects.get(id)?.type;
+    return this.#get(id)?.type;
   }
 
   /** The payload of an object of `type`, or undefined. */
   raw(id: string, type?: ObjectType): Buffer | undefined {
-    const o = this.#objects.get(id);
+    const o = this.#get(id);
     return o && (type === undefined || o.type === type) ? o.data : undefined;
   }
 
   tree(id: string): readonly TreeEntry[] | undefined {
     let t = this.#trees.get(id);
     if (t === undefined) {
+      // A staged tree is decoded (and kept) by the quarantine, so that a declined push leaves nothing.
+      if (this.#staged !== undefined && !this.#objects.has(id)) return this.#staged.tree(id);
       const data = this.raw(id, 'tree');
       if (data === undefined) return undefined;
       t = decodeTree(data);
@@ -236,6 +280,7 @@ export class ObjectStore {
   commit(id: string): CommitObject | undefined {
     let c = this.#commits.get(id);
     if (c === undefined) {
+      if (this.#staged !== undefined && !this.#objects.has(id)) return this.#staged.commit(id);
       const data = this.raw(id, 'commit');
       if (data === undefined) return undefined;
       c = decodeCommit(data);

@@ -257,11 +257,12 @@ type BaseLookup = (id: string) => { type: ObjectType; data: Buffer } | undefined
 /**
  * The objects of a pack, in pack order, each resolved (deltas applied against the pack's own objects
  * or, for a thin pack, `store`'s) and named by its SHA-1. The trailer is checked. Nothing is added to
- * the store: the caller decides what to keep.
+ * the store: the caller decides what to keep. `store` is whatever the receiving repository holds (a
+ * push passes the objects its project reaches, not the instance's store).
  */
 export function readPack(
   pack: Buffer,
-  store?: ObjectStore,
+  store?: Pick<ObjectStore, 'type' | 'raw'>,
   limits: Readonly<PackLimits> = DEFAULT_PACK_LIMITS,
 ): PackObject[] {
   if (pack.length < 32 || pack.toString('latin1', 0, 4) !== 'PACK') {

@@ -52,6 +52,17 @@ export function extend(store: ObjectStore, seen: Set<string>, starts: Iterable<s
   return bytes;
 }
 
+/** A reach computed from nothing, not kept. */
+function fresh(
+  st: PlatformState,
+  project: ProjectRecord,
+  tipsOf: (st: PlatformState, project: ProjectRecord) => string[],
+): Reach {
+  const tips = tipsOf(st, project);
+  const seen = new Set<string>();
+  return { objects: seen, bytes: extend(objectsOf(st), seen, tips), tips };
+}
+
 /** The reach of the project's refs; `tipsOf` lists the ids they name (called when not kept). */
 export function reachOf(
   st: PlatformState,
@@ -60,16 +71,15 @@ export function reachOf(
 ): Reach {
   const refs: RefsRecord | undefined = tget(st.refs, project.id);
   // Inside a write the records are drafts that may still change: computed afresh and not kept.
-  if (isDraft(refs) || isDraft(project)) {
-    const tips = tipsOf(st, project);
-    const seen = new Set<string>();
-    return { objects: seen, bytes: extend(objectsOf(st), seen, tips), tips };
-  }
+  if (isDraft(refs) || isDraft(project)) return fresh(st, project, tipsOf);
   const key: object = refs ?? project;
   const hit = byRecord.get(key);
   // An unwritten repository's lazy default branch follows the project record (its default branch).
   if (hit && (refs?.materialized === true || hit.project === project)) return hit;
   const store = objectsOf(st);
+  // A staged push's objects may yet be dropped, and refs naming an object the store lacks would reach
+  // them: what is computed meanwhile is not kept.
+  if (store.staging) return fresh(st, project, tipsOf);
   const tips = tipsOf(st, project);
   let perStore = lastOf.get(store);
   if (!perStore) lastOf.set(store, (perStore = new Map()));

@@ -113,4 +113,30 @@ describe('repository objects', () => {
     expect(entryAt(store, t2, 'y')).toEqual(entryAt(store, t1, 'y'));
     expect(diffTrees(store, t1, t2)).toEqual([{ path: 'x/a', old: { mode: '100644', name: 'a', id: a } }]);
   });
+
+  it('a staged quarantine is read through the store, neither counted nor saved, and gone when unstaged; admit keeps it', () => {
+    const store = new ObjectStore();
+    const kept = store.putBlob(Buffer.from('kept\n'));
+    const q = new ObjectStore();
+    const blob = q.putBlob(Buffer.from('pushed\n'));
+    const tree = q.putTree([{ mode: '100644', name: 'p.txt', id: blob }]);
+    const before = { count: store.count, bytes: store.bytes, saved: store.toJSON() };
+    store.stage(q);
+    expect(() => store.stage(new ObjectStore())).toThrow();
+    expect(store.type(tree)).toBe('tree');
+    expect(store.tree(tree)).toEqual([{ mode: '100644', name: 'p.txt', id: blob }]);
+    expect(store.raw(blob)!.toString()).toBe('pushed\n');
+    expect({ count: store.count, bytes: store.bytes, saved: store.toJSON() }).toEqual(before);
+    expect(store.withPrefix(blob.slice(0, 6))).toEqual([]);
+    store.unstage();
+    expect([store.has(blob), store.has(tree), store.tree(tree)]).toEqual([false, false, undefined]);
+    expect(store.has(kept)).toBe(true);
+    store.stage(q);
+    store.admit();
+    expect(store.count).toBe(3);
+    expect(store.bytes).toBe(before.bytes + q.bytes);
+    expect(Object.keys(store.toJSON()).sort()).toEqual([kept, blob, tree].sort());
+    store.unstage();
+    expect(store.tree(tree)).toEqual([{ mode: '100644', name: 'p.txt', id: blob }]);
+  });
 });
