@@ -205,7 +205,7 @@ export function gitHttpRoutes(r: ApiRouter): void {
     const st = state(c);
     if (service === 'git-receive-pack') {
       try {
-        return new Response(bytes(receivePack(c, project!, who, body)), { status: 200, headers });
+        return new Response(bytes(await receivePack(c, project!, who, body)), { status: 200, headers });
       } catch (e) {
         if (e instanceof Error && e.message.startsWith('protocol error')) return plain(400, e.message);
         throw e;
