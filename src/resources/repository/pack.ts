@@ -267,6 +267,9 @@ interface Known {
   depth: number;
 }
 
+/** The largest output chunk of one entry's inflating (larger objects are inflated in several). */
+const INFLATE_CHUNK = 1024 * 1024;
+
 /** Bytes of the pack the reader hashes in one step (its trailer check). */
 const HASH_STEP = 1024 * 1024;
 
@@ -355,6 +358,9 @@ function* reading(
       const r = inflateSync(pack.subarray(pos, end), {
         info: true,
         maxOutputLength: Math.max(size, 1),
+        // An output chunk the size of the object: zlib's default 16 KiB a call, for the many small
+        // entries of a pack, was most of the reader's garbage.
+        chunkSize: Math.min(Math.max(size + 1, 64), INFLATE_CHUNK),
       }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
       data = r.buffer;
       used = r.engine.bytesWritten;
