@@ -276,7 +276,7 @@ const ATTACKS: Attack[] = [
       }),
   },
   {
-    name: 'push of 7,000 deltas listed base-last (273 KiB)',
+    name: 'push of 7,000 deltas listed base-last (281 KiB)',
     count: 20,
     concurrency: 2,
     once: (port, i) => gitPost(port, 'git-receive-pack', deltaPush(`refs/heads/deltas-${i}`)),
