@@ -217,15 +217,20 @@ describe('security: pushed packs', () => {
     await expectUnharmed(fx);
   });
 
-  it('POST git-receive-pack over the object count, object size and delta depth bounds: refused before the work, nothing written', async () => {
+  it('POST git-receive-pack of a pack counting more objects than the bound: refused on its header, nothing written', async () => {
     const fx = reliabilityFx();
-    // A header counting more objects than the bound (none follow: the count refuses first).
+    // None follow: the count refuses first.
     await refused(
       fx,
       packOf([], DEFAULT_PACK_LIMITS.maxObjects + 1),
       `pack has more than ${DEFAULT_PACK_LIMITS.maxObjects} objects`,
       'index-pack',
     );
+    await expectUnharmed(fx);
+  });
+
+  it('POST git-receive-pack of an entry or a delta result declared over the object bound: refused before inflating or allocating it', async () => {
+    const fx = reliabilityFx();
     // An entry declaring more than the object bound: refused on its header, before inflating.
     const huge = Buffer.concat([entryHeader(3, DEFAULT_PACK_LIMITS.maxObjectBytes + 1), deflateSync('x')]);
     await refused(fx, packOf([huge]), 'object too large', 'unpack-objects');
@@ -238,7 +243,12 @@ describe('security: pushed packs', () => {
       'object too large',
       'unpack-objects',
     );
-    // A chain one delta deeper than the bound, listed base first.
+    await expectUnharmed(fx);
+  });
+
+  it('POST git-receive-pack of a REF_DELTA chain one deeper than the bound, base first: refused, nothing written', async () => {
+    const fx = reliabilityFx();
+    const base = Buffer.from('base');
     const entries = [whole('blob', base)];
     let data = base;
     for (let i = 0; i <= DEFAULT_PACK_LIMITS.maxDeltaDepth; i++) {
