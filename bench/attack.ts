@@ -11,6 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { request, Agent } from 'node:http';
+import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { ObjectStore } from '../src/resources/repository/objects.js';
 import { writePack } from '../src/resources/repository/pack.js';
 import { FLUSH, pkt } from '../src/resources/git_http/pktline.js';
+import { deflateSync, gzipSync } from 'node:zlib';
 
 const SECONDS = Number(process.env.ATTACK_SECONDS ?? 6);
 const ADMIN = 'attack-admin-token';
@@ -177,6 +179,97 @@ async function vaultAttack(port: number, i: number): Promise<number> {
       : res.text.includes(`ng ${ref} missing necessary objects`);
   return refused ? res.status : 599;
 }
+// Git's formats, as much of them as the pack attacks need: pkt-lines, object ids, pack entries.
+const pktLine = (s: string | Buffer) => {
+  const b = Buffer.from(s);
+  return Buffer.concat([Buffer.from((b.length + 4).toString(16).padStart(4, '0')), b]);
+};
+const objectId = (type: string, data: Buffer) =>
+  createHash('sha1').update(`${type} ${data.length}\0`).update(data).digest('hex');
+function entryHeader(code: number, size: number): Buffer {
+  const out = [(code << 4) | (size & 0x0f)];
+  for (let rest = Math.floor(size / 16); rest > 0; rest = Math.floor(rest / 128)) {
+    out[out.length - 1]! |= 0x80;
+    out.push(rest & 0x7f);
+  }
+  return Buffer.from(out);
+}
+const CODES: Record<string, number> = { commit: 1, tree: 2, blob: 3 };
+const packed = (type: string, data: Buffer) =>
+  Buffer.concat([entryHeader(CODES[type]!, data.length), deflateSync(data)]);
+
+/**
+ * A push of 7,000 REF_DELTA entries in two chains of 3,500, each delta listed before the one it is
+ * made from and the whole blobs last (the order that made delta resolution quadratic), with the
+ * commit and tree naming every blob; `ref` is the branch it creates.
+ */
+function baseLastPush(): (ref: string) => Buffer {
+  const blobs: string[] = [];
+  const deltas: Buffer[][] = [];
+  const bases: Buffer[] = [];
+  for (const name of ['a', 'b']) {
+    let data: Buffer = Buffer.from(`${name} `.repeat(28));
+    bases.push(data);
+    let id = objectId('blob', data);
+    blobs.push(id);
+    const chain: Buffer[] = [];
+    for (let i = 0; i < 3_500; i++) {
+      const tail = Buffer.from(String(i).padStart(8, '0'));
+      // Keep the base's first 48 bytes, append the 8 of the counter.
+      const delta = Buffer.from([data.length, 56, 0x90, 48, 8, ...tail]);
+      chain.push(Buffer.concat([entryHeader(7, delta.length), Buffer.from(id, 'hex'), deflateSync(delta)]));
+      data = Buffer.concat([data.subarray(0, 48), tail]);
+      id = objectId('blob', data);
+      blobs.push(id);
+    }
+    deltas.push(chain);
+  }
+  const names = blobs.map((id, i) => ({ name: `f${i}`, id }));
+  names.sort((x, y) => Buffer.compare(Buffer.from(x.name), Buffer.from(y.name)));
+  const tree = Buffer.concat(
+    names.map((e) => Buffer.concat([Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.id, 'hex')])),
+  );
+  const who = 'Root <root@example.com> 1614600000 +0000';
+  const commit = Buffer.from(`tree ${objectId('tree', tree)}\nauthor ${who}\ncommitter ${who}\n\ndeltas\n`);
+  const entries: Buffer[] = [packed('commit', commit), packed('tree', tree)];
+  for (let i = 3_499; i >= 0; i--) for (const chain of deltas) entries.push(chain[i]!);
+  for (const b of bases) entries.push(packed('blob', b));
+  const head = Buffer.alloc(12);
+  head.write('PACK', 0, 'latin1');
+  head.writeUInt32BE(2, 4);
+  head.writeUInt32BE(entries.length, 8);
+  const body = Buffer.concat([head, ...entries]);
+  const pack = Buffer.concat([body, createHash('sha1').update(body).digest()]);
+  const id = objectId('commit', commit);
+  return (ref) =>
+    Buffer.concat([
+      pktLine(`${'0'.repeat(40)} ${id} ${ref}\0report-status side-band-64k\n`),
+      Buffer.from('0000'),
+      pack,
+    ]);
+}
+const deltaPush = baseLastPush();
+const gitAuth = { Authorization: `Basic ${Buffer.from(`root:${ADMIN}`).toString('base64')}` };
+const gitPost = (port: number, service: string, body: Buffer, extra: Record<string, string> = {}) =>
+  send(
+    port,
+    'POST',
+    `/acme/app.git/${service}`,
+    {
+      'Content-Type': `application/x-${service}-request`,
+      'Content-Length': String(body.length),
+      ...gitAuth,
+      ...extra,
+    },
+    body,
+  ).then((r) => r.status);
+/** `member` gzipped once, repeated: gzip members concatenate, so a 4 GiB bomb costs one gzip. */
+const gzipBomb = (member: Buffer, times: number) =>
+  Buffer.concat(Array<Buffer>(times).fill(gzipSync(member)));
+const GZ = {
+  zeros: gzipBomb(Buffer.alloc(64 * 1024 * 1024), 64),
+  haves: gzipBomb(Buffer.concat(Array<Buffer>(20_000).fill(pktLine(`have ${'a'.repeat(40)}\n`))), 64),
+};
 
 const ATTACKS: Attack[] = [
   {
@@ -282,6 +375,21 @@ const ATTACKS: Attack[] = [
     count: 2_000,
     concurrency: 4,
     once: vaultAttack,
+  },
+  {
+    name: 'push of 7,000 deltas listed base-last (281 KiB)',
+    count: 20,
+    concurrency: 2,
+    once: (port, i) => gitPost(port, 'git-receive-pack', deltaPush(`refs/heads/deltas-${i}`)),
+  },
+  {
+    name: 'gzip bombs to git RPCs (4 GiB zeros, 64 MB haves)',
+    count: 200,
+    concurrency: 2,
+    once: (port, i) =>
+      gitPost(port, i % 3 === 2 ? 'git-receive-pack' : 'git-upload-pack', i % 3 === 1 ? GZ.haves : GZ.zeros, {
+        'Content-Encoding': 'gzip',
+      }),
   },
   {
     name: 'scenario load: generate 20,000 users (legitimate)',

@@ -26,7 +26,7 @@ import { pushRuleOf } from '../push_rules/model.js';
 import { canPushToBranch, level, protectionsOf } from '../repository/access.js';
 import { ancestors, walk } from '../repository/history.js';
 import { ObjectStore } from '../repository/objects.js';
-import { DEFAULT_PACK_LIMITS, PackError, readPack } from '../repository/pack.js';
+import { DEFAULT_PACK_LIMITS, PackError, readPackAsync } from '../repository/pack.js';
 import {
   BLANK_SHA,
   names,
@@ -37,6 +37,7 @@ import {
   type RefKind,
 } from '../repository/refs.js';
 import { objectsFor, objectsOf } from '../repository/store.js';
+import { setting } from '../settings/model.js';
 import { FLUSH, PktReader, pkt, sideband } from './pktline.js';
 import { basesOf, basesView, connectivity, type Bases } from './quarantine.js';
 import { AGENT } from './upload.js';
@@ -230,8 +231,24 @@ function report(
   return Buffer.concat(out);
 }
 
+/**
+ * The bytes a pushed pack may have: `receive_max_input_size` (MiB), which `Gitlab::Workhorse.git_http_ok`
+ * hands to git as `receive.maxInputSize` when it is positive; else the reader's own bound.
+ */
+export function pushSizeLimit(st: PlatformState): number {
+  const mb = Number(setting(st, 'receive_max_input_size') ?? 0);
+  return mb > 0 ? Math.floor(mb) * 1024 * 1024 : DEFAULT_PACK_LIMITS.maxInputBytes;
+}
+
+/** receive-pack's `transfer.unpackLimit` (git's default): a pack of fewer objects goes to unpack-objects. */
+const UNPACK_LIMIT = 100;
+
+/** The program receive-pack hands a pack to, by its header's count: the name its failure is reported by. */
+const unpackerOf = (pack: Buffer): string =>
+  pack.length >= 12 && pack.readUInt32BE(8) < UNPACK_LIMIT ? 'unpack-objects' : 'index-pack';
+
 /** `POST git-receive-pack`. */
-export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buffer): Buffer {
+export async function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buffer): Promise<Buffer> {
   const r = new PktReader(body);
   const cmds: Command[] = [];
   const caps = new Set<string>();
@@ -267,17 +284,18 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
   // `git push -o ci.skip`: no pipeline for this push.
   const skipCi = options.has('ci.skip');
 
-  const st = state(c);
-  const store = objectsOf(st);
-  // The pushed objects, apart until the push is accepted; what the project's repository already has.
+  // The pushed objects, apart until the push is accepted; deltas resolve against what the project's
+  // repository already has.
   const pack = new ObjectStore();
-  let bases: Bases = new Set<string>();
   let unpack = 'ok';
+  const sent = r.rest();
   if (cmds.some((cmd) => cmd.next !== BLANK_SHA)) {
-    bases = basesOf(st, project);
+    const before = state(c);
     try {
-      const objects = readPack(r.rest(), basesView(store, bases), {
+      // Read in slices that let other requests in: nothing is written until the pack is whole.
+      const objects = await readPackAsync(sent, basesView(objectsOf(before), basesOf(before, project)), {
         ...DEFAULT_PACK_LIMITS,
+        maxInputBytes: pushSizeLimit(before),
         deadline: Date.now() + PACK_TIME_LIMIT_MS,
       });
       for (const o of objects) pack.put(o.type, o.data);
@@ -289,12 +307,22 @@ export function receivePack(c: Ctx, project: Project, actor: GitActor, body: Buf
   if (unpack !== 'ok') {
     // As receive-pack reports a failed index-pack: its own words on the progress band, then the status.
     for (const cmd of cmds) cmd.error = 'unpacker error';
-    return report('index-pack abnormal exit', cmds, [`fatal: ${unpack}`], caps);
+    return report(`${unpackerOf(sent)} abnormal exit`, cmds, [`fatal: ${unpack}`], caps);
   }
+  // Other requests ran while the pack was read: the checks and the write see the state as it is now,
+  // and the project's reach as its refs stand now.
+  const st = state(c);
+  const current = tget(st.projects, project.id) as Project | undefined;
+  if (!current) {
+    for (const cmd of cmds) cmd.error = 'failed to update ref';
+    return report('ok', cmds, [], caps);
+  }
+  const store = objectsOf(st);
+  const bases: Bases = cmds.some((cmd) => cmd.next !== BLANK_SHA) ? basesOf(st, current) : new Set<string>();
   // Staged for the checks below to read, whichever way they return; admitted with the ref updates.
   store.stage(pack);
   try {
-    return execute(c, project, actor, cmds, caps, skipCi, connectivity(pack, bases));
+    return execute(c, current, actor, cmds, caps, skipCi, connectivity(pack, bases));
   } finally {
     store.unstage();
   }

@@ -5,7 +5,6 @@
  * `GitHttpClientController#authenticate_user` and `Gitlab::GitAccess#check`; refusals are plain text,
  * which git shows after `remote:`.
  */
-import { gunzipSync } from 'node:zlib';
 import { state, type Ctx } from '../../core/context.js';
 import type { ApiRouter } from '../../core/router.js';
 import { iget, tget } from '../../core/table.js';
@@ -20,8 +19,15 @@ import {
   gitActor,
   type GitActor,
 } from './auth.js';
+import {
+  BadGzip,
+  GIT_MAX_INFLATED,
+  GIT_MAX_REQUEST_BUFFER,
+  gunzipBounded,
+  InflatedTooLarge,
+} from './body.js';
 import { pkt } from './pktline.js';
-import { advertiseReceive, receivePack } from './receive.js';
+import { advertiseReceive, pushSizeLimit, receivePack } from './receive.js';
 import {
   advertiseUpload,
   advertiseV2,
@@ -30,9 +36,6 @@ import {
   uploadPackV0,
   uploadPackV2,
 } from './upload.js';
-
-/** The most bytes a git request body may have once gunzipped (the body cap bounds it as sent). */
-export const GIT_MAX_INFLATED = 256 * 1024 * 1024;
 
 const PATH = /^\/(.+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 
@@ -129,12 +132,22 @@ function streamOf(
   });
 }
 
-async function readGitBody(c: Ctx): Promise<Buffer> {
+/**
+ * The body of `service`, gunzipped if it was sent so. Once inflated, an upload-pack request is bounded
+ * by `http.maxRequestBuffer`, a push by the push size limit (else the body cap of git requests).
+ */
+async function readGitBody(c: Ctx, service: Service): Promise<Buffer> {
   const raw = Buffer.from(await c.req.arrayBuffer());
   const encoding = (c.req.header('content-encoding') ?? '').toLowerCase();
-  if (encoding === 'gzip' || encoding === 'x-gzip')
-    return gunzipSync(raw, { maxOutputLength: GIT_MAX_INFLATED });
-  return raw;
+  if (encoding !== 'gzip' && encoding !== 'x-gzip') return raw;
+  const limit = pushSizeLimit(state(c));
+  const max =
+    service === 'git-upload-pack'
+      ? GIT_MAX_REQUEST_BUFFER
+      : Number.isFinite(limit)
+        ? limit
+        : GIT_MAX_INFLATED;
+  return gunzipBounded(raw, max);
 }
 
 /** A Buffer as a response body (a view, not a copy). */
@@ -195,19 +208,19 @@ export function gitHttpRoutes(r: ApiRouter): void {
     if (who instanceof Response) return who;
     let body: Buffer;
     try {
-      body = await readGitBody(c);
+      body = await readGitBody(c, service);
     } catch (e) {
-      if (e instanceof Error && /maxOutputLength|buffer|length/i.test(e.message))
-        return plain(413, 'Request Entity Too Large');
-      return plain(400, 'Bad Request');
+      if (e instanceof InflatedTooLarge) return plain(413, 'Request Entity Too Large');
+      if (e instanceof BadGzip) return plain(400, 'Bad Request');
+      throw e;
     }
     const headers = { 'Content-Type': `application/x-${service}-result`, ...noCache };
     const st = state(c);
     if (service === 'git-receive-pack') {
       try {
-        return new Response(bytes(receivePack(c, project!, who, body)), { status: 200, headers });
+        return new Response(bytes(await receivePack(c, project!, who, body)), { status: 200, headers });
       } catch (e) {
-        if (e instanceof Error && e.message.startsWith('protocol error')) return plain(400, e.message);
+        if (e instanceof Error && /^protocol error|pkt-line/.test(e.message)) return plain(400, e.message);
         throw e;
       }
     }

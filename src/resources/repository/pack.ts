@@ -30,6 +30,12 @@ export interface PackLimits {
   maxTotalBytes: number;
   /** Deltas on deltas before the base. */
   maxDeltaDepth: number;
+  /**
+   * Bytes of the pack as sent: git's `receive.maxInputSize`, which the platform sets from the
+   * application setting `receive_max_input_size` (MiB; none by default: `Gitlab::Workhorse.git_http_ok` passes it to
+   * Gitaly as a git config option only when it is positive).
+   */
+  maxInputBytes: number;
   /** A time (ms since the epoch, by the host's wall clock) after which reading stops. */
   deadline?: number;
 }
@@ -39,6 +45,7 @@ export const DEFAULT_PACK_LIMITS: Readonly<PackLimits> = {
   maxObjectBytes: 100 * 1024 * 1024,
   maxTotalBytes: 512 * 1024 * 1024,
   maxDeltaDepth: 4096,
+  maxInputBytes: Infinity,
 };
 
 /** A pack that is malformed, does not check out, or is beyond the reader's limits. */
@@ -61,6 +68,9 @@ function entryHeader(code: number, size: number): Buffer {
 }
 
 // Deflated payloads per store: packing the same objects for the next clone costs no zlib work.
+/** What a pack's deltas may be resolved against: the receiving repository's objects. */
+export type BaseStore = Pick<ObjectStore, 'type' | 'raw'>;
+
 const deflated = new WeakMap<ObjectStore, Map<string, Buffer>>();
 
 /** One entry of a pack as bytes (header and deflated payload). */
@@ -207,6 +217,9 @@ function deltaSize(delta: Buffer, at: number): [number, number] {
   }
 }
 
+/** The size a delta declares for its result (its second varint), read before anything is allocated. */
+export const deltaResultSize = (delta: Buffer): number => deltaSize(delta, deltaSize(delta, 0)[1])[0];
+
 /** Applies a git delta to its base. */
 export function applyDelta(base: Buffer, delta: Buffer, maxBytes = Infinity): Buffer {
   const [baseSize, i0] = deltaSize(delta, 0);
@@ -243,28 +256,43 @@ export function applyDelta(base: Buffer, delta: Buffer, maxBytes = Infinity): Bu
 }
 
 interface RawEntry {
-  offset: number;
   code: number;
   /** Inflated payload: the object's, or the delta's. */
   data: Buffer;
-  /** For OFS_DELTA: the base's offset; for REF_DELTA: the base's id. */
+  /** For OFS_DELTA: the base's entry (its index); for REF_DELTA: the base's id. */
   base?: number | string;
 }
 
-/** The objects a store or earlier part of a pack offers as delta bases. */
-type BaseLookup = (id: string) => { type: ObjectType; data: Buffer } | undefined;
+/** A resolved object whose dependents are to be resolved: its entry (-1 for the store's) and its depth. */
+interface Known {
+  obj: PackObject;
+  entry: number;
+  depth: number;
+}
+
+/** The largest output chunk of one entry's inflating (larger objects are inflated in several). */
+const INFLATE_CHUNK = 1024 * 1024;
+
+/** Bytes of the pack the reader hashes in one step (its trailer check). */
+const HASH_STEP = 1024 * 1024;
 
 /**
- * The objects of a pack, in pack order, each resolved (deltas applied against the pack's own objects
- * or, for a thin pack, `store`'s) and named by its SHA-1. The trailer is checked. Nothing is added to
- * the store: the caller decides what to keep. `store` is whatever the receiving repository holds (a
- * push passes the objects its project reaches, not the instance's store).
+ * The reader as steps: it yields after each bounded piece of work (an entry inflated, a delta
+ * applied, a MiB hashed), so that a driver may let other requests in between; its value is the
+ * pack's objects.
+ *
+ * Deltas are resolved as git's `index-pack` resolves them: every entry is read once into an index
+ * (OFS_DELTA by its base's entry, REF_DELTA by its base's id), then from each base its dependents
+ * are applied, depth first, each resolved object in turn a base for those waiting on its id. The
+ * work is linear in the entries whatever their order (a REF_DELTA may come before its base).
  */
-export function readPack(
+function* reading(
   pack: Buffer,
-  store?: Pick<ObjectStore, 'type' | 'raw'>,
-  limits: Readonly<PackLimits> = DEFAULT_PACK_LIMITS,
-): PackObject[] {
+  store: BaseStore | undefined,
+  limits: Readonly<PackLimits>,
+): Generator<void, PackObject[]> {
+  // `receive.maxInputSize` (index-pack's `--max-input-size`): the pack as sent, before any work.
+  if (pack.length > limits.maxInputBytes) throw new PackError('pack exceeds maximum allowed size');
   if (pack.length < 32 || pack.toString('latin1', 0, 4) !== 'PACK') {
     throw new PackError('not a pack');
   }
@@ -273,17 +301,26 @@ export function readPack(
   const count = pack.readUInt32BE(8);
   if (count > limits.maxObjects) throw new PackError(`pack has more than ${limits.maxObjects} objects`);
   const end = pack.length - 20;
-  const trailer = createHash('sha1').update(pack.subarray(0, end)).digest();
-  if (!trailer.equals(pack.subarray(end))) throw new PackError('pack checksum mismatch');
+  const hash = createHash('sha1');
+  for (let at = 0; at < end; at += HASH_STEP) {
+    hash.update(pack.subarray(at, Math.min(end, at + HASH_STEP)));
+    yield;
+  }
+  if (!hash.digest().equals(pack.subarray(end))) throw new PackError('pack checksum mismatch');
 
   const entries: RawEntry[] = [];
   const byOffset = new Map<number, number>();
+  // The index: a base's entry -> OFS_DELTA entries on it; a base's id -> REF_DELTA entries on it.
+  const onEntry = new Map<number, number[]>();
+  const onId = new Map<string, number[]>();
+  const wait = <K>(m: Map<K, number[]>, k: K, i: number) => {
+    const list = m.get(k);
+    if (list) list.push(i);
+    else m.set(k, [i]);
+  };
   let total = 0;
   let pos = 12;
   for (let n = 0; n < count; n++) {
-    if (limits.deadline !== undefined && n % 256 === 0 && Date.now() > limits.deadline) {
-      throw new PackError('pack took too long to read');
-    }
     const offset = pos;
     if (pos >= end) throw new PackError('pack is truncated');
     let b = pack[pos++]!;
@@ -296,7 +333,9 @@ export function readPack(
       size += (b & 0x7f) * shift;
       shift *= 128;
     }
+    // Both bounds before inflating: a small deflated stream may declare (and make) a large payload.
     if (size > limits.maxObjectBytes) throw new PackError('object too large');
+    if (total + size > limits.maxTotalBytes) throw new PackError('pack is too large');
     let base: number | string | undefined;
     if (code === OFS_DELTA) {
       if (pos >= end) throw new PackError('pack is truncated');
@@ -307,8 +346,8 @@ export function readPack(
         b = pack[pos++]!;
         rel = (rel + 1) * 128 + (b & 0x7f);
       }
-      base = offset - rel;
-      if (!byOffset.has(base)) throw new PackError('delta base offset is not an entry');
+      base = byOffset.get(offset - rel);
+      if (base === undefined) throw new PackError('delta base offset is not an entry');
     } else if (code === REF_DELTA) {
       if (pos + 20 > end) throw new PackError('pack is truncated');
       base = pack.toString('hex', pos, pos + 20);
@@ -322,6 +361,9 @@ export function readPack(
       const r = inflateSync(pack.subarray(pos, end), {
         info: true,
         maxOutputLength: Math.max(size, 1),
+        // An output chunk the size of the object: zlib's default 16 KiB a call, for the many small
+        // entries of a pack, was most of the reader's garbage.
+        chunkSize: Math.min(Math.max(size + 1, 64), INFLATE_CHUNK),
       }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
       data = r.buffer;
       used = r.engine.bytesWritten;
@@ -330,79 +372,121 @@ export function readPack(
     }
     if (data.length !== size) throw new PackError('inflated size mismatch');
     total += size;
-    if (total > limits.maxTotalBytes) throw new PackError('pack is too large');
     pos += used;
-    byOffset.set(offset, entries.length);
-    entries.push({ offset, code, data, base });
+    const i = entries.length;
+    byOffset.set(offset, i);
+    entries.push({ code, data, base });
+    if (typeof base === 'number') wait(onEntry, base, i);
+    else if (base !== undefined) wait(onId, base, i);
+    yield;
   }
   if (pos !== end) throw new PackError('trailing data after the last object');
 
-  // Resolve: each entry once, a delta after its base (memoised, chains followed iteratively).
   const resolved: (PackObject | undefined)[] = new Array(entries.length);
-  const byId = new Map<string, number>();
-  const lookup: BaseLookup = (id) => {
-    const i = byId.get(id);
-    if (i !== undefined) return resolved[i];
-    const type = store?.type(id);
-    const data = type && store!.raw(id);
-    return type && data ? { type, data } : undefined;
-  };
-  let pending: number[] = [];
+  // Small deltas can copy large ranges: what they make counts towards a total bound of its own.
   let built = 0;
+  const stack: Known[] = [];
+  /** Resolves everything that waits, directly or through other deltas, on `start`. */
+  function* dependents(start: Known): Generator<void> {
+    stack.push(start);
+    while (stack.length > 0) {
+      const { obj, entry, depth } = stack.pop()!;
+      const waiting = entry >= 0 ? onEntry.get(entry) : undefined;
+      const byId = onId.get(obj.id);
+      // Each id's dependents once: an object the pack holds twice resolves them the first time.
+      if (byId) onId.delete(obj.id);
+      for (const list of [waiting, byId]) {
+        if (!list) continue;
+        for (const d of list) {
+          if (depth + 1 > limits.maxDeltaDepth) throw new PackError('delta chain too deep');
+          const delta = entries[d]!.data;
+          // The declared result size, before the result is allocated.
+          const size = deltaResultSize(delta);
+          if (size > limits.maxObjectBytes) throw new PackError('object too large');
+          if (built + size > limits.maxTotalBytes) throw new PackError('pack is too large');
+          const data = applyDelta(obj.data, delta, size);
+          built += size;
+          const made: PackObject = { id: hashObject(obj.type, data), type: obj.type, data };
+          resolved[d] = made;
+          stack.push({ obj: made, entry: d, depth: depth + 1 });
+          yield;
+        }
+      }
+    }
+  }
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
-    if (e.base === undefined) {
-      const type = CODE_TYPE[e.code]!;
-      resolved[i] = { id: hashObject(type, e.data), type, data: e.data };
-      byId.set(resolved[i]!.id, i);
-    } else pending.push(i);
+    if (e.base !== undefined) continue;
+    const type = CODE_TYPE[e.code]!;
+    const obj: PackObject = { id: hashObject(type, e.data), type, data: e.data };
+    resolved[i] = obj;
+    yield* dependents({ obj, entry: i, depth: 0 });
   }
-  // REF_DELTA bases may come later in the pack: resolve in rounds until a round makes no progress.
-  while (pending.length > 0) {
-    const left: number[] = [];
-    for (const i of pending) {
-      if (limits.deadline !== undefined && Date.now() > limits.deadline) {
-        throw new PackError('pack took too long to read');
-      }
-      const chain: number[] = [];
-      let j: number | undefined = i;
-      let baseObj: { type: ObjectType; data: Buffer } | undefined;
-      // Walk down the chain to a resolved base, then apply the deltas back up.
-      while (j !== undefined) {
-        if (resolved[j]) {
-          baseObj = resolved[j];
-          break;
-        }
-        chain.push(j);
-        if (chain.length > limits.maxDeltaDepth) throw new PackError('delta chain too deep');
-        const e: RawEntry = entries[j]!;
-        if (typeof e.base === 'number') j = byOffset.get(e.base);
-        else {
-          j = byId.get(e.base!);
-          if (j === undefined) baseObj = lookup(e.base!);
-        }
-      }
-      if (!baseObj) {
-        left.push(i);
-        continue;
-      }
-      for (let c = chain.length - 1; c >= 0; c--) {
-        const at = chain[c]!;
-        const data = applyDelta(baseObj.data, entries[at]!.data, limits.maxObjectBytes);
-        // Small deltas can copy large ranges: what they make counts towards the total bound too.
-        built += data.length;
-        if (built > limits.maxTotalBytes) throw new PackError('pack is too large');
-        const obj: PackObject = { id: hashObject(baseObj.type, data), type: baseObj.type, data };
-        resolved[at] = obj;
-        byId.set(obj.id, at);
-        baseObj = obj;
-      }
-    }
-    if (left.length === pending.length) {
-      const e = entries[left[0]!]!;
-      throw new PackError(`delta base ${String(e.base)} is missing`);
-    }
-    pending = left;
+  // A thin pack's REF_DELTA bases that the pack does not hold: the store's.
+  for (const id of [...onId.keys()]) {
+    if (!onId.has(id)) continue;
+    const type = store?.type(id);
+    const data = type && store!.raw(id);
+    if (type && data) yield* dependents({ obj: { id, type, data }, entry: -1, depth: 0 });
   }
-  return resolved as PackObject[];
+  const left = entries.filter((e, i) => resolved[i] === undefined);
+  if (left.length === 0) return resolved as PackObject[];
+  // Every unresolved OFS_DELTA hangs on an unresolved REF_DELTA: its base id is the one to name.
+  const e = left.find((x) => typeof x.base === 'string') ?? left[0]!;
+  throw new PackError(`delta base ${String(e.base)} is missing`);
+}
+
+/** Steps the reader takes at most before it looks at the deadline and lets other requests in. */
+const SLICE_STEPS = 256;
+/** How long the reader works at most before it lets other requests in (`readPackAsync`). */
+const SLICE_MS = 8;
+
+const overdue = (limits: Readonly<PackLimits>) => {
+  if (limits.deadline !== undefined && Date.now() > limits.deadline) {
+    throw new PackError('pack took too long to read');
+  }
+};
+
+/**
+ * The objects of a pack, in pack order, each resolved (deltas applied against the pack's own objects
+ * or, for a thin pack, `store`'s) and named by its SHA-1. The trailer is checked. Nothing is added to
+ * the store: the caller decides what to keep. `store` is whatever the receiving repository holds (a
+ * push passes the objects its project reaches, not the instance's store).
+ */
+export function readPack(
+  pack: Buffer,
+  store?: BaseStore,
+  limits: Readonly<PackLimits> = DEFAULT_PACK_LIMITS,
+): PackObject[] {
+  const steps = reading(pack, store, limits);
+  for (let n = 0; ; n++) {
+    if (n % SLICE_STEPS === 0) overdue(limits);
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `readPack` for a request: the same reader, which lets other requests in (a turn of the event loop)
+ * every `SLICE_STEPS` steps or `SLICE_MS` of work, so that a large pushed pack never holds up the
+ * process for its whole reading; one step is at most one object (bounded by `maxObjectBytes`) or a
+ * MiB of the trailer's hash.
+ */
+export async function readPackAsync(
+  pack: Buffer,
+  store?: BaseStore,
+  limits: Readonly<PackLimits> = DEFAULT_PACK_LIMITS,
+): Promise<PackObject[]> {
+  const steps = reading(pack, store, limits);
+  overdue(limits);
+  let slice = performance.now() + SLICE_MS;
+  for (let n = 1; ; n++) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (n % SLICE_STEPS === 0 || performance.now() > slice) {
+      overdue(limits);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now() + SLICE_MS;
+    }
+  }
 }
