@@ -538,7 +538,9 @@ function validateJob(
   for (const key of ['only', 'except'] as const) {
     if (job[key] === undefined || job[key] === null) continue;
     const pol = policyOf(job[key], p.budget);
-    if (!pol) err(`${key} config should be an array of strings or regular expressions`);
+    // The policy is an entry of its own (`Entry::Policy`): its errors carry its location.
+    if (!pol)
+      p.errors.push(`${at}:${key} config should be an array of strings or regular expressions`.toLowerCase());
     else if (key === 'only') only = pol;
     else except = pol;
   }
