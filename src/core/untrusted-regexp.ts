@@ -8,7 +8,11 @@
  * RE2's, and its errors are given here in the C++ library's words, as the platform shows them
  * (`RE2::Regexp#error`, e.g. `invalid perl operator: (?=`).
  */
-import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS, RE2JSSyntaxException } from 're2js';
+
+/** The engine, loaded on the first pattern: most servers never compile one. */
+const re2 = () => createRequire(import.meta.url)('re2js') as typeof import('re2js');
 
 /** `RegexpError`: a pattern RE2 refuses, its message RE2's (`RegexpStatus::Text`). */
 export class RegexpError extends Error {
@@ -104,9 +108,9 @@ export class RegexpBudget {
 /** The port's compiler, its refusals as RE2's. */
 function compile(pattern: string): RE2JS {
   try {
-    return RE2JS.compile(pattern);
+    return re2().RE2JS.compile(pattern);
   } catch (e) {
-    if (e instanceof RE2JSSyntaxException) throw new RegexpError(re2Message(e));
+    if (e instanceof re2().RE2JSSyntaxException) throw new RegexpError(re2Message(e as RE2JSSyntaxException));
     // Any other failure of the compiler is a program past its budget.
     throw new RegexpError(TOO_LARGE);
   }
@@ -351,7 +355,7 @@ export function wildcard(name: string): UntrustedRegexp {
   return new UntrustedRegexp(
     name
       .split('*')
-      .map((s) => RE2JS.quote(s))
+      .map((s) => re2().RE2JS.quote(s))
       .join('(?s:.*)'),
   );
 }
