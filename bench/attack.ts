@@ -392,6 +392,39 @@ const ATTACKS: Attack[] = [
       }),
   },
   {
+    // `Gitlab::UntrustedRegexp`: 2.4-3.9 s per match on a backtracking engine against 200 `a`s.
+    name: 'rules: if $X =~ /.{0,33}.{0,33}.{0,33}.{0,33}!/ (pipelines)',
+    count: 200,
+    concurrency: 2,
+    once: (port) =>
+      post(
+        port,
+        '/api/v4/projects/acme%2Fci/pipeline',
+        json({ ref: 'master', variables: [{ key: 'X', value: 'a'.repeat(2_000) }] }),
+        'application/json',
+        { 'PRIVATE-TOKEN': ADMIN },
+      ),
+  },
+  {
+    // A maintainer's `^(a|aa)+$` and `(x+x+)+y` on commits: 2^40 steps each when backtracking.
+    name: 'push rules ^(a|aa)+$, (x+x+)+y on commits',
+    count: 400,
+    concurrency: 2,
+    once: (port, i) =>
+      post(
+        port,
+        '/api/v4/projects/acme%2Frules/repository/commits',
+        json({
+          branch: i % 2 === 0 ? `${'a'.repeat(40)}b` : `${'a'.repeat(40)}`,
+          ...(i === 1 ? { start_branch: 'master' } : {}),
+          commit_message: 'x'.repeat(5_000),
+          actions: [{ action: 'create', file_path: `f${i}.txt`, content: 'x' }],
+        }),
+        'application/json',
+        { 'PRIVATE-TOKEN': ADMIN },
+      ),
+  },
+  {
     name: 'scenario load: generate 20,000 users (legitimate)',
     count: 3,
     concurrency: 1,
@@ -420,6 +453,7 @@ async function startServer(): Promise<{ child: ChildProcess; port: number }> {
         { username: 'root', admin: true, tokens: [{ token: ADMIN, scopes: ['api'] }] },
         { username: 'mallory', tokens: [{ token: MALLORY, scopes: ['api'] }] },
       ],
+      tier: 'premium',
       groups: [{ path: 'acme', visibility: 'public' }],
       projects: [
         { path: 'acme/app', visibility: 'public' },
@@ -438,7 +472,34 @@ async function startServer(): Promise<{ child: ChildProcess; port: number }> {
             ],
           },
         },
+        {
+          path: 'acme/ci',
+          visibility: 'public',
+          repository: {
+            commits: [
+              {
+                id: 'ci',
+                branch: 'master',
+                message: 'CI',
+                author: 'root',
+                files: {
+                  '.gitlab-ci.yml':
+                    "hit:\n  script: x\n  rules:\n    - if: '$X =~ /.{0,33}.{0,33}.{0,33}.{0,33}!/'\n" +
+                    'always:\n  script: x\n',
+                },
+              },
+            ],
+          },
+        },
         { path: 'mallory/loot', visibility: 'private' },
+        {
+          path: 'acme/rules',
+          visibility: 'public',
+          repository: {
+            commits: [{ id: 'one', branch: 'master', message: 'First', author: 'root', files: { a: 'a' } }],
+          },
+          push_rule: { branch_name_regex: '^(a|aa)+$', commit_message_negative_regex: '(x+x+)+y' },
+        },
       ],
     }),
   );

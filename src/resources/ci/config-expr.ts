@@ -3,81 +3,19 @@
  * and `rules: - if:` expressions (`Gitlab::Ci::Pipeline::Expression`): variables, string literals,
  * `null`, `/regex/`, `==`, `!=`, `=~`, `!~`, `&&`, `||` and parentheses, `&&` binding tighter.
  *
- * The platform matches patterns with RE2, which never backtracks. JavaScript's engine does, so a pattern
- * is only used when it cannot blow up: no back-references or look-arounds (RE2 has neither), no
- * quantified group that itself holds a quantifier or an alternation, at most three unbounded quantifiers,
- * and a bounded length. Any other pattern matches nothing, and the subject is bounded too (256 characters,
- * which holds any ref name).
+ * Patterns are RE2's (`Gitlab::UntrustedRegexp::RubySyntax`, src/core/untrusted-regexp.ts): linear in
+ * the subject whatever the pattern, and one RE2 refuses makes the expression invalid.
  */
+import {
+  fabricate,
+  type RegexpBudget,
+  matchesRubySyntax,
+  RegexpError,
+  tryFabricate,
+  type UntrustedRegexp,
+} from '../../core/untrusted-regexp.js';
 
-const MAX_PATTERN = 512;
-/**
- * A subject is matched on its first 256 characters and a pattern takes at most 3 unbounded quantifiers:
- * without backtracking blow-ups, the work left is polynomial in the subject, of that degree.
- */
-const MAX_SUBJECT = 256;
-const MAX_UNBOUNDED = 3;
 const MAX_EXPRESSION = 4096;
-
-/** A `/pattern/flags` literal as a safe RegExp, or null when it is not one (or not safe). */
-export function safeRegex(literal: string): RegExp | null {
-  const m = /^\/(.*)\/([a-z]*)$/s.exec(literal);
-  if (!m || m[1]!.length > MAX_PATTERN) return null;
-  const src = m[1]!;
-  if (/\\[1-9]|\\k<|\(\?[=!<]/.test(src)) return null;
-  if (nestedQuantifier(src) || unboundedQuantifiers(src) > MAX_UNBOUNDED) return null;
-  const flags = [...new Set(m[2]!.split('').filter((f) => f === 'i' || f === 'm' || f === 's'))].join('');
-  try {
-    return new RegExp(src, flags);
-  } catch {
-    return null;
-  }
-}
-
-/** How many `*`, `+` and `{n,}` the pattern has outside character classes. */
-function unboundedQuantifiers(src: string): number {
-  let n = 0;
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i]!;
-    if (ch === '\\') i++;
-    else if (inClass) inClass = ch !== ']';
-    else if (ch === '[') inClass = true;
-    else if (ch === '*' || ch === '+' || (ch === '{' && /^\{\d+,\}/.test(src.slice(i)))) n++;
-  }
-  return n;
-}
-
-/** Whether some quantified group holds a quantifier or an alternation (the shapes that backtrack). */
-function nestedQuantifier(src: string): boolean {
-  const stack: { risky: boolean }[] = [];
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i]!;
-    if (ch === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (ch === ']') inClass = false;
-      continue;
-    }
-    if (ch === '[') inClass = true;
-    else if (ch === '(') stack.push({ risky: false });
-    else if (ch === ')') {
-      const g = stack.pop();
-      const next = src[i + 1];
-      const quantified = next === '*' || next === '+' || next === '?' || next === '{';
-      if (g?.risky && quantified) return true;
-      if (g?.risky && stack.length) stack[stack.length - 1]!.risky = true;
-    } else if ((ch === '*' || ch === '+' || ch === '{' || ch === '|') && stack.length)
-      stack[stack.length - 1]!.risky = true;
-  }
-  return false;
-}
-
-/** A bounded subject for a pattern. */
-export const testPattern = (re: RegExp, subject: string) => re.test(subject.slice(0, MAX_SUBJECT));
 
 // ---------------------------------------------------------------------------------------------------
 // Expressions
@@ -86,14 +24,14 @@ type Token =
   | { t: 'var'; name: string }
   | { t: 'str'; value: string }
   | { t: 'null' }
-  | { t: 'regex'; src: string }
+  | { t: 'regex'; src: string; re: UntrustedRegexp }
   | { t: 'op'; op: '==' | '!=' | '=~' | '!~' | '&&' | '||' }
   | { t: '(' }
   | { t: ')' };
 
 export class ExpressionError extends Error {}
 
-function tokenize(text: string): Token[] {
+function tokenize(text: string, budget?: RegexpBudget): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < text.length) {
@@ -124,8 +62,17 @@ function tokenize(text: string): Token[] {
       let j = i + 1;
       while (j < text.length && text[j] !== '/') j += text[j] === '\\' ? 2 : 1;
       if (j >= text.length) throw new ExpressionError('unterminated regex');
-      const flags = /^[a-z]*/.exec(text.slice(j + 1))![0];
-      out.push({ t: 'regex', src: text.slice(i, j + 1 + flags.length) });
+      // `Lexeme::Pattern`: flags among RE2's `ismU` (any other letter is no lexeme), `\/` a slash.
+      const flags = /^[ismU]*/.exec(text.slice(j + 1))![0];
+      const src = text.slice(i, j + 1 + flags.length).replace(/\\\//g, '/');
+      let re: UntrustedRegexp;
+      try {
+        re = fabricate(src, budget);
+      } catch (e) {
+        if (e instanceof RegexpError) throw new ExpressionError('Invalid regular expression!');
+        throw e;
+      }
+      out.push({ t: 'regex', src, re });
       i = j + 1 + flags.length;
     } else if (text.startsWith('null', i)) {
       out.push({ t: 'null' });
@@ -135,12 +82,18 @@ function tokenize(text: string): Token[] {
   return out;
 }
 
-type Value = string | null | { regex: string };
+type Value = string | null | { regex: string; re: UntrustedRegexp };
 
-/** The whole expression parsed once; throws ExpressionError for text the platform's lexer refuses. */
-export function parseExpression(text: string): (vars: ReadonlyMap<string, string>) => boolean {
+/**
+ * The whole expression parsed once; throws ExpressionError for text the platform's lexer refuses. Its
+ * patterns are compiled from `budget`, the request's (src/core/untrusted-regexp.ts).
+ */
+export function parseExpression(
+  text: string,
+  budget?: RegexpBudget,
+): (vars: ReadonlyMap<string, string>) => boolean {
   if (text.length > MAX_EXPRESSION) throw new ExpressionError('expression too long');
-  const tokens = tokenize(text);
+  const tokens = tokenize(text, budget);
   let pos = 0;
   type Node = (vars: ReadonlyMap<string, string>) => Value | boolean;
 
@@ -155,7 +108,7 @@ export function parseExpression(text: string): (vars: ReadonlyMap<string, string
     if (tok.t === 'var') return (v) => v.get(tok.name) ?? null;
     if (tok.t === 'str') return () => tok.value;
     if (tok.t === 'null') return () => null;
-    if (tok.t === 'regex') return () => ({ regex: tok.src });
+    if (tok.t === 'regex') return () => ({ regex: tok.src, re: tok.re });
     throw new ExpressionError('unexpected operator');
   };
 
@@ -170,13 +123,16 @@ export function parseExpression(text: string): (vars: ReadonlyMap<string, string
       const a = left(v);
       const b = right(v);
       if (op === '==' || op === '!=') {
-        const same = JSON.stringify(a) === JSON.stringify(b);
+        const key = (x: Value | boolean) => (typeof x === 'object' && x !== null ? { regex: x.regex } : x);
+        const same = JSON.stringify(key(a)) === JSON.stringify(key(b));
         return op === '==' ? same : !same;
       }
       if (typeof b !== 'object' || b === null || typeof a === 'boolean')
         throw new ExpressionError('a pattern must follow =~');
-      const re = safeRegex(b.regex);
-      const hit = typeof a === 'string' && re !== null && testPattern(re, a);
+      // `Lexeme::Matches`: the text is the value as a string (an undefined variable is ''), and
+      // `scan(text).present?` holds when RE2 finds any match, an empty one included.
+      if (typeof a === 'object' && a !== null) throw new ExpressionError('a pattern cannot be matched');
+      const hit = b.re.test(a ?? '');
       return op === '=~' ? hit : !hit;
     };
   };
@@ -246,17 +202,17 @@ const SOURCE_KEYWORDS: Record<string, string> = {
 };
 
 /** Whether one `refs` entry matches the pipeline (`Build::Policy::Refs`). */
-export function refMatches(pattern: string, f: PipelineFacts): boolean {
+export function refMatches(pattern: string, f: PipelineFacts, budget?: RegexpBudget): boolean {
   if (pattern === 'branches') return !f.tag;
   if (pattern === 'tags') return f.tag;
   const source = Object.hasOwn(SOURCE_KEYWORDS, pattern) ? SOURCE_KEYWORDS[pattern] : undefined;
   if (source !== undefined) return f.source === source;
   // `name@namespace/project`: only the name part is compared (there are no forks' pipelines here).
   const name = pattern.includes('@') ? pattern.slice(0, pattern.lastIndexOf('@')) : pattern;
-  if (name.startsWith('/') && name.lastIndexOf('/') > 0) {
-    const re = safeRegex(name);
-    return re !== null && testPattern(re, f.ref);
-  }
+  // `RubySyntax.fabricate(pattern, fallback: true)`: a literal RE2 refuses is compared as a name
+  // (validation refuses such a config before it gets here).
+  const re = matchesRubySyntax(name) ? tryFabricate(name, budget) : null;
+  if (re) return f.ref !== '' && re.test(f.ref);
   return name === f.ref;
 }
 
@@ -267,12 +223,12 @@ export interface Policy {
 }
 
 /** Whether a policy is satisfied: any ref matches (when refs are given) and any variable expression holds. */
-export function policyMatches(p: Policy, f: PipelineFacts): boolean {
-  if (p.refs && !p.refs.some((r) => refMatches(r, f))) return false;
+export function policyMatches(p: Policy, f: PipelineFacts, budget?: RegexpBudget): boolean {
+  if (p.refs && !p.refs.some((r) => refMatches(r, f, budget))) return false;
   if (p.variables && p.variables.length) {
     return p.variables.some((e) => {
       try {
-        return parseExpression(e)(f.variables);
+        return parseExpression(e, budget)(f.variables);
       } catch {
         return false;
       }

@@ -11,6 +11,12 @@
 import { createRequire } from 'node:module';
 import type { Document, ScalarTag, Tags } from 'yaml';
 import {
+  matchesRubySyntax,
+  RegexpBudget,
+  REQUEST_PROGRAM,
+  tryFabricate,
+} from '../../core/untrusted-regexp.js';
+import {
   ExpressionError,
   existsMatches,
   parseExpression,
@@ -445,13 +451,20 @@ function variablesOf(v: unknown): Record<string, string> | null {
   return out;
 }
 
-function policyOf(v: unknown): Policy | null {
-  if (typeof v === 'string') return { refs: [v] };
-  if (isStringArray(v)) return { refs: v };
+/**
+ * `ArrayOfStringsOrRegexpsWithFallbackValidator`: strings, and those that look like `/pattern/flags`
+ * are patterns RE2 takes (the Ruby fallback is off by default, `allow_unsafe_ruby_regexp`).
+ */
+const refsValid = (v: unknown, budget: RegexpBudget): v is string[] =>
+  isStringArray(v) && v.every((r) => !matchesRubySyntax(r) || tryFabricate(r, budget) !== null);
+
+function policyOf(v: unknown, budget: RegexpBudget): Policy | null {
+  if (typeof v === 'string') return refsValid([v], budget) ? { refs: [v] } : null;
+  if (isStringArray(v)) return refsValid(v, budget) ? { refs: v } : null;
   if (isHash(v)) {
     const p: Policy = {};
     if (v.refs !== undefined) {
-      if (!isStringArray(v.refs)) return null;
+      if (!refsValid(v.refs, budget)) return null;
       p.refs = v.refs;
     }
     if (v.variables !== undefined) {
@@ -479,6 +492,8 @@ function ruleHolds(r: CiRule, vars: ReadonlyMap<string, string>, paths: () => re
 interface Problems {
   errors: string[];
   warnings: string[];
+  /** What the configuration's patterns may compile in all. */
+  budget: RegexpBudget;
 }
 
 function validateJob(
@@ -522,8 +537,10 @@ function validateJob(
   let except: Policy | undefined;
   for (const key of ['only', 'except'] as const) {
     if (job[key] === undefined || job[key] === null) continue;
-    const pol = policyOf(job[key]);
-    if (!pol) err(`${key} config should be an array of strings or regular expressions`);
+    const pol = policyOf(job[key], p.budget);
+    // The policy is an entry of its own (`Entry::Policy`): its errors carry its location.
+    if (!pol)
+      p.errors.push(`${at}:${key} config should be an array of strings or regular expressions`.toLowerCase());
     else if (key === 'only') only = pol;
     else except = pol;
   }
@@ -546,7 +563,7 @@ function validateJob(
           if (typeof r.if !== 'string') p.errors.push(`${at}:rules:rule if should be a string`.toLowerCase());
           else
             try {
-              rule.if = parseExpression(r.if);
+              rule.if = parseExpression(r.if, p.budget);
             } catch (e) {
               if (!(e instanceof ExpressionError)) throw e;
               p.errors.push(`${at}:rules:rule if invalid expression syntax`.toLowerCase());
@@ -663,7 +680,7 @@ function workflowRulesOf(workflow: unknown, p: Problems): CiRule[] | undefined {
     const rule: CiRule = {};
     if (typeof r.if === 'string')
       try {
-        rule.if = parseExpression(r.if);
+        rule.if = parseExpression(r.if, p.budget);
       } catch (e) {
         if (!(e instanceof ExpressionError)) throw e;
         p.errors.push(`${at} if invalid expression syntax`);
@@ -713,7 +730,7 @@ export function processCiConfig(text: string | undefined, source: IncludeSource)
     if (e instanceof LoadError) return { errors: [e.message], warnings: [] };
     throw e;
   }
-  const p: Problems = { errors: [], warnings: [] };
+  const p: Problems = { errors: [], warnings: [], budget: new RegexpBudget(REQUEST_PROGRAM) };
   merged = withEdgeStages(merged);
   const out = plain(merged) as Json;
 
@@ -848,6 +865,8 @@ export function selectJobs(
   paths: () => readonly string[] = () => [],
 ): SelectedJob[] {
   const out: SelectedJob[] = [];
+  // `only`/`except` patterns are compiled as the jobs are selected, from one budget.
+  const budget = new RegexpBudget(REQUEST_PROGRAM);
   for (const job of config.jobs) {
     const vars = expressionVariables(config, job, facts, extra);
     const f: PipelineFacts = { ...facts, variables: vars };
@@ -860,8 +879,8 @@ export function selectJobs(
       continue;
     }
     const only = job.only ?? (config.hasWorkflowRules ? undefined : { refs: ['branches', 'tags'] });
-    if (only && !policyMatches(only, f)) continue;
-    if (job.except && policyMatches(job.except, f)) continue;
+    if (only && !policyMatches(only, f, budget)) continue;
+    if (job.except && policyMatches(job.except, f, budget)) continue;
     out.push({ job, when: job.when, allow_failure: baseFailure });
   }
   return out;

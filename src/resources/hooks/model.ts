@@ -2,6 +2,7 @@
 import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { idelete, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
+import { RegexpError, wildcard } from '../../core/untrusted-regexp.js';
 import { isLocalHost } from '../integrations/delivery.js';
 import { setting } from '../settings/model.js';
 import type { HookFlag, HookKind, HookRecord } from './store.js';
@@ -143,13 +144,13 @@ export function hookErrors(
 export function branchMatches(filter: string | null, branch: string): boolean {
   if (filter === null || filter === '') return true;
   if (!filter.includes('*')) return filter === branch;
-  const re = new RegExp(
-    `^${filter
-      .split('*')
-      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*?')}$`,
-  );
-  return re.test(branch);
+  // On RE2: a filter of many `*`s cannot make the match backtrack.
+  try {
+    return wildcard(filter).testExact(branch);
+  } catch (e) {
+    if (e instanceof RegexpError) return false;
+    throw e;
+  }
 }
 
 export function createHook(

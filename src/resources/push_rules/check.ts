@@ -5,10 +5,10 @@
  * signature checks).
  */
 import { iget } from '../../core/table.js';
-import { testPattern } from '../ci/config-expr.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
 import type { CommitObject, ObjectStore } from '../repository/objects.js';
 import { diffTrees } from '../repository/tree.js';
+import type { UntrustedRegexp } from '../../core/untrusted-regexp.js';
 import { compileRule, pushRuleOf } from './model.js';
 import type { PushRuleRecord } from './store.js';
 
@@ -48,12 +48,30 @@ export interface RefChange {
   user: UserRecord | null;
 }
 
-/** A `present?` pattern matches (`data_match?`); an empty one is no rule. */
-function matches(pattern: string | null, subject: string, multiline = false): boolean | undefined {
+/** The rule's patterns compiled once for one change (a push checks each of up to 2,000 commits). */
+type Matchers = (pattern: string, multiline: boolean) => UntrustedRegexp | null;
+
+function matchers(): Matchers {
+  const compiled = new Map<string, UntrustedRegexp | null>();
+  return (pattern, multiline) => {
+    const key = `${multiline ? 'm' : '-'}${pattern}`;
+    let re = compiled.get(key);
+    if (re === undefined) compiled.set(key, (re = compileRule(pattern, multiline)));
+    return re;
+  };
+}
+
+/** A `present?` pattern matches (`data_match?`, RE2's `===`); an empty one is no rule. */
+function matches(
+  m: Matchers,
+  pattern: string | null,
+  subject: string,
+  multiline = false,
+): boolean | undefined {
   if (pattern === null || pattern === '') return undefined;
-  const re = compileRule(pattern, multiline);
-  // Validation only stores patterns the guarded matcher takes; one that is not matches nothing.
-  return re ? testPattern(re, subject) : false;
+  const re = m(pattern, multiline);
+  // Validation only stores patterns RE2 takes; one that is not matches nothing.
+  return re ? re.test(subject) : false;
 }
 
 const knownEmail = (st: PlatformState, email: string) =>
@@ -66,6 +84,7 @@ function userEmails(u: UserRecord): string[] {
 }
 
 function commitRefusal(
+  m: Matchers,
   st: PlatformState,
   rule: PushRuleRecord,
   c: CommitObject,
@@ -73,15 +92,15 @@ function commitRefusal(
 ): string | undefined {
   // `safe_message`: the message as stored, without the trailing newline git adds.
   const message = c.message.replace(/\n+$/, '');
-  if (matches(rule.commit_message_regex, message, true) === false)
+  if (matches(m, rule.commit_message_regex, message, true) === false)
     return `Commit message does not follow the pattern '${rule.commit_message_regex}'`;
-  if (matches(rule.commit_message_negative_regex, message, true) === true)
+  if (matches(m, rule.commit_message_negative_regex, message, true) === true)
     return `Commit message contains the forbidden pattern '${rule.commit_message_negative_regex}'`;
   const committer = c.committer.email;
   const author = c.author.email;
-  if (matches(rule.author_email_regex, committer) === false)
+  if (matches(m, rule.author_email_regex, committer) === false)
     return `Committer's email '${committer}' does not follow the pattern '${rule.author_email_regex}'`;
-  if (matches(rule.author_email_regex, author) === false)
+  if (matches(m, rule.author_email_regex, author) === false)
     return `Author's email '${author}' does not follow the pattern '${rule.author_email_regex}'`;
   if (!ch.fromWeb && rule.commit_committer_check && ch.user) {
     if (!knownEmail(st, committer)) return `Committer email '${committer}' is not verified.`;
@@ -98,17 +117,22 @@ function commitRefusal(
   return undefined;
 }
 
-function diffRefusal(store: ObjectStore, rule: PushRuleRecord, c: CommitObject): string | undefined {
+function diffRefusal(
+  m: Matchers,
+  store: ObjectStore,
+  rule: PushRuleRecord,
+  c: CommitObject,
+): string | undefined {
   const parent = c.parents[0] === undefined ? undefined : store.commit(c.parents[0])?.tree;
   const limit = rule.max_file_size * 1024 * 1024;
   for (const d of diffTrees(store, parent, c.tree)) {
     if (!d.new) continue;
     const added = !d.old || d.from !== undefined;
     if (added) {
-      if (matches(rule.file_name_regex, d.path) === true)
+      if (matches(m, rule.file_name_regex, d.path) === true)
         return `File name ${d.path} was blacklisted by the pattern ${rule.file_name_regex}.`;
       if (rule.prevent_secrets) {
-        const hit = SECRET_FILE_PATTERNS.find((p) => matches(p, d.path) === true);
+        const hit = SECRET_FILE_PATTERNS.find((p) => matches(m, p, d.path) === true);
         if (hit) return `File name ${d.path} was blacklisted by the pattern ${hit}.`;
       }
     }
@@ -131,15 +155,16 @@ export function pushRuleRefusal(
   // The community edition has no push rules: a rule kept from a paid world is not enforced there.
   const rule = st.tier === 'free' ? undefined : pushRuleOf(st, projectId);
   if (!rule) return undefined;
+  const m = matchers();
   if (ch.kind === 'tag') {
     if (ch.deleting && rule.deny_delete_tag) return 'You cannot delete a tag';
-  } else if (!ch.deleting && matches(rule.branch_name_regex, ch.name) === false)
+  } else if (!ch.deleting && matches(m, rule.branch_name_regex, ch.name) === false)
     return `Branch name does not follow the pattern '${rule.branch_name_regex}'`;
   if (ch.deleting) return undefined;
   for (const id of ch.commits.slice(0, MAX_CHECKED_COMMITS)) {
     const c = store.commit(id);
     if (!c) continue;
-    const refusal = commitRefusal(st, rule, c, ch) ?? diffRefusal(store, rule, c);
+    const refusal = commitRefusal(m, st, rule, c, ch) ?? diffRefusal(m, store, rule, c);
     if (refusal) return refusal;
   }
   return undefined;

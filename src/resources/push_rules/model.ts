@@ -2,7 +2,7 @@
 import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { tdelete, tget, tset } from '../../core/table.js';
-import { safeRegex } from '../ci/config-expr.js';
+import { regexpProblem, UntrustedRegexp } from '../../core/untrusted-regexp.js';
 import type { PushRuleFields, PushRuleRecord } from './store.js';
 
 type S = Draft<PlatformState>;
@@ -23,7 +23,7 @@ export const BOOL_FIELDS = [
   'reject_unsigned_commits',
 ] as const;
 
-/** The longest pattern kept: the matcher's own bound (src/resources/ci/config-expr.ts). */
+/** The longest pattern kept. */
 export const MAX_REGEX = 511;
 
 export const defaultFields = (): PushRuleFields => ({
@@ -41,25 +41,23 @@ export const defaultFields = (): PushRuleFields => ({
 });
 
 /**
- * A stored pattern as a matcher. The platform uses RE2, which never backtracks; a pattern only runs
- * here when the guarded matcher takes it (no back-references or look-arounds, which RE2 lacks
- * too, and no nested quantifiers), so a client's pattern cannot stall the instance.
+ * A stored pattern as a matcher (`PushRule#data_match?`: `UntrustedRegexp.new(regex, multiline:)`), on
+ * RE2, so a maintainer's pattern runs in time linear in the pushed data; null when RE2 refuses it
+ * (validation keeps such patterns out).
  */
-export function compileRule(pattern: string, multiline = false): RegExp | null {
-  if (pattern.length > MAX_REGEX) return null;
-  return safeRegex(`/${pattern}/${multiline ? 'm' : ''}`);
+export function compileRule(pattern: string, multiline = false): UntrustedRegexp | null {
+  try {
+    return new UntrustedRegexp(pattern, { multiline });
+  } catch {
+    return null;
+  }
 }
 
+/** `UntrustedRegexpValidator`: `not valid RE2 syntax: ` and RE2's own message. */
 function regexProblem(pattern: string): string | undefined {
   if (pattern.length > MAX_REGEX) return `is too long (maximum is ${MAX_REGEX} characters)`;
-  try {
-    new RegExp(pattern);
-  } catch (e) {
-    return `not valid RE2 syntax: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`;
-  }
-  if (/\\[1-9]|\\k<|\(\?[=!<]/.test(pattern)) return 'not valid RE2 syntax: invalid perl operator';
-  if (!compileRule(pattern)) return 'not valid RE2 syntax: pattern too complex';
-  return undefined;
+  const problem = regexpProblem(pattern);
+  return problem === undefined ? undefined : `not valid RE2 syntax: ${problem}`;
 }
 
 /** The model's validations of the fields as they would be saved, keyed by field. */

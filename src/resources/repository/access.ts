@@ -9,6 +9,7 @@ import { state, type Ctx } from '../../core/context.js';
 import { forbidden, notFound } from '../../core/errors.js';
 import type { PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
+import { RegexpError, wildcard } from '../../core/untrusted-regexp.js';
 import { canDownloadCode, featureAvailable } from '../projects/access.js';
 import type { Project } from '../projects/model.js';
 import type { ProtectedBranchRecord } from './store.js';
@@ -44,18 +45,21 @@ export function protectionsOf(st: PlatformState, projectId: number, branch: stri
   const out: ProtectedBranchRecord[] = [];
   for (const id of mget(st.repository.idx.protectedBy, String(projectId))) {
     const pb = tget(st.repository.protected, id)!;
-    if (pb.name === branch || (pb.name.includes('*') && wildcard(pb.name).test(branch))) out.push(pb);
+    if (pb.name === branch || (pb.name.includes('*') && wildcardMatches(pb.name, branch))) out.push(pb);
   }
   return out;
 }
 
-const wildcard = (name: string) =>
-  new RegExp(
-    `^${name
-      .split('*')
-      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*?')}$`,
-  );
+/** `RefMatcher#matches?` for a wildcard, on RE2 (a name of many `*`s cannot make it backtrack). */
+function wildcardMatches(name: string, branch: string): boolean {
+  try {
+    return wildcard(name).testExact(branch);
+  } catch (e) {
+    // A name whose program is past RE2's budget matches nothing.
+    if (e instanceof RegexpError) return false;
+    throw e;
+  }
+}
 
 /** `ProtectedRefAccess#check_access` for one rule. */
 function allows(st: PlatformState, user: UserRecord, p: Project, required: number): boolean {

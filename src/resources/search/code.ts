@@ -6,6 +6,7 @@
  * names. Every scan is bounded: files, bytes and commits.
  */
 import type { PlatformState } from '../../core/state.js';
+import { UntrustedRegexp } from '../../core/untrusted-regexp.js';
 import { resolveCommit } from '../repository/refs.js';
 import { walk } from '../repository/history.js';
 import type { ObjectStore } from '../repository/objects.js';
@@ -42,7 +43,8 @@ export interface FoundBlob {
 
 interface Filter {
   name: 'filename' | 'path' | 'extension';
-  regex: RegExp;
+  /** On RE2: a value of many `*`s (each `.*`) cannot make the match backtrack over a long path. */
+  regex: UntrustedRegexp;
 }
 
 /** `Gitlab::Search::Query`: the filters taken out of the query (a `*` matches anything), and the term. */
@@ -55,7 +57,7 @@ export function parseCodeQuery(query: string): { term: string; filters: Filter[]
     const value = m[1]!.slice(0, 256);
     const re = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\*/g, '.*');
     const source = name === 'filename' ? `${re}$` : name === 'extension' ? `\\.${re}$` : re;
-    filters.push({ name, regex: new RegExp(source, 'i') });
+    filters.push({ name, regex: new UntrustedRegexp(`(?i)${source}`) });
     term = term.replace(`${name}:${m[1]}`, '');
   }
   return { term: term.trim(), filters };

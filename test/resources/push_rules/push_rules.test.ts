@@ -68,8 +68,12 @@ describe('push rules', () => {
     expect(Object.keys(msg)).toEqual(['branch_name_regex', 'max_file_size']);
     expect(msg.branch_name_regex[0]).toMatch(/^not valid RE2 syntax: /);
     expect(msg.max_file_size).toEqual(['must be greater than or equal to 0']);
-    const unsafe = await call(fx, 'POST', R, 'maint', { commit_message_regex: '(a+)+$' });
+    // A back-reference is no RE2 (a nested quantifier is, and runs in linear time: test/security/regexp.test.ts).
+    const unsafe = await call(fx, 'POST', R, 'maint', { commit_message_regex: '(a)\\1' });
     expect(unsafe.status).toBe(400);
+    expect((await body(unsafe)).message).toEqual({
+      commit_message_regex: ['not valid RE2 syntax: invalid escape sequence: \\1'],
+    });
     expect(await body(await call(fx, 'GET', R, 'maint'))).toBeNull();
   });
 
