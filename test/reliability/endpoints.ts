@@ -1244,6 +1244,7 @@ export const ENDPOINTS: Endpoint[] = [
   instance('GET /topics/:id', () => '/topics/1', anyone(200)),
   instance('GET /users/:id', () => '/users/10', anyone(200)),
   instance('GET /users/:user_id/projects', () => '/users/10/projects', anyone(200)),
+  instance('GET /users/:user_id/starred_projects', () => '/users/10/starred_projects', anyone(200)),
   instance('GET /users/:user_id/keys', () => '/users/10/keys', anyone(200)),
   instance('GET /users/:user_id/status', () => '/users/10/status', anyone(200)),
   instance('GET /users/:id/gpg_keys', () => '/users/10/gpg_keys', anyone(200)),

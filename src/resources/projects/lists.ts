@@ -63,8 +63,11 @@ const GROUP_ORDERS = [
   'similarity',
 ] as const;
 
-/** `collection_params` + `statistics_params` + `with_custom_attributes` of `GET /projects`, in declaration order. */
-function projectsShape(paid: boolean, scope: 'all' | 'user'): Shape {
+/**
+ * `collection_params` + `statistics_params` + `with_custom_attributes` of `GET /projects`, in declaration
+ * order. `GET /users/:user_id/starred_projects` declares the first two only.
+ */
+function projectsShape(paid: boolean, scope: 'all' | 'user' | 'starred'): Shape {
   return {
     order_by: p.str().values(ORDERS).default('created_at'),
     sort: p.str().values(SORTS).default('desc'),
@@ -90,7 +93,7 @@ function projectsShape(paid: boolean, scope: 'all' | 'user'): Shape {
     ...paginationParams,
     simple: p.bool().default(false),
     statistics: p.bool().default(false),
-    with_custom_attributes: p.bool().default(false),
+    ...(scope === 'starred' ? {} : { with_custom_attributes: p.bool().default(false) }),
     custom_attributes: p.hash(),
   };
 }
@@ -406,12 +409,17 @@ function filtersFrom(c: Ctx, prm: Params, admin: boolean): Filters {
   };
 }
 
-/** `GET /projects`, `GET /users/:user_id/projects` and `GET /projects/:id/forks` (the direct forks). */
-function listProjects(c: Ctx, scope: 'all' | 'user' | 'forks'): Response {
+/**
+ * `GET /projects`, `GET /users/:user_id/projects`, `GET /users/:user_id/starred_projects` (13.12's
+ * `StarredProjectsFinder`: the user's stars through `ProjectsFinder`, so the caller sees only the
+ * projects it may read; a private profile does not hide them in 13.12) and `GET /projects/:id/forks`
+ * (the direct forks).
+ */
+function listProjects(c: Ctx, scope: 'all' | 'user' | 'starred' | 'forks'): Response {
   settleDeletions(c);
   const forksOf = scope === 'forks' ? loadProject(c) : undefined;
   const paid = c.get('fx').tier() !== 'free';
-  const shapeScope = scope === 'all' ? 'all' : 'user';
+  const shapeScope = scope === 'all' || scope === 'starred' ? scope : 'user';
   const prm = parse(
     c,
     shapeFor(`${shapeScope}:${paid}`, () => projectsShape(paid, shapeScope)),
@@ -420,7 +428,7 @@ function listProjects(c: Ctx, scope: 'all' | 'user' | 'forks'): Response {
   const viewer = c.get('viewer').user;
   const admin = viewer?.admin === true;
   let user: UserRecord | undefined;
-  if (scope === 'user') {
+  if (scope === 'user' || scope === 'starred') {
     user = findUser(st, c.req.param('user_id') ?? '');
     if (!user) throw notFound('User', 'no such user');
   }
@@ -435,7 +443,9 @@ function listProjects(c: Ctx, scope: 'all' | 'user' | 'forks'): Response {
   const f = filtersFrom(c, prm, admin);
   const { test, only, search } = buildPredicate(st, viewer, f);
   const candidates = user
-    ? mget(st.idx.projectsByNamespace, `user:${user.id}`)
+    ? scope === 'starred'
+      ? mget(st.idx.starsBy, `u${user.id}`).map((sid) => tget(st.stars, sid)!.project_id)
+      : mget(st.idx.projectsByNamespace, `user:${user.id}`)
     : forksOf
       ? tvalues(st.projects)
           .filter((p) => p.forked_from_project_id === forksOf.id)

@@ -58,6 +58,7 @@ export function projectsRoutes(r: ApiRouter): void {
   r.get('/projects', (c) => listRoutes.listProjects(c, 'all'));
   r.post('/projects', createProjectRoute);
   r.get('/users/:user_id/projects', (c) => listRoutes.listProjects(c, 'user'));
+  r.get('/users/:user_id/starred_projects', (c) => listRoutes.listProjects(c, 'starred'));
   r.get('/groups/:id/projects', (c) => listRoutes.listGroupProjects(c, false));
   r.get('/groups/:id/projects/shared', (c) => listRoutes.listGroupProjects(c, true));
 
