@@ -7,7 +7,7 @@ import { state, write, type Ctx } from '../../core/context.js';
 import { forbidden, grapeError, notFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { mutuallyExclusive, p, type RawParams } from '../../core/params.js';
-import type { ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
 import { PipelineRenderer } from '../ci/entities.js';
 import { nameWithNamespace } from '../issuables/entities.js';
@@ -164,7 +164,8 @@ export function commitRoutes(r: ApiRouter): void {
 
   r.get(
     '/projects/:id/repository/commits/:sha',
-    { params: { ...refParams, stats: p.bool().default(true) } },
+    // `COMMIT_ENDPOINT_REQUIREMENTS`: a ref named `v1.json` is asked for as it is.
+    { params: { ...refParams, stats: p.bool().default(true) }, requirements: { sha: NO_SLASH_URL_PART } },
     (c, prm) => {
       const proj = readableRepo(c);
       return c.json(commitDetail(c, proj, findCommit(c, proj, prm.sha), prm.stats));
