@@ -17,7 +17,8 @@ import { branchEntity, branchNames, gitTime } from './entities.js';
 import { isAncestor } from './history.js';
 import { validRefName } from './names.js';
 import { peel, refTarget, resolveCommit } from './refs.js';
-import { pusherOf, refuseByPushRule, updateBranch } from './write.js';
+import { refuseByPushRule } from './write.js';
+import { pushBranches } from './post-receive.js';
 import { objectsOf, type ProtectedBranchRecord } from './store.js';
 
 const LEVELS = [0, 30, 40, 60] as const;
@@ -128,7 +129,7 @@ export function branchRoutes(r: ApiRouter): void {
       const target = resolveCommit(st, proj, prm.ref);
       if (target === undefined) throw apiError(400, `Invalid reference name: ${prm.ref}`);
       refuseByPushRule(st, proj, 'branch', prm.branch);
-      write(c, (d) => updateBranch(d, proj, prm.branch, target, pusherOf(c)));
+      pushBranches(c, proj, [{ branch: prm.branch, id: target }]);
       return c.json(branchEntity(c, proj, prm.branch), 201);
     },
   );
@@ -154,7 +155,7 @@ export function branchRoutes(r: ApiRouter): void {
           400,
           'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
         );
-      write(c, (d) => updateBranch(d, proj, prm.branch, null, pusherOf(c)));
+      pushBranches(c, proj, [{ branch: prm.branch, id: null }]);
       return c.body(null, 204);
     },
   );
@@ -173,7 +174,11 @@ export function branchRoutes(r: ApiRouter): void {
       return head !== root && isAncestor(store, head, root);
     });
     if (merged.length > 0)
-      write(c, (dr) => merged.forEach((n) => updateBranch(dr, proj, n, null, pusherOf(c))));
+      pushBranches(
+        c,
+        proj,
+        merged.map((n) => ({ branch: n, id: null })),
+      );
     return c.json({ message: '202 Accepted' }, 202);
   });
 

@@ -3,7 +3,7 @@
  * `download_code`; a commit needs push access to its branch.
  */
 import { findProject } from '../../core/access.js';
-import { state, write, type Ctx } from '../../core/context.js';
+import { state, type Ctx } from '../../core/context.js';
 import { forbidden, grapeError, notFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { mutuallyExclusive, p, type RawParams } from '../../core/params.js';
@@ -17,13 +17,12 @@ import { diffEntity, stats } from './diff.js';
 import { commitEntity } from './entities.js';
 import { ancestors, walk } from './history.js';
 import { names, peel, refTarget, resolveCommit } from './refs.js';
+import { pushBranches } from './post-receive.js';
 import { objectsOf } from './store.js';
 import { diffTrees } from './tree.js';
 import {
   buildCommit,
   MAX_ACTIONS,
-  moveBranch,
-  pusherOf,
   refuseByPushRule,
   signatureOf,
   type Action,
@@ -251,7 +250,7 @@ export function commitRoutes(r: ApiRouter): void {
         signatureOf(user, time),
       );
       refuseByPushRule(state(c), proj, 'branch', prm.branch, { id });
-      write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
+      pushBranches(c, proj, [{ branch: prm.branch, id }]);
       return c.json(commitDetail(c, proj, id, prm.stats), 201);
     },
   );

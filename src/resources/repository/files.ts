@@ -3,7 +3,7 @@
  * and HEAD), its raw bytes, and creating, updating and deleting one file as a commit.
  */
 import { createHash } from 'node:crypto';
-import { state, write, type Ctx } from '../../core/context.js';
+import { state, type Ctx } from '../../core/context.js';
 import { apiError, notFound } from '../../core/errors.js';
 import { p } from '../../core/params.js';
 import { NO_SLASH_URL_PART, type ApiRouter } from '../../core/router.js';
@@ -12,17 +12,10 @@ import { authorizePush, canPushToBranch, readableRepo } from './access.js';
 import { findCommit } from './commits.js';
 import { TREE_MODE } from './objects.js';
 import { peel, refTarget } from './refs.js';
+import { pushBranches } from './post-receive.js';
 import { objectsOf } from './store.js';
 import { entryAt, splitPath } from './tree.js';
-import {
-  buildCommit,
-  lastCommitFor,
-  moveBranch,
-  pusherOf,
-  refuseByPushRule,
-  signatureOf,
-  type Action,
-} from './write.js';
+import { buildCommit, lastCommitFor, refuseByPushRule, signatureOf, type Action } from './write.js';
 
 interface FoundFile {
   commit: string;
@@ -119,7 +112,7 @@ function commitOne(c: Ctx, proj: Project, prm: WriteParams, action: Action, stal
     signatureOf(user, Math.floor(c.get('fx').clock.ms() / 1000)),
   );
   refuseByPushRule(st, proj, 'branch', prm.branch, { id });
-  write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
+  pushBranches(c, proj, [{ branch: prm.branch, id }]);
 }
 
 export function fileRoutes(r: ApiRouter): void {
