@@ -43,7 +43,9 @@ export interface RouteOptions<S extends Shape = Shape> {
   params?: S;
   /**
    * Grape route requirements (`requirements: { id: /^[0-9]+$/ }`): a path param that does not match makes
-   * the route not match at all, so the request reaches the catch-all 404 before anything else.
+   * the route not match at all, so the request reaches the catch-all 404 before anything else. The last
+   * param of a path keeps a `.json` suffix when its requirement admits one (`NO_SLASH_URL_PART`): see
+   * `keepsSuffix`.
    */
   requirements?: Record<string, RegExp>;
   /** Extra scopes that open the route on reads, e.g. `read_user` on the users API. */
@@ -86,6 +88,56 @@ const TIER_RANK = { free: 0, premium: 1, ultimate: 2 } as const;
 /** Whether an instance of `tier` has a route that needs `needs`. */
 export const tierHas = (tier: keyof typeof TIER_RANK, needs?: 'premium' | 'ultimate') =>
   needs === undefined || TIER_RANK[tier] >= TIER_RANK[needs];
+
+/**
+ * `API::NO_SLASH_URL_PART_REGEX` (`%r{[^/]+}`), the requirement of file paths, branch, tag and project
+ * names (`NAMESPACE_OR_PROJECT_REQUIREMENTS`, `FILE_ENDPOINT_REQUIREMENTS`, `COMMIT_ENDPOINT_REQUIREMENTS`).
+ * The platform tests it on the raw segment; a requirement here is tested on the decoded param, where
+ * `acme%2Fapp` reads `acme/app`: so any segment at all, dots included.
+ */
+export const NO_SLASH_URL_PART = /^[\s\S]+$/;
+
+/** The format suffix Grape's `format :json` adds to every path as optional (`(.json)`). */
+const SUFFIX = '.json';
+
+/**
+ * The param at the end of `path` that keeps a `.json` suffix, if any. Grape compiles a path to
+ * `...:param(.json)`, and a param without a requirement matches no dot (Mustermann's `[^/?#.]+`), so
+ * the suffix is the format's; a param whose requirement admits the suffix (`[^/]+`) takes it greedily,
+ * so that `files/renovate.json` is the file `renovate.json`. A splat (`*path`, `format: false` on the
+ * platform, `{.+}` here) keeps it too.
+ */
+export function keepsSuffix(
+  path: string,
+  requirements: Record<string, RegExp> | undefined,
+): string | undefined {
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const m = /^:([A-Za-z_][A-Za-z0-9_]*)(\{\.\+\})?$/.exec(last);
+  if (!m) return undefined;
+  const name = m[1]!;
+  if (m[2] !== undefined) return name;
+  const re = requirements?.[name];
+  return re !== undefined && re.test(`x${SUFFIX}`) ? name : undefined;
+}
+
+/** Whether the request's raw path (before any query) ends with the format suffix the routing took off. */
+function rawSuffixed(url: string): boolean {
+  let end = url.indexOf('?');
+  if (end < 0) end = url.length;
+  const hash = url.indexOf('#');
+  if (hash >= 0 && hash < end) end = hash;
+  return url.startsWith(SUFFIX, end - SUFFIX.length);
+}
+
+/**
+ * A path param as the route has it: with the `.json` suffix given back when the route's last param
+ * keeps it (`keepsSuffix`). Handlers that read a path param themselves rather than through their params
+ * read it here.
+ */
+export function pathParam(c: Ctx, name: string): string {
+  const v = (c.get('params') as RawParams | undefined)?.[name];
+  return typeof v === 'string' ? v : (c.req.param(name) ?? '');
+}
 
 type Handler<S extends Shape = Shape> = (c: Ctx, params: Parsed<S>) => Response | Promise<Response>;
 
@@ -195,6 +247,12 @@ export class ApiRouter {
     }
     this.routes.push(info);
     const requirements = Object.entries(opts.requirements ?? {});
+    // The routing path has lost a `.json` suffix (src/host/table.ts); this param gets it back.
+    const suffixed = keepsSuffix(path, opts.requirements);
+    const param = (c: Ctx, n: string): string => {
+      const v = c.req.param(n) ?? '';
+      return n === suffixed && rawSuffixed(c.req.url) ? v + SUFFIX : v;
+    };
     // Mounted under one prefix (`/api/v4`), so the name is the same on every request: found once.
     let name: string | undefined;
     const run = (c: Ctx, raw: RawParams, probe: RequestProbe | undefined): Response | Promise<Response> => {
@@ -230,9 +288,17 @@ export class ApiRouter {
         throw noRoute(`no such route on the ${fx.tier()} tier (it needs ${tier})`);
       if (dated && !inSpan(fx.gitlab(), span))
         throw noRoute(`no such route in GitLab ${fx.gitlab()} (it is in ${spanText(span)})`);
-      for (const [n, re] of requirements) if (!re.test(c.req.param(n) ?? '')) throw noRoute();
-      if (read || opts.rawBody) return run(c, readQueryParams(c), probe);
-      return readParams(c).then((raw) => run(c, raw, probe));
+      for (const [n, re] of requirements) if (!re.test(param(c, n))) throw noRoute();
+      if (suffixed === undefined) {
+        if (read || opts.rawBody) return run(c, readQueryParams(c), probe);
+        return readParams(c).then((raw) => run(c, raw, probe));
+      }
+      const restore = (raw: RawParams) => {
+        raw[suffixed] = param(c, suffixed);
+        return raw;
+      };
+      if (read || opts.rawBody) return run(c, restore(readQueryParams(c)), probe);
+      return readParams(c).then((raw) => run(c, restore(raw), probe));
     });
     return this;
   }

@@ -249,6 +249,12 @@ export interface PipelineRecord {
   duration: number | null;
   variables: PipelineVariable[];
   test_suites: TestSuiteRecord[] | null;
+  /**
+   * `Ci::Pipeline#source` when it is not `push`, `web` or `api` as the record's history implies:
+   * `merge_request_event` (with its merge request) or `external` (commit statuses).
+   */
+  source?: 'merge_request_event' | 'external';
+  merge_request_id?: number;
 }
 
 /** A project's branches and tags (name -> sha); see `materialized` for the default branch. */

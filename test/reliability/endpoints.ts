@@ -442,6 +442,21 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/merge_requests/1/merge',
     mrFound((c) => (c.level >= 40 ? [200] : U)),
   ),
+  // `find_merge_request_with_access` (`authenticate_non_get!`: anonymous reads of a public project);
+  // the finder lists nothing for who may not read pipelines.
+  project(
+    'GET /projects/:id/merge_requests/:merge_request_iid/pipelines',
+    () => '/merge_requests/1/pipelines',
+    (c) => (c.anonymous ? (c.visible ? [200] : PNF) : mrFound(() => [200])(c)),
+  ),
+  // `MergeRequests::CreatePipelineService`: nil (405) without create_pipeline; the project has no CI
+  // file, so a developer's pipeline is refused with its error (400).
+  project(
+    'POST /projects/:id/merge_requests/:merge_request_iid/pipelines',
+    () => '/merge_requests/1/pipelines',
+    mrFound((c) => (c.level >= 30 ? [400] : [405])),
+    { readOnly: true },
+  ),
   project(
     'PUT /projects/:id/merge_requests/:merge_request_iid/rebase',
     () => '/merge_requests/1/rebase',
@@ -2322,7 +2337,12 @@ function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): n
  * Routes the matrix leaves out, each with the reason. A route missing from both the matrix and this
  * list fails the coverage test below.
  */
-export const EXCLUDED: Record<string, string> = {};
+export const EXCLUDED: Record<string, string> = {
+  // Who may cancel depends on the merge request's author as well as the role (`can_cancel_auto_merge?`):
+  // covered in test/resources/issuables/mr-pipelines.test.ts.
+  'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds':
+    'the author may cancel whatever their role; see mr-pipelines.test.ts',
+};
 
 /**
  * Cells where fauxlab answers otherwise than the platform, until fixed: they run as `test.fails`, so the

@@ -187,6 +187,9 @@ export interface PipelineFacts {
   variables: ReadonlyMap<string, string>;
 }
 
+/** `CI_PIPELINE_SOURCE` of a merge request's pipeline. */
+export const MERGE_REQUEST_EVENT = 'merge_request_event';
+
 /** The keywords of `only:`/`except:` refs and the pipeline sources they stand for. */
 const SOURCE_KEYWORDS: Record<string, string> = {
   api: 'api',
@@ -203,7 +206,8 @@ const SOURCE_KEYWORDS: Record<string, string> = {
 
 /** Whether one `refs` entry matches the pipeline (`Build::Policy::Refs`). */
 export function refMatches(pattern: string, f: PipelineFacts, budget?: RegexpBudget): boolean {
-  if (pattern === 'branches') return !f.tag;
+  // `Ci::Pipeline#branch?` is false for a merge request's pipeline.
+  if (pattern === 'branches') return !f.tag && f.source !== MERGE_REQUEST_EVENT;
   if (pattern === 'tags') return f.tag;
   const source = Object.hasOwn(SOURCE_KEYWORDS, pattern) ? SOURCE_KEYWORDS[pattern] : undefined;
   if (source !== undefined) return f.source === source;

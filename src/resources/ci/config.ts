@@ -23,6 +23,7 @@ import {
   policyMatches,
   type PipelineFacts,
   type Policy,
+  MERGE_REQUEST_EVENT,
 } from './config-expr.js';
 
 /** The YAML library, loaded on the first CI configuration read: most servers never read one. */
@@ -849,7 +850,8 @@ export function expressionVariables(
     vars.set('CI_JOB_STAGE', job.stage);
   }
   if (facts.tag) vars.set('CI_COMMIT_TAG', facts.ref);
-  else vars.set('CI_COMMIT_BRANCH', facts.ref);
+  // `Ci::Pipeline#predefined_variables`: `CI_COMMIT_BRANCH` only `if branch?`, not for a merge request's.
+  else if (facts.source !== MERGE_REQUEST_EVENT) vars.set('CI_COMMIT_BRANCH', facts.ref);
   return vars;
 }
 

@@ -227,6 +227,8 @@ export interface NewPipeline {
   specs: BuildSpec[];
   stages: string[] | undefined;
   now: string;
+  /** A merge request's pipeline (`merge_request_event`, its ref `refs/merge-requests/:iid/head`). */
+  merge_request_id?: number;
 }
 
 /**
@@ -258,6 +260,10 @@ export function queuePipeline(d: Draft<PlatformState>, p: NewPipeline): number {
     variables: p.variables,
     test_suites: null,
     builds,
+    ...(p.merge_request_id !== undefined && {
+      source: 'merge_request_event' as const,
+      merge_request_id: p.merge_request_id,
+    }),
   });
 }
 

@@ -8,23 +8,16 @@
  * webhooks and integrations, and a pipeline for a new head whose tree has a `.gitlab-ci.yml`.
  */
 import { branchMoved } from '../../core/push.js';
-import type { Draft } from 'immer';
 import { ACCESS } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import type { PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
+import type { PlatformState, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
-import { projectVariables } from '../ci/model.js';
-import { queuePipeline } from '../ci/pipelines.js';
-import { ciConfigAt, yamlJobs } from '../ci/yaml-pipeline.js';
-import { recordPush } from '../events/store.js';
-import { dispatch } from '../integrations/events.js';
-import type { PushedCommits } from '../integrations/kinds.js';
 import type { Project } from '../projects/model.js';
 import { MAX_CHECKED_COMMITS, pushRuleRefusal } from '../push_rules/check.js';
 import { pushRuleOf } from '../push_rules/model.js';
 import { canPushToBranch, level, protectionsOf } from '../repository/access.js';
-import { ancestors, walk } from '../repository/history.js';
+import { ancestors } from '../repository/history.js';
 import { ObjectStore } from '../repository/objects.js';
 import { DEFAULT_PACK_LIMITS, PackError, readPackAsync } from '../repository/pack.js';
 import {
@@ -36,6 +29,7 @@ import {
   setRef,
   type RefKind,
 } from '../repository/refs.js';
+import { announceReceived, postReceive } from '../repository/post-receive.js';
 import { objectsFor, objectsOf } from '../repository/store.js';
 import { setting } from '../settings/model.js';
 import { FLUSH, PktReader, pkt, sideband } from './pktline.js';
@@ -378,9 +372,10 @@ function execute(
   const now = c.get('fx').clock.iso();
   const userId = actor.user?.id ?? null;
   const wasEmpty = project.default_branch === null;
-  const pipelines: number[] = [];
-  write(c, (d) => {
-    // The pipelines below read the staged objects; they join the store once the write has committed.
+  const base = requestBase(c);
+  const received = write(c, (d) => {
+    // The pipelines postReceive makes read the staged objects; they join the store once the write has
+    // committed.
     objectsFor(d);
     const proj = tget(d.projects, project.id)!;
     for (const cmd of accepted) {
@@ -398,42 +393,22 @@ function execute(
           userId,
           now,
         });
-      if (userId !== null)
-        recordPush(d, {
-          project_id: project.id,
-          author_id: userId,
-          ref: cmd.name!,
-          ref_type: cmd.kind!,
-          action: cmd.old === BLANK_SHA ? 'created' : deleting ? 'removed' : 'pushed',
-          commit_from: cmd.old === BLANK_SHA ? null : cmd.old,
-          commit_to: deleting ? null : cmd.next,
-          created_at: now,
-        });
     }
-    for (const cmd of accepted)
-      if (!skipCi && cmd.next !== BLANK_SHA) {
-        const id = pushPipeline(d, proj, cmd, userId, now);
-        if (id !== undefined) pipelines.push(id);
-      }
+    const changes = accepted.map((cmd) => ({
+      kind: cmd.kind!,
+      name: cmd.name!,
+      old: cmd.old,
+      next: cmd.next,
+    }));
+    return postReceive(d, project.id, changes, { userId, now, wasEmpty, skipCi, base });
   });
   // The refs moved: the quarantine's objects are the repository's now (`tmp_objdir_migrate`).
   store.admit();
 
   const after: string[] = [];
-  const fx = c.get('fx');
-  const base = requestBase(c);
+  announceReceived(c.get('fx'), base, received);
   const proj = tget(state(c).projects, project.id)! as Project;
   for (const cmd of accepted) {
-    dispatch(fx, base, userId, {
-      kind: 'push',
-      projectId: project.id,
-      ref: cmd.name!,
-      tag: cmd.kind === 'tag',
-      before: cmd.old,
-      after: cmd.next,
-      userId,
-      commits: pushedCommits(state(c), proj, cmd, wasEmpty),
-    });
     if (
       cmd.kind === 'branch' &&
       cmd.old === BLANK_SHA &&
@@ -445,90 +420,5 @@ function execute(
       after.push('', `To create a merge request for ${cmd.name!}, visit:`, `  ${url}`, '');
     }
   }
-  for (const id of pipelines) dispatch(fx, base, userId, { kind: 'pipeline', id });
   return report('ok', cmds, [], caps, after);
-}
-
-/**
- * The pipeline of a push (`Ci::CreatePipelineService` with source `push`): the default jobs, as the
- * pipelines API makes them, for the pushed head, in the push's own write.
- */
-/**
- * The pipeline a pushed head gets from the project's CI file at that commit (source `push`), or none: no
- * CI file, or a file whose rules select no job. A file with errors makes no pipeline here either (the
- * platform records a failed one with its `yaml_errors`).
- */
-function pushPipeline(
-  d: Draft<PlatformState>,
-  project: ProjectRecord,
-  cmd: Command,
-  userId: number | null,
-  now: string,
-): number | undefined {
-  const st = d as PlatformState;
-  const sha = peel(objectsOf(st), cmd.next);
-  const config = ciConfigAt(st, project, sha);
-  if (config === undefined) return undefined;
-  const vars: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const v of projectVariables(st, project.id)) vars[v.key] = v.value;
-  const jobs = yamlJobs(
-    st,
-    project,
-    sha,
-    config,
-    { ref: cmd.name!, tag: cmd.kind === 'tag', source: 'push' },
-    vars,
-  );
-  if ('error' in jobs) return undefined;
-  return queuePipeline(d, {
-    project_id: project.id,
-    ref: cmd.name!,
-    tag: cmd.kind === 'tag',
-    sha,
-    before_sha: cmd.old,
-    user_id: userId,
-    variables: [],
-    specs: jobs.specs,
-    stages: jobs.stages,
-    now,
-  });
-}
-
-/** The most commits a push's hooks look at (`PROCESS_COMMIT_LIMIT`), and the most a payload lists. */
-const PROCESS_COMMIT_LIMIT = 100;
-const PAYLOAD_COMMITS = 20;
-
-/**
- * `Git::BranchHooksService#commits` after the refs moved: a new default branch's latest commits (its
- * count every commit of it), a new branch's commits that the default branch does not reach, an updated
- * branch's commits since its old head; none for tags and deletions. The payload takes the last 20.
- */
-function pushedCommits(
-  st: PlatformState,
-  p: Project,
-  cmd: Command,
-  wasEmpty: boolean,
-): PushedCommits | undefined {
-  if (cmd.kind !== 'branch' || cmd.next === BLANK_SHA) return undefined;
-  const store = objectsOf(st);
-  let ids: string[];
-  let total: number;
-  if (cmd.old === BLANK_SHA && (wasEmpty || cmd.name === p.default_branch)) {
-    ids = walk(store, [cmd.next], { limit: PROCESS_COMMIT_LIMIT });
-    total = ancestors(store, cmd.next).size;
-  } else {
-    const base =
-      cmd.old !== BLANK_SHA
-        ? cmd.old
-        : p.default_branch === null
-          ? undefined
-          : refTarget(st, p, 'branch', p.default_branch);
-    const known = base === undefined ? new Set<string>() : ancestors(store, peel(store, base));
-    ids = walk(store, [cmd.next])
-      .filter((id) => !known.has(id))
-      .reverse()
-      .slice(-PROCESS_COMMIT_LIMIT);
-    total = ids.length;
-  }
-  return { ids: ids.slice(-PAYLOAD_COMMITS), total };
 }

@@ -28,6 +28,7 @@ import {
 } from './body.js';
 import { pkt } from './pktline.js';
 import { advertiseReceive, pushSizeLimit, receivePack } from './receive.js';
+import { recordActivity } from '../../core/activity.js';
 import {
   advertiseUpload,
   advertiseV2,
@@ -224,6 +225,9 @@ export function gitHttpRoutes(r: ApiRouter): void {
         throw e;
       }
     }
+    // A fetch is the user's activity (`Users::ActivityService` from the git HTTP controller); a push's
+    // comes with its push event (src/resources/repository/post-receive.ts).
+    recordActivity(c.get('fx'), who.user);
     const v2 = /(^|:)version=2(:|$)/.test(c.req.header('git-protocol') ?? '');
     const pieces = v2 ? uploadPackV2(st, project!, body) : uploadPackV0(st, project!, body);
     let first: IteratorResult<Buffer>;

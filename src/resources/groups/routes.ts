@@ -14,7 +14,7 @@ import { apiError, forbidden, validationError } from '../../core/errors.js';
 import { featureEnabled } from '../../core/features.js';
 import { paginateBytes, paginationParams } from '../../core/pagination.js';
 import { allOrNoneOf, p, parseParams, type Parsed } from '../../core/params.js';
-import type { ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, pathParam, type ApiRouter } from '../../core/router.js';
 import type { PlatformState, Visibility } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { createGroup, deleteGroup, setMember } from '../projects/model.js';
@@ -313,6 +313,9 @@ const saveFailed = (errors: Record<string, string[]>) =>
 // ---------------------------------------------------------------------------------------------------
 // PUT /groups/:id
 
+/** `NAMESPACE_OR_PROJECT_REQUIREMENTS`: `/groups/1.json` asks for the group `1.json`. */
+const GROUP = { id: NO_SLASH_URL_PART };
+
 function updateGroupRoute(c: Ctx): Response {
   const raw = c.get('params');
   let h!: Parsed<typeof updateHead>;
@@ -330,7 +333,7 @@ function updateGroupRoute(c: Ctx): Response {
   const ee = opt.ee!;
   const user = requireUser(c);
   const st = state(c);
-  const g = findGroupRecord(c, c.req.param('id')!);
+  const g = findGroupRecord(c, pathParam(c, 'id'));
   if (!canAdminGroup(st, user, g)) throw forbidden();
   checkMinutesQuota(c, ee);
 
@@ -388,7 +391,7 @@ function updateGroupRoute(c: Ctx): Response {
 function deleteGroupRoute(c: Ctx): Response {
   const user = requireUser(c);
   const st = state(c);
-  const g = findGroupRecord(c, c.req.param('id')!);
+  const g = findGroupRecord(c, pathParam(c, 'id'));
   if (!canAdminGroup(st, user, g)) throw forbidden();
   checkUnmodifiedSince(c, g.updated_at);
   if (adjournedDeletion(c, st)) {
@@ -429,8 +432,8 @@ export function groupsRoutes(r: ApiRouter): void {
     listGroups(c, prm, c.req.param('id')!, true),
   );
 
-  r.get('/groups/:id', { params: showParams }, (c, prm) => {
-    const g = findGroupRecord(c, c.req.param('id')!);
+  r.get('/groups/:id', { params: showParams, requirements: GROUP }, (c, prm) => {
+    const g = findGroupRecord(c, pathParam(c, 'id'));
     const st = state(c);
     const viewer = c.get('viewer').user;
     const rr = groupRenderer(c);
@@ -442,9 +445,9 @@ export function groupsRoutes(r: ApiRouter): void {
     return prm.with_projects ? sendJson(rr.detail(g, opts)) : jsonResponse(rr.groupBytes(g, opts));
   });
 
-  r.put('/groups/:id', updateGroupRoute);
+  r.put('/groups/:id', { requirements: GROUP }, updateGroupRoute);
 
-  r.delete('/groups/:id', deleteGroupRoute);
+  r.delete('/groups/:id', { requirements: GROUP }, deleteGroupRoute);
 
   groupMembersRoutes(r);
 }

@@ -6,6 +6,9 @@
  * - issue: `Issue` (lists use it too, without `subscribed`); `basic` is `IssueBasic` (milestone lists);
  * - merge request: `MergeRequestBasic` for lists, `MergeRequest` for one, `MergeRequestSimple` for view=simple.
  */
+import { PipelineRenderer } from '../ci/entities.js';
+import { livePipeline } from '../ci/model.js';
+import { headPipeline } from '../ci/mr-pipelines.js';
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
 import type { RecordRenderings, Renderings } from '../../core/render-cache.js';
@@ -94,7 +97,7 @@ export class IssuableRenderer {
   #deps: readonly unknown[] = [];
 
   constructor(
-    c: Ctx,
+    readonly c: Ctx,
     readonly from: From = null,
   ) {
     this.st = state(c);
@@ -430,8 +433,16 @@ export class IssuableRenderer {
       `f${o.subscribed === undefined ? '-' : +o.subscribed}${+builds}` +
       `${+canMerge(this.st, this.viewer, p, mr.target_branch)}` +
       `${o.rebaseInProgress ? +((mr.rebase_until_ms ?? 0) > this.nowMs) : '-'}` +
-      `${o.firstContribution ? +this.firstContribution(mr, p) : '-'}|${key}`;
+      `${o.firstContribution ? +this.firstContribution(mr, p) : '-'}|${this.#headPipelineKey(mr, builds)}|${key}`;
     return this.#mergeRequests.bytes(mr, full, deps, () => JSON.stringify(this.mergeRequestFull(mr, o)));
+  }
+
+  /** What the head pipeline shows now: its id, status and update time (the clock moves them). */
+  #headPipelineKey(mr: MergeRequestRecord, builds: boolean): string {
+    const hp = builds ? headPipeline(this.st, mr) : undefined;
+    if (!hp) return '-';
+    const live = livePipeline(hp, this.nowMs);
+    return `${hp.id}:${live.status}:${live.updated_at}:${hp.user_id}`;
   }
 
   /** `MergeRequestSimple` (view=simple). */
@@ -520,13 +531,17 @@ export class IssuableRenderer {
     const builds =
       p.builds_access_level !== 'disabled' &&
       (p.builds_access_level !== 'private' || a.level >= 10 || a.admin);
+    // `actual_head_pipeline`, as `pipeline` (PipelineBasic) and `head_pipeline` (Pipeline).
+    const hp = builds ? headPipeline(this.st, mr) : undefined;
+    const source = hp ? tget(this.st.projects, hp.project_id) : undefined;
+    const pr = hp && source ? new PipelineRenderer(this.c, this.nowMs) : undefined;
     if (builds) {
       out.latest_build_started_at = null;
       out.latest_build_finished_at = null;
       out.first_deployed_to_production_at = null;
-      out.pipeline = null;
+      out.pipeline = pr ? pr.basic(hp!, source!) : null;
     }
-    if (builds) out.head_pipeline = null;
+    if (builds) out.head_pipeline = pr ? pr.full(hp!, source!) : null;
     out.diff_refs = diff
       ? { base_sha: diff.base_commit_sha, head_sha: diff.head_commit_sha, start_sha: diff.start_commit_sha }
       : null;

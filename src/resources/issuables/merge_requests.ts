@@ -19,7 +19,7 @@ import {
   unprocessable,
   validationError,
 } from '../../core/errors.js';
-import { offsetPage, paginate, paginationParams, sendPageBytes } from '../../core/pagination.js';
+import { offsetPage, paginate, paginationParams, requestBase, sendPageBytes } from '../../core/pagination.js';
 import { mergeBlocked } from '../../core/merge-checks.js';
 import { atLeastOneOf, p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
@@ -49,6 +49,9 @@ import {
   type MergeRequestChanges,
 } from './model.js';
 import { emitEvent } from '../integrations/events.js';
+import { livePipeline } from '../ci/model.js';
+import { headPipeline, mergeRequestPipelineIfAny, pipelineActive } from '../ci/mr-pipelines.js';
+import { enableAutoMerge } from './mr-pipelines.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import { chunkIds, type IssueRecord, type MergeRequestRecord } from './store.js';
 import { isWip } from './text.js';
@@ -255,6 +258,7 @@ function createMergeRequestRoute(c: Ctx): Response {
   const reviewers =
     prm.reviewer_ids && ta.developer ? prm.reviewer_ids.filter((id) => tget(st.users, id)) : [];
   const now = c.get('fx').clock.iso();
+  let pipeline: number | undefined;
   const id = write(c, (d) => {
     const labelIds = newLabels ? labelIdsFor(d, target, newLabels, ta.developer, now) : [];
     const mrId = createMergeRequest(
@@ -279,9 +283,13 @@ function createMergeRequestRoute(c: Ctx): Response {
     );
     if (paid && prm.approvals_before_merge !== undefined)
       tget(d.issuables.mergeRequests, mrId)!.approvals_before_merge = prm.approvals_before_merge;
+    // `MergeRequests::AfterCreateService#create_pipeline_for`: when the CI file runs jobs for merge requests.
+    const mr = tget(d.issuables.mergeRequests, mrId)! as MergeRequestRecord;
+    pipeline = mergeRequestPipelineIfAny(d, mr, user.id, now, requestBase(c));
     return mrId;
   });
   emitEvent(c, { kind: 'merge_request', id, before: null });
+  if (pipeline !== undefined) emitEvent(c, { kind: 'pipeline', id: pipeline });
   return sendMergeRequest(c, id, 201, target);
 }
 
@@ -366,15 +374,20 @@ function mergeRoute(c: Ctx): Response {
   const user = requireUser(c);
   const mr = findMergeRequest(c, project, prm.merge_request_iid);
   if (!canMerge(st, user, project, mr.target_branch)) throw unauthorized();
-  // `mergeable_state?`: open, not a draft, both branches there, and (when the project asks for it) a
-  // green pipeline, which fauxlab never has; merging when a pipeline succeeds needs a running pipeline.
+  // `mergeable_state?`: open, not a draft, both branches there, and (`mergeable_ci_state?`, unless the
+  // merge waits for the pipeline) a green head pipeline when the project asks for one.
   const heads = headsOf(st, mr);
-  const mergeableState =
-    mr.state === 'opened' &&
-    !isWip(mr.title) &&
-    heads !== undefined &&
-    !project.only_allow_merge_if_pipeline_succeeds;
-  if (!mergeableState || prm.merge_when_pipeline_succeeds) throw apiError(405, '405 Method Not Allowed');
+  const hp = headPipeline(st, mr);
+  const nowMs = c.get('fx').clock.ms();
+  const green = hp !== undefined && livePipeline(hp, nowMs).status === 'success';
+  const stateOk = mr.state === 'opened' && !isWip(mr.title) && heads !== undefined;
+  const ciOk = !project.only_allow_merge_if_pipeline_succeeds || green;
+  // `automatically_mergeable?` and `immediately_mergeable?` of the merge endpoint.
+  const automatically =
+    prm.merge_when_pipeline_succeeds === true && stateOk && hp !== undefined && pipelineActive(hp, nowMs);
+  const immediately = prm.merge_when_pipeline_succeeds === true ? green : stateOk && ciOk;
+  if (!immediately && !automatically) throw apiError(405, '405 Method Not Allowed');
+  if (!stateOk || (!automatically && !ciOk)) throw apiError(406, 'Branch cannot be merged');
   // `mergeable?` runs the mergeability check synchronously; fast-forward methods need the target's head
   // in the source's history (`should_be_rebased?`).
   const ffOnly = project.merge_method === 'ff' || project.merge_method === 'rebase_merge';
@@ -388,6 +401,15 @@ function mergeRoute(c: Ctx): Response {
   const head = tget(st.issuables.diffs, mr.diff_id)?.head_commit_sha ?? '';
   if (prm.sha !== undefined && prm.sha !== head)
     throw conflict(`SHA does not match HEAD of source branch: ${head}`);
+  if (!immediately) {
+    enableAutoMerge(c, mr, user.id, {
+      squash: prm.squash,
+      should_remove_source_branch: prm.should_remove_source_branch,
+      message: prm.merge_commit_message,
+      squash_message: prm.squash_commit_message,
+    });
+    return sendMergeRequest(c, mr.id, 200, project);
+  }
   const now = c.get('fx').clock.iso();
   const a = abilities(st, user, project);
   const closes = mget(st.issuables.idx.closing, `m${mr.id}`).filter((id) => {

@@ -10,6 +10,7 @@ import { issuesRoutes } from './issues.js';
 import { labelsRoutes } from './labels/routes.js';
 import { mergeRequestsRoutes } from './merge_requests.js';
 import { milestonesRoutes } from './milestones.js';
+import { mergeRequestPipelineRoutes } from './mr-pipelines.js';
 import { notesRoutes } from './notes.js';
 import { resourceEventsRoutes } from './resource_events.js';
 import { timeTrackingRoutes } from './time_tracking.js';
@@ -18,6 +19,7 @@ import { todosRoutes } from './todos.js';
 export function issuablesRoutes(r: ApiRouter): void {
   issuesRoutes(r);
   mergeRequestsRoutes(r);
+  mergeRequestPipelineRoutes(r);
   notesRoutes(r);
   milestonesRoutes(r);
   awardRoutes(r);

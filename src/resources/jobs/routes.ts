@@ -16,7 +16,7 @@ import {
 } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p, type ParamValue } from '../../core/params.js';
-import type { ApiRouter } from '../../core/router.js';
+import { pathParam, type ApiRouter } from '../../core/router.js';
 import type { PipelineRecord, ProjectRecord } from '../../core/state.js';
 import { iget, tget } from '../../core/table.js';
 import { authorizeCi, canCi } from '../ci/access.js';
@@ -231,7 +231,7 @@ export function jobsRoutes(r: ApiRouter): void {
       authorizeCi(c, proj, 'read_pipeline');
       const rr = new JobRenderer(c);
       const ref = jobForRef(c, proj, c.req.param('ref_name') ?? '', prm.job, rr);
-      const path = c.req.param('artifact_path') ?? '';
+      const path = pathParam(c, 'artifact_path');
       if (!validPath(path)) throw badRequest();
       return sendEntry(c, ref, path);
     },
@@ -349,7 +349,7 @@ export function jobsRoutes(r: ApiRouter): void {
       const ref = job(c, proj, prm.job_id);
       const rr = new JobRenderer(c);
       if (!hasArtifacts(ref.build, rr.live.of(ref), rr.now)) throw notFound();
-      const path = c.req.param('artifact_path') ?? '';
+      const path = pathParam(c, 'artifact_path');
       if (!validPath(path)) throw badRequest();
       return sendEntry(c, ref, path);
     },

@@ -6,7 +6,7 @@ import { ACCESS } from '../../core/access.js';
 import { state, type Ctx } from '../../core/context.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p, type Shape } from '../../core/params.js';
-import { parse, type ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, pathParam, parse, type ApiRouter } from '../../core/router.js';
 import { requireUser } from '../../core/auth.js';
 import type { PlatformState } from '../../core/state.js';
 import { mget, tget, tvalues } from '../../core/table.js';
@@ -113,9 +113,10 @@ export function namespacesRoutes(r: ApiRouter): void {
     return paginate(c, list, namespaceRenderer(c));
   });
 
-  r.get('/namespaces/:id', (c) => {
+  // `requirements: API::NAMESPACE_OR_PROJECT_REQUIREMENTS`: the id keeps a `.json` suffix.
+  r.get('/namespaces/:id', { requirements: { id: NO_SLASH_URL_PART } }, (c) => {
     requireUser(c);
-    return c.json(namespaceRenderer(c)(findNamespace(c, c.req.param('id') ?? '')));
+    return c.json(namespaceRenderer(c)(findNamespace(c, pathParam(c, 'id'))));
   });
 
   r.get('/namespaces/:namespace/exists', (c) => {

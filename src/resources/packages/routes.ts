@@ -18,7 +18,7 @@ import {
 } from '../../core/errors.js';
 import { paginate, paginationParams, requestBase } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
-import { parse, type ApiRouter } from '../../core/router.js';
+import { pathParam, parse, type ApiRouter } from '../../core/router.js';
 import type { GroupRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { PipelineRenderer } from '../ci/entities.js';
@@ -290,7 +290,7 @@ const GENERIC = '/projects/:id/packages/generic/:package_name/:version_and_file{
 
 /** The version and file name of a generic route; a tail without a slash matches no route. */
 function genericPath(c: Ctx): { version: string; file: string } {
-  const tail = c.req.param('version_and_file') ?? '';
+  const tail = pathParam(c, 'version_and_file');
   const slash = tail.lastIndexOf('/');
   if (slash < 0) throw noRoute();
   return { version: tail.slice(0, slash), file: tail.slice(slash + 1) };

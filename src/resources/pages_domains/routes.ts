@@ -12,7 +12,7 @@ import { state, write, type Ctx } from '../../core/context.js';
 import { forbidden, grapeError, notFound, validationError } from '../../core/errors.js';
 import { paginate, paginationParams, requestBase } from '../../core/pagination.js';
 import { allOrNoneOf, p } from '../../core/params.js';
-import { parse, type ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, pathParam, parse, type ApiRouter } from '../../core/router.js';
 import { mget, tget, tvalues } from '../../core/table.js';
 import { canAdminProject, loadProject } from '../projects/helpers.js';
 import type { Project } from '../projects/model.js';
@@ -77,8 +77,11 @@ function pagesProject(c: Ctx): Project {
   return project;
 }
 
+/** `PAGES_DOMAINS_ENDPOINT_REQUIREMENTS`: a domain keeps its `.json`. */
+const DOMAIN = { id: NO_SLASH_URL_PART, domain: NO_SLASH_URL_PART };
+
 function findDomain(c: Ctx, project: Project): PagesDomainRecord {
-  const name = c.req.param('domain') ?? '';
+  const name = pathParam(c, 'domain');
   for (const id of mget(state(c).pagesDomains.idx.byProject, String(project.id))) {
     const d = tget(state(c).pagesDomains.records, id)!;
     if (d.domain === name) return d;
@@ -160,13 +163,13 @@ export function pagesDomainsRoutes(r: ApiRouter): void {
       .sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : a.id - b.id));
     return paginate(c, list, (d) => entity(c, d, false));
   });
-  r.get('/projects/:id/pages/domains/:domain', (c) => {
+  r.get('/projects/:id/pages/domains/:domain', { requirements: DOMAIN }, (c) => {
     const project = pagesProject(c);
     return send(c, findDomain(c, project).id, 200);
   });
   r.post('/projects/:id/pages/domains', createRoute);
-  r.put('/projects/:id/pages/domains/:domain', updateRoute);
-  r.delete('/projects/:id/pages/domains/:domain', (c) => {
+  r.put('/projects/:id/pages/domains/:domain', { requirements: DOMAIN }, updateRoute);
+  r.delete('/projects/:id/pages/domains/:domain', { requirements: DOMAIN }, (c) => {
     const project = pagesProject(c);
     const domain = findDomain(c, project);
     checkUnmodifiedSince(c, domain.updated_at);

@@ -5,12 +5,14 @@ import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { ACCESS } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
+import { requestBase } from '../../core/pagination.js';
 import { apiError, validationError } from '../../core/errors.js';
 import { atLeastOneOf, p, parseParams, type RawParams } from '../../core/params.js';
 import { type GroupRecord, type PlatformState, type UserRecord, type Visibility } from '../../core/state.js';
 import { iget, tget } from '../../core/table.js';
 import { settleDeletions } from './lifecycle.js';
-import { setRef } from '../repository/refs.js';
+import { announceReceived, postReceive, type Received } from '../repository/post-receive.js';
+import { BLANK_SHA, setRef } from '../repository/refs.js';
 import { objectsFor } from '../repository/store.js';
 import { signatureOf } from '../repository/write.js';
 import { sendProject } from './helpers.js';
@@ -212,6 +214,7 @@ export function createProjectRoute(c: Ctx): Response {
   const readme = a.initialize_with_readme === true;
   const defaultBranch =
     setting(st, 'default_branch_name') || (has(c, DEFAULT_BRANCH_MAIN) ? 'main' : 'master');
+  let readmePush: Received | undefined;
   const id = write(c, (d) => {
     const changes = attributeChanges(raw, a, undefined, user.admin, () => (d.seq.projects ?? 0) + 1);
     const pid = createProject(
@@ -245,6 +248,19 @@ export function createProjectRoute(c: Ctx): Response {
         message: 'Initial commit',
       });
       setRef(d, tget(d.projects, pid)!, 'branch', defaultBranch, commit);
+      // The README arrives as a first push does (`Files::CreateService` through Gitaly's hooks): its push
+      // event, and the default branch protected (`Projects::ProtectDefaultBranchService`).
+      readmePush = postReceive(
+        d,
+        pid,
+        [{ kind: 'branch', name: defaultBranch, old: BLANK_SHA, next: commit }],
+        {
+          userId: user.id,
+          now,
+          wasEmpty: true,
+          base: requestBase(c),
+        },
+      );
     }
     // The creator of a group project becomes its maintainer, unless they own the group already.
     if (ns.kind === 'group' && groupOwnerLevel(d, user, ns.group) < ACCESS.OWNER)
@@ -252,6 +268,7 @@ export function createProjectRoute(c: Ctx): Response {
     return pid;
   });
   systemEvent(c, 'project_create', projectEventData(state(c), tget(state(c).projects, id)!));
+  if (readmePush) announceReceived(c.get('fx'), requestBase(c), readmePush);
   return sendProject(c, id, 201, { canAdminProject: true });
 }
 

@@ -1,4 +1,5 @@
 /** Helpers every project route shares: loading the route's project and the permission checks. */
+import { pathParam } from '../../core/router.js';
 import { ACCESS, canReadProject, lookupProject, projectAccess } from '../../core/access.js';
 import { notFound } from '../../core/errors.js';
 import { state, type Ctx } from '../../core/context.js';
@@ -15,7 +16,7 @@ import type { Project } from './model.js';
 export function loadProject(c: Ctx): Project {
   settleDeletions(c);
   const st = state(c);
-  const p = lookupProject(st, c.req.param('id') ?? '');
+  const p = lookupProject(st, pathParam(c, 'id'));
   if (!p) throw notFound('Project', 'no project with this id or path');
   if (!canReadProject(st, c.get('viewer').user, p))
     throw notFound('Project', 'project hidden from this viewer');

@@ -15,7 +15,7 @@ import { apiError, conflict, forbidden, notFound, notModified } from '../../core
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import { jsonResponse } from '../../core/respond.js';
-import { parse, type ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, parse, type ApiRouter } from '../../core/router.js';
 import { type PlatformState } from '../../core/state.js';
 import { iget, madd, mget, mremove, tget } from '../../core/table.js';
 import { userRenderer } from '../users/entities.js';
@@ -54,6 +54,12 @@ const usersParams = {
   ...paginationParams,
 };
 
+/**
+ * `NAMESPACE_OR_PROJECT_REQUIREMENTS`: the id takes a `.json` suffix as part of itself, so `/projects/1.json`
+ * looks for a project whose path is `1.json` (`find_project`) and is a 404.
+ */
+const PROJECT = { id: NO_SLASH_URL_PART };
+
 export function projectsRoutes(r: ApiRouter): void {
   r.get('/projects', (c) => listRoutes.listProjects(c, 'all'));
   r.post('/projects', createProjectRoute);
@@ -62,7 +68,7 @@ export function projectsRoutes(r: ApiRouter): void {
   r.get('/groups/:id/projects', (c) => listRoutes.listGroupProjects(c, false));
   r.get('/groups/:id/projects/shared', (c) => listRoutes.listGroupProjects(c, true));
 
-  r.get('/projects/:id', { params: showParams }, (c, prm) => {
+  r.get('/projects/:id', { params: showParams, requirements: PROJECT }, (c, prm) => {
     const project = loadProject(c);
     const viewer = c.get('viewer').user;
     const body = projectRenderer(c).body(project, {
@@ -75,9 +81,9 @@ export function projectsRoutes(r: ApiRouter): void {
     return jsonResponse(body);
   });
 
-  r.put('/projects/:id', updateProjectRoute);
+  r.put('/projects/:id', { requirements: PROJECT }, updateProjectRoute);
 
-  r.delete('/projects/:id', (c) => {
+  r.delete('/projects/:id', { requirements: PROJECT }, (c) => {
     requireUser(c);
     const project = loadProject(c);
     if (!isProjectOwner(c, project)) throw forbidden();

@@ -10,7 +10,7 @@ import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, grapeError, recordNotFound, validationError } from '../../core/errors.js';
 import { paginate, paginationParams, requestBase } from '../../core/pagination.js';
 import { p, type ParamValue } from '../../core/params.js';
-import { parse, type ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, parse, type ApiRouter } from '../../core/router.js';
 import { nextId } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { canDownloadCode, featureAvailable } from '../projects/access.js';
@@ -56,6 +56,8 @@ function abilities(c: Ctx): Abilities {
 }
 
 const tagParam = { tag_name: p.str().required() };
+/** `RELEASE_ENDPOINT_REQUIREMENTS`: a tag name keeps a `.json` suffix. */
+const RELEASE = { id: NO_SLASH_URL_PART, tag_name: NO_SLASH_URL_PART };
 
 function releaseOf(c: Ctx, a: Abilities, tag: string): ReleaseRecord | undefined {
   return releaseOfTag(state(c), a.project.id, tag);
@@ -134,7 +136,7 @@ export function releasesRoutes(r: ApiRouter): void {
     return paginate(c, list, (rel) => releaseEntity(c, a.project, rel, a, rendered.get(rel.id)));
   });
 
-  r.get('/projects/:id/releases/:tag_name', async (c) => {
+  r.get('/projects/:id/releases/:tag_name', { requirements: RELEASE }, async (c) => {
     const a = abilities(c);
     const prm = parse(c, { ...tagParam, include_html_description: p.bool().default(false) });
     const rel = releaseOf(c, a, prm.tag_name);
@@ -217,6 +219,7 @@ export function releasesRoutes(r: ApiRouter): void {
   r.put(
     '/projects/:id/releases/:tag_name',
     {
+      requirements: RELEASE,
       params: {
         ...tagParam,
         name: p.str(),
@@ -253,14 +256,18 @@ export function releasesRoutes(r: ApiRouter): void {
     },
   );
 
-  r.delete('/projects/:id/releases/:tag_name', { params: tagParam }, async (c, prm) => {
-    const a = abilities(c);
-    const rel = releaseOf(c, a, prm.tag_name);
-    if (!rel || !a.write) throw forbidden();
-    const shown = await present(c, a, rel, false);
-    write(c, (d) => deleteRelease(d, rel.id));
-    return c.json(shown);
-  });
+  r.delete(
+    '/projects/:id/releases/:tag_name',
+    { params: tagParam, requirements: RELEASE },
+    async (c, prm) => {
+      const a = abilities(c);
+      const rel = releaseOf(c, a, prm.tag_name);
+      if (!rel || !a.write) throw forbidden();
+      const shown = await present(c, a, rel, false);
+      write(c, (d) => deleteRelease(d, rel.id));
+      return c.json(shown);
+    },
+  );
 
   linkRoutes(r);
 }

@@ -7,7 +7,7 @@ import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, conflict, notFound, recordNotFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
-import type { ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, type ApiRouter } from '../../core/router.js';
 import { findProject } from '../../core/access.js';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
@@ -17,7 +17,8 @@ import { branchEntity, branchNames, gitTime } from './entities.js';
 import { isAncestor } from './history.js';
 import { validRefName } from './names.js';
 import { peel, refTarget, resolveCommit } from './refs.js';
-import { pusherOf, refuseByPushRule, updateBranch } from './write.js';
+import { refuseByPushRule } from './write.js';
+import { pushBranches } from './post-receive.js';
 import { objectsOf, type ProtectedBranchRecord } from './store.js';
 
 const LEVELS = [0, 30, 40, 60] as const;
@@ -83,6 +84,10 @@ function unprotect(c: Ctx, proj: Project, r: ProtectedBranchRecord): void {
 }
 
 const branchParam = { id: p.str().required(), branch: p.str().required().notBlank() };
+/** `BRANCH_ENDPOINT_REQUIREMENTS`: a branch name keeps a `.json` suffix (`main.json` is a branch). */
+const BRANCH = { id: NO_SLASH_URL_PART, branch: NO_SLASH_URL_PART };
+/** The protected branches API's `BRANCH_ENDPOINT_REQUIREMENTS` (its `:name`). */
+const PROTECTED = { id: NO_SLASH_URL_PART, name: NO_SLASH_URL_PART };
 const levelParam = () => p.int().values(LEVELS);
 
 export function branchRoutes(r: ApiRouter): void {
@@ -95,11 +100,15 @@ export function branchRoutes(r: ApiRouter): void {
     },
   );
 
-  r.get('/projects/:id/repository/branches/:branch', { params: branchParam }, (c, prm) => {
-    const proj = readableRepo(c);
-    findBranch(c, proj, prm.branch);
-    return c.json(branchEntity(c, proj, prm.branch));
-  });
+  r.get(
+    '/projects/:id/repository/branches/:branch',
+    { params: branchParam, requirements: BRANCH },
+    (c, prm) => {
+      const proj = readableRepo(c);
+      findBranch(c, proj, prm.branch);
+      return c.json(branchEntity(c, proj, prm.branch));
+    },
+  );
 
   r.post(
     '/projects/:id/repository/branches',
@@ -120,32 +129,36 @@ export function branchRoutes(r: ApiRouter): void {
       const target = resolveCommit(st, proj, prm.ref);
       if (target === undefined) throw apiError(400, `Invalid reference name: ${prm.ref}`);
       refuseByPushRule(st, proj, 'branch', prm.branch);
-      write(c, (d) => updateBranch(d, proj, prm.branch, target, pusherOf(c)));
+      pushBranches(c, proj, [{ branch: prm.branch, id: target }]);
       return c.json(branchEntity(c, proj, prm.branch), 201);
     },
   );
 
-  r.delete('/projects/:id/repository/branches/:branch', { params: branchParam }, (c, prm) => {
-    const proj = readableRepo(c);
-    authorizePush(c, proj);
-    const st = state(c);
-    const head = peel(objectsOf(st), findBranch(c, proj, prm.branch));
-    const commit = objectsOf(st).commit(head);
-    if (commit) checkUnmodifiedSince(c, gitTime(commit.author.time));
-    if (prm.branch === proj.default_branch)
-      throw apiError(400, 'The default branch of a project cannot be deleted.');
-    if (
-      protectionsOf(st, proj.id, prm.branch).length > 0 &&
-      level(st, c.get('viewer').user, proj) < 40 &&
-      !c.get('viewer').user?.admin
-    )
-      throw apiError(
-        400,
-        'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
-      );
-    write(c, (d) => updateBranch(d, proj, prm.branch, null, pusherOf(c)));
-    return c.body(null, 204);
-  });
+  r.delete(
+    '/projects/:id/repository/branches/:branch',
+    { params: branchParam, requirements: BRANCH },
+    (c, prm) => {
+      const proj = readableRepo(c);
+      authorizePush(c, proj);
+      const st = state(c);
+      const head = peel(objectsOf(st), findBranch(c, proj, prm.branch));
+      const commit = objectsOf(st).commit(head);
+      if (commit) checkUnmodifiedSince(c, gitTime(commit.author.time));
+      if (prm.branch === proj.default_branch)
+        throw apiError(400, 'The default branch of a project cannot be deleted.');
+      if (
+        protectionsOf(st, proj.id, prm.branch).length > 0 &&
+        level(st, c.get('viewer').user, proj) < 40 &&
+        !c.get('viewer').user?.admin
+      )
+        throw apiError(
+          400,
+          'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
+        );
+      pushBranches(c, proj, [{ branch: prm.branch, id: null }]);
+      return c.body(null, 204);
+    },
+  );
 
   r.delete('/projects/:id/repository/merged_branches', { params: { id: p.str().required() } }, (c) => {
     const proj = readableRepo(c);
@@ -161,7 +174,11 @@ export function branchRoutes(r: ApiRouter): void {
       return head !== root && isAncestor(store, head, root);
     });
     if (merged.length > 0)
-      write(c, (dr) => merged.forEach((n) => updateBranch(dr, proj, n, null, pusherOf(c))));
+      pushBranches(
+        c,
+        proj,
+        merged.map((n) => ({ branch: n, id: null })),
+      );
     return c.json({ message: '202 Accepted' }, 202);
   });
 
@@ -220,10 +237,14 @@ function protectedBranchRoutes(r: ApiRouter): void {
     },
   );
 
-  r.get('/projects/:id/protected_branches/:name', { params: nameParam }, (c, prm) => {
-    const proj = adminProject(c);
-    return c.json(protectedEntity(findProtected(c, proj, prm.name)));
-  });
+  r.get(
+    '/projects/:id/protected_branches/:name',
+    { params: nameParam, requirements: PROTECTED },
+    (c, prm) => {
+      const proj = adminProject(c);
+      return c.json(protectedEntity(findProtected(c, proj, prm.name)));
+    },
+  );
 
   r.post(
     '/projects/:id/protected_branches',
@@ -253,9 +274,13 @@ function protectedBranchRoutes(r: ApiRouter): void {
     },
   );
 
-  r.delete('/projects/:id/protected_branches/:name', { params: nameParam }, (c, prm) => {
-    const proj = adminProject(c);
-    unprotect(c, proj, findProtected(c, proj, prm.name));
-    return c.body(null, 204);
-  });
+  r.delete(
+    '/projects/:id/protected_branches/:name',
+    { params: nameParam, requirements: PROTECTED },
+    (c, prm) => {
+      const proj = adminProject(c);
+      unprotect(c, proj, findProtected(c, proj, prm.name));
+      return c.body(null, 204);
+    },
+  );
 }

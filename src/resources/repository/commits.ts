@@ -3,11 +3,11 @@
  * `download_code`; a commit needs push access to its branch.
  */
 import { findProject } from '../../core/access.js';
-import { state, write, type Ctx } from '../../core/context.js';
+import { state, type Ctx } from '../../core/context.js';
 import { forbidden, grapeError, notFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { mutuallyExclusive, p, type RawParams } from '../../core/params.js';
-import type { ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, type ApiRouter } from '../../core/router.js';
 import { mget, tget } from '../../core/table.js';
 import { PipelineRenderer } from '../ci/entities.js';
 import { nameWithNamespace } from '../issuables/entities.js';
@@ -17,13 +17,12 @@ import { diffEntity, stats } from './diff.js';
 import { commitEntity } from './entities.js';
 import { ancestors, walk } from './history.js';
 import { names, peel, refTarget, resolveCommit } from './refs.js';
+import { pushBranches } from './post-receive.js';
 import { objectsOf } from './store.js';
 import { diffTrees } from './tree.js';
 import {
   buildCommit,
   MAX_ACTIONS,
-  moveBranch,
-  pusherOf,
   refuseByPushRule,
   signatureOf,
   type Action,
@@ -164,7 +163,8 @@ export function commitRoutes(r: ApiRouter): void {
 
   r.get(
     '/projects/:id/repository/commits/:sha',
-    { params: { ...refParams, stats: p.bool().default(true) } },
+    // `COMMIT_ENDPOINT_REQUIREMENTS`: a ref named `v1.json` is asked for as it is.
+    { params: { ...refParams, stats: p.bool().default(true) }, requirements: { sha: NO_SLASH_URL_PART } },
     (c, prm) => {
       const proj = readableRepo(c);
       return c.json(commitDetail(c, proj, findCommit(c, proj, prm.sha), prm.stats));
@@ -250,7 +250,7 @@ export function commitRoutes(r: ApiRouter): void {
         signatureOf(user, time),
       );
       refuseByPushRule(state(c), proj, 'branch', prm.branch, { id });
-      write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
+      pushBranches(c, proj, [{ branch: prm.branch, id }]);
       return c.json(commitDetail(c, proj, id, prm.stats), 201);
     },
   );

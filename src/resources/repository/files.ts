@@ -3,26 +3,19 @@
  * and HEAD), its raw bytes, and creating, updating and deleting one file as a commit.
  */
 import { createHash } from 'node:crypto';
-import { state, write, type Ctx } from '../../core/context.js';
+import { state, type Ctx } from '../../core/context.js';
 import { apiError, notFound } from '../../core/errors.js';
 import { p } from '../../core/params.js';
-import type { ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, type ApiRouter } from '../../core/router.js';
 import type { Project } from '../projects/model.js';
 import { authorizePush, canPushToBranch, readableRepo } from './access.js';
 import { findCommit } from './commits.js';
 import { TREE_MODE } from './objects.js';
 import { peel, refTarget } from './refs.js';
+import { pushBranches } from './post-receive.js';
 import { objectsOf } from './store.js';
 import { entryAt, splitPath } from './tree.js';
-import {
-  buildCommit,
-  lastCommitFor,
-  moveBranch,
-  pusherOf,
-  refuseByPushRule,
-  signatureOf,
-  type Action,
-} from './write.js';
+import { buildCommit, lastCommitFor, refuseByPushRule, signatureOf, type Action } from './write.js';
 
 interface FoundFile {
   commit: string;
@@ -119,11 +112,13 @@ function commitOne(c: Ctx, proj: Project, prm: WriteParams, action: Action, stal
     signatureOf(user, Math.floor(c.get('fx').clock.ms() / 1000)),
   );
   refuseByPushRule(st, proj, 'branch', prm.branch, { id });
-  write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
+  pushBranches(c, proj, [{ branch: prm.branch, id }]);
 }
 
 export function fileRoutes(r: ApiRouter): void {
   const readShape = { id: p.str().required(), file_path: p.str().required(), ref: p.str().required() };
+  // `FILE_ENDPOINT_REQUIREMENTS`: `files/renovate.json` is the file `renovate.json`.
+  const requirements = { id: NO_SLASH_URL_PART, file_path: NO_SLASH_URL_PART };
 
   r.get(
     '/projects/:id/repository/files/:file_path/raw',
@@ -139,7 +134,7 @@ export function fileRoutes(r: ApiRouter): void {
     },
   );
 
-  r.get('/projects/:id/repository/files/:file_path', { params: readShape }, (c, prm) => {
+  r.get('/projects/:id/repository/files/:file_path', { params: readShape, requirements }, (c, prm) => {
     const proj = readableRepo(c);
     const f = findFile(c, proj, prm.ref, prm.file_path);
     const data = blobData(c, f, prm.ref);
@@ -149,7 +144,7 @@ export function fileRoutes(r: ApiRouter): void {
 
   r.post(
     '/projects/:id/repository/files/:file_path',
-    { params: { ...writeShape, content: p.str().required() } },
+    { requirements, params: { ...writeShape, content: p.str().required() } },
     (c, prm) => {
       const proj = readableRepo(c);
       const action: Action = {
@@ -165,7 +160,7 @@ export function fileRoutes(r: ApiRouter): void {
 
   r.put(
     '/projects/:id/repository/files/:file_path',
-    { params: { ...writeShape, content: p.str().required(), last_commit_id: p.str() } },
+    { requirements, params: { ...writeShape, content: p.str().required(), last_commit_id: p.str() } },
     (c, prm) => {
       const proj = readableRepo(c);
       const action: Action = {
@@ -188,7 +183,7 @@ export function fileRoutes(r: ApiRouter): void {
 
   r.delete(
     '/projects/:id/repository/files/:file_path',
-    { params: { ...writeShape, last_commit_id: p.str() } },
+    { requirements, params: { ...writeShape, last_commit_id: p.str() } },
     (c, prm) => {
       const proj = readableRepo(c);
       const action: Action = {

@@ -2,7 +2,7 @@
  * Cherry-picking and reverting a commit onto a branch (`Commits::CherryPickService`,
  * `Commits::RevertService`), and a commit's signature (fauxlab signs nothing: always 404).
  */
-import { state, write, type Ctx } from '../../core/context.js';
+import { state, type Ctx } from '../../core/context.js';
 import { apiError, notFound } from '../../core/errors.js';
 import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
@@ -12,9 +12,10 @@ import { findBranch } from './branches.js';
 import { findCommit } from './commits.js';
 import { commitEntity } from './entities.js';
 import { peel } from './refs.js';
+import { pushBranches } from './post-receive.js';
 import { objectsOf } from './store.js';
 import { applyChanges, diffTrees, entryAt, type Change } from './tree.js';
-import { moveBranch, pusherOf, signatureOf } from './write.js';
+import { signatureOf } from './write.js';
 
 type Kind = 'cherry_pick' | 'revert';
 
@@ -79,7 +80,7 @@ export function pickRoutes(r: ApiRouter): void {
         authorizePushToBranch(c, proj, prm.branch);
         const sha = findCommit(c, proj, prm.sha);
         const id = apply(c, proj, kind, sha, prm.branch);
-        write(c, (d) => moveBranch(d, proj, prm.branch, id, pusherOf(c)));
+        pushBranches(c, proj, [{ branch: prm.branch, id }]);
         return c.json(commitEntity(c, proj, id), 201);
       },
     );

@@ -16,6 +16,7 @@ import { findCommit } from './commits.js';
 import { ancestors } from './history.js';
 import { names, peel, refTarget } from './refs.js';
 import { objectsOf, type CommitStatusRecord } from './store.js';
+import { pipelineForStatus, settleExternalPipeline } from '../ci/external.js';
 
 const STATES = ['pending', 'running', 'success', 'failed', 'canceled'] as const;
 type State = (typeof STATES)[number];
@@ -135,6 +136,8 @@ export function statusRoutes(r: ApiRouter): void {
       const finished = prm.state === 'success' || prm.state === 'failed' || prm.state === 'canceled';
       const id = write(c, (d) => {
         const id = open?.id ?? nextId(d, 'commit_statuses');
+        const pipelineId =
+          open?.pipeline_id ?? pipelineForStatus(d, proj.id, sha, ref, c.get('viewer').user!.id, now);
         const rec: CommitStatusRecord = {
           id,
           project_id: proj.id,
@@ -149,9 +152,15 @@ export function statusRoutes(r: ApiRouter): void {
           created_at: open?.created_at ?? now,
           started_at: prm.state === 'pending' ? null : (open?.started_at ?? now),
           finished_at: finished ? now : null,
+          pipeline_id: pipelineId,
         };
         tset(d.repository.statuses, id, rec);
         if (!open) madd(d.repository.idx.statusesBy, String(proj.id), id);
+        // The pipeline's status is its statuses' (the latest of each name).
+        const latest = new Map<string, CommitStatusRecord>();
+        for (const s of statusesOf(d as PlatformState, proj.id))
+          if (s.pipeline_id === pipelineId) latest.set(s.name, s);
+        settleExternalPipeline(d, pipelineId, [...latest.values()], now);
         return id;
       });
       return c.json(statusEntity(c, tget(state(c).repository.statuses, id)!), 201);

@@ -36,6 +36,8 @@ export interface CommitStatusRecord {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** The pipeline it belongs to (`find_or_create_pipeline`: an external one when the commit had none). */
+  pipeline_id?: number;
 }
 
 export interface RepositoryState {

@@ -6,7 +6,7 @@ import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, notFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
-import type { ApiRouter } from '../../core/router.js';
+import { NO_SLASH_URL_PART, type ApiRouter } from '../../core/router.js';
 import type { Project } from '../projects/model.js';
 import { authorizePush, readableRepo } from './access.js';
 import { commitEntity } from './entities.js';
@@ -42,6 +42,9 @@ function tagRelease(st: PlatformState, projectId: number, tag: string) {
 function findTag(c: Ctx, proj: Project, name: string): void {
   if (refTarget(state(c), proj, 'tag', name) === undefined) throw notFound('Tag', 'no tag by this name');
 }
+
+/** `TAG_ENDPOINT_REQUIREMENTS`: a tag name keeps a `.json` suffix. */
+const TAG = { id: NO_SLASH_URL_PART, tag_name: NO_SLASH_URL_PART };
 
 export function tagRoutes(r: ApiRouter): void {
   r.get(
@@ -81,7 +84,7 @@ export function tagRoutes(r: ApiRouter): void {
 
   r.get(
     '/projects/:id/repository/tags/:tag_name',
-    { params: { id: p.str().required(), tag_name: p.str().required() } },
+    { params: { id: p.str().required(), tag_name: p.str().required() }, requirements: TAG },
     (c, prm) => {
       const proj = readableRepo(c);
       findTag(c, proj, prm.tag_name);
@@ -147,7 +150,7 @@ export function tagRoutes(r: ApiRouter): void {
 
   r.delete(
     '/projects/:id/repository/tags/:tag_name',
-    { params: { id: p.str().required(), tag_name: p.str().required() } },
+    { params: { id: p.str().required(), tag_name: p.str().required() }, requirements: TAG },
     (c, prm) => {
       const proj = readableRepo(c);
       authorizePush(c, proj);

@@ -331,6 +331,14 @@ describe('jobs: artifacts', () => {
     );
   });
 
+  it('GET /projects/:id/jobs/:job_id/artifacts/*artifact_path: a file named .json keeps its name (`format: false`)', async () => {
+    const fx = jobsFx();
+    const compile = await idOf(fx, 'compile');
+    fx.clock.advance(10_000);
+    const res = await call(fx, 'GET', `${WEB}/jobs/${compile}/artifacts/reports/result.json`, 'dev');
+    expect([res.status, await res.text()]).toEqual([200, '{"ok":true}']);
+  });
+
   it('GET /projects/:id/jobs/artifacts/:ref_name/download: the named job of the ref’s newest successful pipeline', async () => {
     const fx = jobsFx();
     const res = await call(fx, 'GET', `${WEB}/jobs/artifacts/master/download?job=compile`, 'dev');

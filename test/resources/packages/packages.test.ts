@@ -48,6 +48,18 @@ describe('generic packages: publish', () => {
     expect(list[0]).toMatchObject({ name: 'app', version: '3.1.0', package_type: 'generic', tags: [] });
   });
 
+  it('PUT, GET /projects/:id/packages/generic/...: a file named .json keeps its name (`file_name: NO_SLASH_URL_PART_REGEX`)', async () => {
+    const fx = packagesFx();
+    expect((await put(fx, `${GENERIC}/app/1.0.0/meta.json`, '{}', pat('dev'))).status).toBe(201);
+    const got = await get(fx, `${GENERIC}/app/1.0.0/meta.json`, pat('rep'));
+    expect([got.status, got.headers.get('Content-Disposition'), await got.text()]).toEqual([
+      200,
+      `attachment; filename="meta.json"; filename*=UTF-8''meta.json`,
+      '{}',
+    ]);
+    expect((await get(fx, `${GENERIC}/app/1.0.0/meta`, pat('rep'))).status).toBe(404);
+  });
+
   it('PUT /projects/:id/packages/generic/...: a second file joins the package; the same name again is the newest copy', async () => {
     const fx = packagesFx();
     await put(fx, `${GENERIC}/app/1.0.0/a.txt`, 'first', pat('dev'));

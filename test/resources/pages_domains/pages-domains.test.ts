@@ -243,6 +243,16 @@ describe('GET /projects/:id/pages/domains', () => {
     });
     expect((await send(fx, 'GET', BASE, 'dave-api')).status).toBe(403);
   });
+
+  it('GET, PUT, DELETE /projects/:id/pages/domains/:domain: a domain ending in .json keeps it', async () => {
+    const fx = fx0();
+    expect((await send(fx, 'POST', BASE, 'alice-api', { domain: 'docs.example.json' })).status).toBe(201);
+    const got = await send(fx, 'GET', `${BASE}/docs.example.json`, 'alice-api');
+    expect([got.status, got.body.domain]).toEqual([200, 'docs.example.json']);
+    expect((await send(fx, 'PUT', `${BASE}/docs.example.json`, 'alice-api', {})).status).toBe(200);
+    expect((await send(fx, 'DELETE', `${BASE}/docs.example.json`, 'alice-api')).status).toBe(204);
+    expect((await send(fx, 'GET', `${BASE}/docs.example.json`, 'alice-api')).status).toBe(404);
+  });
 });
 
 describe('PUT /projects/:id/pages/domains/:domain', () => {

@@ -162,3 +162,38 @@ describe('commit comments', () => {
     });
   });
 });
+
+describe('external pipelines', () => {
+  it('POST /projects/:id/statuses/:sha: an external pipeline for the sha and ref, its status the statuses’, the head pipeline of the branch’s merge requests', async () => {
+    const fx = world();
+    const head = await commitFiles(fx, { 'f.txt': 'f' }, { branch: 'feature', start_branch: 'master' });
+    const open = await call(fx, 'POST', `${APP}/merge_requests`, 'dev', {
+      source_branch: 'feature',
+      target_branch: 'master',
+      title: 'Feature',
+    });
+    expect(open.body.head_pipeline).toBeNull();
+    const post = (state: string, name: string) =>
+      call(fx, 'POST', `${APP}/statuses/${head.id}`, 'dev', { state, name, ref: 'feature' });
+    expect((await post('running', 'ci/a')).status).toBe(201);
+    const list = (await call(fx, 'GET', `${APP}/pipelines`, 'dev')).body;
+    expect(list.map((p: any) => [p.ref, p.sha, p.status])).toEqual([['feature', head.id, 'running']]);
+    const shown = (await call(fx, 'GET', `${APP}/merge_requests/1`, 'dev')).body;
+    expect(shown.head_pipeline).toMatchObject({ id: list[0].id, status: 'running', sha: head.id });
+    await post('success', 'ci/a');
+    await post('pending', 'ci/b');
+    expect((await call(fx, 'GET', `${APP}/pipelines/${list[0].id}`, 'dev')).body.status).toBe('running');
+    await post('success', 'ci/b');
+    expect((await call(fx, 'GET', `${APP}/pipelines`, 'dev')).body.map((p: any) => p.status)).toEqual([
+      'success',
+    ]);
+    // A merge request opened afterwards picks it up.
+    await call(fx, 'PUT', `${APP}/merge_requests/1`, 'dev', { state_event: 'close' });
+    const later = await call(fx, 'POST', `${APP}/merge_requests`, 'dev', {
+      source_branch: 'feature',
+      target_branch: 'master',
+      title: 'Again',
+    });
+    expect(later.body.head_pipeline).toMatchObject({ id: list[0].id, status: 'success' });
+  });
+});

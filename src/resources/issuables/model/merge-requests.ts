@@ -494,6 +494,28 @@ export function mergeMergeRequest(st: S, id: number, userId: number, now: string
  * Diff versions and mergeability after a push: open merge requests from the pushed branch get a new
  * version (`reload_diff`), and every open merge request from or into it is checked again.
  */
+/** The open merge requests whose source is this branch of this project (a fork's into its parent too). */
+export function openMergeRequestsFrom(
+  st: PlatformState,
+  projectId: number,
+  branch: string,
+): MergeRequestRecord[] {
+  const out: MergeRequestRecord[] = [];
+  const projectIds = new Set([projectId]);
+  const project = tget(st.projects, projectId) as Project | undefined;
+  if (project?.forked_from_project_id) projectIds.add(project.forked_from_project_id);
+  for (const pid of projectIds) {
+    const meta = tget(st.issuables.projectMeta, pid);
+    if (!meta) continue;
+    for (const id of chunkIds(st.issuables.idx.byProject, 'm', pid, meta.mr_iid)) {
+      const mr = tget(st.issuables.mergeRequests, id);
+      if (mr && mr.state === 'opened' && mr.source_project_id === projectId && mr.source_branch === branch)
+        out.push(mr);
+    }
+  }
+  return out;
+}
+
 export function mergeRequestsAfterPush(st: S, move: BranchMove): void {
   const projectIds = new Set([move.projectId]);
   const project = tget(st.projects, move.projectId) as Project | undefined;
