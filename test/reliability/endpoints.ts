@@ -1182,6 +1182,10 @@ export const ENDPOINTS: Endpoint[] = [
   instance('POST /users/:id/unblock', () => '/users/10/unblock', adminOnly(201), {
     setup: (fx) => send(fx, 'POST', `${API}/users/10/block`, 'root-api'),
   }),
+  instance('POST /users/:id/deactivate', () => '/users/10/deactivate', adminOnly(201)),
+  instance('POST /users/:id/activate', () => '/users/10/activate', adminOnly(201), {
+    setup: (fx) => send(fx, 'POST', `${API}/users/10/deactivate`, 'root-api'),
+  }),
   instance('GET /users/:id/emails', () => '/users/10/emails', adminOnly(200)),
   instance('POST /users/:id/emails', () => '/users/10/emails', adminOnly(201), {
     body: json({ email: 'target-3@example.com' }),

@@ -1,5 +1,6 @@
 /**
- * The users API: `/users` (list, show, create, update, delete, identities, block, unblock) and `/user`;
+ * The users API: `/users` (list, show, create, update, delete, identities, block, unblock, deactivate,
+ * activate) and `/user`;
  * the list in list.ts, create and update in write.ts.
  *
  * The platform checks things in a fixed order, and the order is visible to clients: the route must match
@@ -108,6 +109,50 @@ export function usersRoutes(r: ApiRouter): void {
     setState(c, id, 'active');
     return c.json(true, 201);
   });
+
+  r.post('/users/:id/deactivate', { requirements: USER_ID, auth: 'admin' }, (c) => {
+    const id = Number(c.req.param('id'));
+    const user = findUserById(c, id);
+    // A deactivated user ends the endpoint early (`break`): 201 with a null body.
+    if (user.state === 'deactivated') return c.json(null, 201);
+    if (!canBeDeactivated(user, c.get('fx').clock.ms())) {
+      if (user.state === 'blocked' || user.state === 'ldap_blocked')
+        throw forbidden('A blocked user cannot be deactivated by the API');
+      throw forbidden(
+        `The user you are trying to deactivate has been active in the past ${MINIMUM_INACTIVE_DAYS} days and cannot be deactivated`,
+      );
+    }
+    setState(c, id, 'deactivated');
+    return c.json(true, 201);
+  });
+
+  r.post('/users/:id/activate', { requirements: USER_ID, auth: 'admin' }, (c) => {
+    const id = Number(c.req.param('id'));
+    const user = findUserById(c, id);
+    // `User#blocked?` covers the LDAP block too.
+    if (user.state === 'blocked' || user.state === 'ldap_blocked')
+      throw forbidden('A blocked user must be unblocked to be activated');
+    // The state machine's `activate` has no transition from active: it answers false and writes nothing.
+    if (user.state !== 'deactivated') return c.json(false, 201);
+    setState(c, id, 'active');
+    return c.json(true, 201);
+  });
+}
+
+/** `User::MINIMUM_INACTIVE_DAYS` as 13.12 has it (14.0 lowered it to 90 with dormant-user deactivation). */
+export const MINIMUM_INACTIVE_DAYS = 180;
+
+/**
+ * `User#can_be_deactivated?`: active, and no activity since `MINIMUM_INACTIVE_DAYS` ago, where the last
+ * activity is the later of `last_activity_on` (the day's start) and the current sign-in.
+ */
+function canBeDeactivated(u: UserRecord, nowMs: number): boolean {
+  if (u.state !== 'active') return false;
+  const times = [u.last_activity_on, u.current_sign_in_at]
+    .filter((t): t is string => t !== null)
+    .map((t) => Date.parse(t));
+  const last = times.length ? Math.max(...times) : 0;
+  return Math.floor(last / 1000) <= Math.floor((nowMs - MINIMUM_INACTIVE_DAYS * 86_400_000) / 1000);
 }
 
 function setState(c: Ctx, id: number, to: UserRecord['state']): void {
