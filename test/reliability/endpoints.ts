@@ -1166,6 +1166,8 @@ export const ENDPOINTS: Endpoint[] = [
   }),
   instance('DELETE /features/:name', () => '/features/junit_pipeline_view', adminOnly(204)),
   instance('GET /license', () => '/license', adminOnly(200)),
+  instance('POST /license', () => '/license', adminOnly(400), { body: json({ license: 'not-a-key' }) }),
+  instance('GET /geo_nodes', () => '/geo_nodes', adminOnly(200)),
   instance('GET /issues/:id', (ids) => `/issues/${ids.issueId.private}`, adminOnly(200)),
   instance(
     'GET /snippets/:id/user_agent_detail',
