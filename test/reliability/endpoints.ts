@@ -1168,6 +1168,7 @@ export const ENDPOINTS: Endpoint[] = [
   instance('GET /license', () => '/license', adminOnly(200)),
   instance('POST /license', () => '/license', adminOnly(400), { body: json({ license: 'not-a-key' }) }),
   instance('GET /geo_nodes', () => '/geo_nodes', adminOnly(200)),
+  instance('GET /application/statistics', () => '/application/statistics', adminOnly(200)),
   instance('GET /issues/:id', (ids) => `/issues/${ids.issueId.private}`, adminOnly(200)),
   instance(
     'GET /snippets/:id/user_agent_detail',

@@ -1,13 +1,15 @@
 /**
  * What clients ask an instance before their work: `GET /version` (and the later `GET /metadata`), and on
  * the paid tiers the license (`GET /license`, `POST /license`, administrators) and the Geo nodes
- * (`GET /geo_nodes`: an instance with no secondaries has none).
+ * (`GET /geo_nodes`: an instance with no secondaries has none); the instance's counts
+ * (`GET /application/statistics`, statistics.ts).
  */
 import { state, type Ctx } from '../../core/context.js';
 import type { ApiRouter } from '../../core/router.js';
 import { apiError } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p, parseParams } from '../../core/params.js';
+import { applicationStatistics } from './statistics.js';
 import type { PlatformState } from '../../core/state.js';
 import { tleaves } from '../../core/table.js';
 
@@ -93,6 +95,8 @@ export function metadataRoutes(r: ApiRouter): void {
     parseParams(licenseParams, c.get('params'));
     throw apiError(400, INVALID_LICENSE);
   });
+
+  r.get('/application/statistics', { auth: 'admin' }, (c) => applicationStatistics(c, activeUsers));
 
   // `GeoNode.all`, paginated: the instance is a primary with no Geo nodes configured.
   r.get('/geo_nodes', { auth: 'admin', tier: 'premium', params: paginationParams }, (c) =>
