@@ -946,6 +946,18 @@ export const ENDPOINTS: Endpoint[] = [
   group('POST /groups/:id/members', () => '/members', gLevel(50, 201), {
     body: json({ user_id: 7, access_level: 30 }),
   }),
+  group(
+    'POST /groups/:id/share',
+    () => '/share',
+    (c) => (c.anonymous ? U : !c.visible ? GNF : c.level >= 50 ? [201] : [404, { message: 'Not Found' }]),
+    { body: (_v, ids) => ({ group_id: ids.shareGroup, group_access: 30 }) },
+  ),
+  // `DestroyService` removes nothing for a non-owner, and the endpoint answers 204 all the same.
+  group('DELETE /groups/:id/share/:group_id', (_v, ids) => `/share/${ids.shareGroup}`, gUser(204), {
+    readOnly: true,
+    setup: (fx, v, ids) =>
+      send(fx, 'POST', `${G(v)}/share`, 'root-api', { group_id: ids.shareGroup, group_access: 30 }),
+  }),
   group('PUT /groups/:id/members/:user_id', () => '/members/10', gLevel(50, 200), {
     body: json({ access_level: 20 }),
   }),

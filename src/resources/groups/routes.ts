@@ -34,6 +34,7 @@ import {
   type GroupOrder,
 } from './finder.js';
 import { groupMembersRoutes } from './members.js';
+import { groupSharesRoutes } from './shares.js';
 import { setting } from '../settings/model.js';
 import {
   defaultGroupVisibility,
@@ -447,4 +448,5 @@ export function groupsRoutes(r: ApiRouter): void {
   r.delete('/groups/:id', deleteGroupRoute);
 
   groupMembersRoutes(r);
+  groupSharesRoutes(r);
 }
