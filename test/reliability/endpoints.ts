@@ -1197,6 +1197,7 @@ export const ENDPOINTS: Endpoint[] = [
   instance('POST /users/:id/unblock', () => '/users/10/unblock', adminOnly(201), {
     setup: (fx) => send(fx, 'POST', `${API}/users/10/block`, 'root-api'),
   }),
+  instance('GET /users/:user_id/memberships', () => '/users/10/memberships', adminOnly(200)),
   instance('POST /users/:id/deactivate', () => '/users/10/deactivate', adminOnly(201)),
   instance('POST /users/:id/activate', () => '/users/10/activate', adminOnly(201), {
     setup: (fx) => send(fx, 'POST', `${API}/users/10/deactivate`, 'root-api'),

@@ -7,14 +7,16 @@
  * (user ids are numeric; anything else is the catch-all 404), writes need a user, params are validated
  * (400), then the endpoint body checks admin rights (403), the user (404), conflicts, the model.
  */
-import { requireUser } from '../../core/auth.js';
+import { ACCESS } from '../../core/access.js';
+import { requireAdmin, requireUser } from '../../core/auth.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { conflict, forbidden, notFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { p } from '../../core/params.js';
 import { type ApiRouter } from '../../core/router.js';
-import { type UserRecord } from '../../core/state.js';
-import { tget } from '../../core/table.js';
+import type { MemberRecord, PlatformState, UserRecord } from '../../core/state.js';
+import { mget, tget } from '../../core/table.js';
 import { userRenderer } from './entities.js';
 import { deleteUser, planUserDeletion, soloOwnedGroups } from './model.js';
 import { listUsers, showParams } from './list.js';
@@ -110,6 +112,25 @@ export function usersRoutes(r: ApiRouter): void {
     return c.json(true, 201);
   });
 
+  // `users/:user_id` is outside the users resource's `id` requirement: a non-integer is Grape's 400.
+  r.get('/users/:user_id/memberships', { params: membershipParams }, (c, prm) => {
+    requireAdmin(c);
+    const user = findUserById(c, prm.user_id);
+    const st = state(c);
+    const members = mget(st.idx.membersByUser, String(user.id))
+      .map((id) => tget(st.members, id)!)
+      // `user.project_members` / `user.group_members` (guests and up) / `user.members`.
+      .filter((m) =>
+        prm.type === 'Project'
+          ? m.source === 'project'
+          : prm.type === 'Namespace'
+            ? m.source === 'group' && m.access_level >= ACCESS.GUEST
+            : true,
+      )
+      .sort((a, b) => a.id - b.id);
+    return paginate(c, members, (m) => membershipEntity(st, m));
+  });
+
   r.post('/users/:id/deactivate', { requirements: USER_ID, auth: 'admin' }, (c) => {
     const id = Number(c.req.param('id'));
     const user = findUserById(c, id);
@@ -137,6 +158,23 @@ export function usersRoutes(r: ApiRouter): void {
     setState(c, id, 'active');
     return c.json(true, 201);
   });
+}
+
+const membershipParams = {
+  user_id: p.int().required(),
+  type: p.str().values(['Project', 'Namespace']),
+  ...paginationParams,
+};
+
+/** `Entities::Membership`: the source's own name (not its full name) and its type as the platform names it. */
+function membershipEntity(st: PlatformState, m: MemberRecord) {
+  const source = m.source === 'project' ? tget(st.projects, m.source_id) : tget(st.groups, m.source_id);
+  return {
+    source_id: m.source_id,
+    source_name: source?.name ?? null,
+    source_type: m.source === 'project' ? 'Project' : 'Namespace',
+    access_level: m.access_level,
+  };
 }
 
 /** `User::MINIMUM_INACTIVE_DAYS` as 13.12 has it (14.0 lowered it to 90 with dormant-user deactivation). */
