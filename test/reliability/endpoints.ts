@@ -287,6 +287,7 @@ export const ENDPOINTS: Endpoint[] = [
   }),
   project('GET /projects/:id/starrers', () => '/starrers', pRead()),
   project('GET /projects/:id/languages', () => '/languages', pRead()),
+  project('GET /projects/:id/groups', () => '/groups?with_shared=true', pRead()),
   project('GET /projects/:id/users', () => '/users', pRead()),
   project('POST /projects/:id/share', () => '/share', pLevel(40, 201), {
     body: (_v, ids) => ({ group_id: ids.shareGroup, group_access: 30 }),

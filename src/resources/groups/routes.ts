@@ -35,6 +35,7 @@ import {
 } from './finder.js';
 import { groupMembersRoutes } from './members.js';
 import { groupSharesRoutes } from './shares.js';
+import { projectGroupsRoutes } from './project-groups.js';
 import { setting } from '../settings/model.js';
 import {
   defaultGroupVisibility,
@@ -449,4 +450,5 @@ export function groupsRoutes(r: ApiRouter): void {
 
   groupMembersRoutes(r);
   groupSharesRoutes(r);
+  projectGroupsRoutes(r);
 }
