@@ -33,7 +33,26 @@ function directLevel(st: PlatformState, source: MemberSource, sourceId: number, 
   return id === undefined ? 0 : (tget(st.members, id)?.access_level ?? 0);
 }
 
-/** A user's access to a group: the highest membership on it or any ancestor. */
+/** A user's access to a group through memberships: the highest on it or any ancestor. */
+export function memberAccess(st: PlatformState, user: UserRecord | null, group: GroupRecord): number {
+  if (!user) return 0;
+  let level = 0;
+  for (
+    let g: GroupRecord | undefined = group;
+    g;
+    g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
+  ) {
+    level = Math.max(level, directLevel(st, 'group', g.id, user.id));
+  }
+  return level;
+}
+
+/**
+ * A user's access to a group: the memberships on it or any ancestor, and the group links of those
+ * (`GroupGroupLink`): a direct member of a group one of them is shared with has min(the link's access,
+ * their membership there), as `Group#members_from_self_and_ancestor_group_shares` reads them (direct
+ * members of the group shared with only: neither its ancestors' members nor its own links).
+ */
 export function groupAccess(st: PlatformState, user: UserRecord | null, group: GroupRecord): number {
   if (!user) return 0;
   let level = 0;
@@ -43,6 +62,11 @@ export function groupAccess(st: PlatformState, user: UserRecord | null, group: G
     g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
   ) {
     level = Math.max(level, directLevel(st, 'group', g.id, user.id));
+    for (const linkId of mget(st.idx.groupLinksBy, `s${g.id}`)) {
+      const link = tget(st.groupLinks, linkId)!;
+      const direct = directLevel(st, 'group', link.shared_with_group_id, user.id);
+      if (direct > 0) level = Math.max(level, Math.min(link.group_access, direct));
+    }
   }
   return level;
 }
@@ -60,7 +84,8 @@ export function projectAccess(st: PlatformState, user: UserRecord | null, projec
   for (const shareId of mget(st.idx.sharesBy, String(project.id))) {
     const share = tget(st.shares, shareId)!;
     const g = tget(st.groups, share.group_id);
-    if (g) level = Math.max(level, Math.min(share.group_access, groupAccess(st, user, g)));
+    // `ProjectGroupLink`: the share's group's members (of it and its ancestors), not its own links.
+    if (g) level = Math.max(level, Math.min(share.group_access, memberAccess(st, user, g)));
   }
   return level;
 }
@@ -91,6 +116,7 @@ interface InsideCache {
   groups: PlatformState['groups'];
   projects: PlatformState['projects'];
   shares: PlatformState['shares'];
+  groupLinks: PlatformState['groupLinks'];
   byUser: Map<number, Set<number>>;
 }
 const insideCaches = new WeakMap<PlatformState['members'], InsideCache>();
@@ -102,8 +128,20 @@ const insideCaches = new WeakMap<PlatformState['members'], InsideCache>();
  */
 export function groupsSeenFromInside(st: PlatformState, userId: number): ReadonlySet<number> {
   let cache = insideCaches.get(st.members);
-  if (!cache || cache.groups !== st.groups || cache.projects !== st.projects || cache.shares !== st.shares) {
-    cache = { groups: st.groups, projects: st.projects, shares: st.shares, byUser: new Map() };
+  if (
+    !cache ||
+    cache.groups !== st.groups ||
+    cache.projects !== st.projects ||
+    cache.shares !== st.shares ||
+    cache.groupLinks !== st.groupLinks
+  ) {
+    cache = {
+      groups: st.groups,
+      projects: st.projects,
+      shares: st.shares,
+      groupLinks: st.groupLinks,
+      byUser: new Map(),
+    };
     insideCaches.set(st.members, cache);
   }
   let seen = cache.byUser.get(userId);
@@ -142,6 +180,11 @@ export function groupsSeenFromInside(st: PlatformState, userId: number): Readonl
           addProject(sh.project_id);
           break;
         }
+  // So do group links: the shared group (with its ancestors) is seen from inside by the direct members
+  // of the group it is shared with.
+  if (memberOf.size > 0)
+    for (const link of tvalues(st.groupLinks))
+      if (memberOf.has(link.shared_with_group_id)) addChain(link.shared_group_id);
   seen = out;
   cache.byUser.set(userId, seen);
   return seen;

@@ -135,11 +135,14 @@ function locateToken(c: Ctx, opts: AuthOptions): TokenRecord | null {
   return null;
 }
 
-/** The message the platform gives a user who may not use the API. */
-function accessDeniedReason(user: UserRecord): string | null {
+/**
+ * The message the platform gives a user who may not use the API (`Gitlab::Auth::UserAccessDeniedReason`):
+ * a deactivated user is sent to the web sign-in, which is the one way back to active.
+ */
+function accessDeniedReason(c: Ctx, user: UserRecord): string | null {
   if (user.state === 'blocked' || user.state === 'ldap_blocked') return 'Your account has been blocked.';
   if (user.state === 'deactivated')
-    return 'Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account';
+    return `Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${c.get('fx').baseUrl ?? new URL(c.req.url).origin}`;
   return null;
 }
 
@@ -153,7 +156,7 @@ export function resolveViewer(c: Ctx, opts: AuthOptions): Viewer {
     else if (tokenExpired(c, token) || token.revoked) throw unauthorized();
     user = tget(st.users, token.user_id) ?? null;
     if (!user) throw unauthorized();
-    const reason = accessDeniedReason(user);
+    const reason = accessDeniedReason(c, user);
     if (reason) throw forbidden(reason);
   }
 

@@ -382,8 +382,10 @@ const NOT_ALLOWED = new Problem('does not have a valid value');
 function check(spec: ParamSpec<unknown>, raw: unknown): unknown {
   if (raw === undefined || raw === null) return spec.required ? MISSING : spec.defaultValue;
   if (raw === '' && !spec.allowBlank) return EMPTY;
-  // An empty string is "no value" for every non-string type, as Grape's coercers treat it.
-  if (raw === '' && spec.coerce !== coerceStr) return spec.defaultValue;
+  // An empty string is "no value" for every non-string type, as Grape's coercers treat it; not for a
+  // file (`API::Validations::Types::WorkhorseFile`, a custom type whose coercer gets the string and
+  // refuses it: `avatar=""` is `avatar is invalid`).
+  if (raw === '' && spec.coerce !== coerceStr && spec.coerce !== coerceFile) return spec.defaultValue;
   const value = spec.coerce(raw as ParamValue);
   if (value === INVALID) return INVALID_VALUE;
   if (spec.values) {

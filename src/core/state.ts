@@ -143,6 +143,19 @@ export interface StarRecord {
   created_at: string;
 }
 
+/**
+ * A group shared with another group (`GroupGroupLink`, `POST /groups/:id/share`): the members of the
+ * group shared with get the shared group, its subgroups and their projects at no more than `group_access`.
+ */
+export interface GroupLinkRecord {
+  id: number;
+  shared_group_id: number;
+  shared_with_group_id: number;
+  group_access: number;
+  expires_at: string | null;
+  created_at: string;
+}
+
 /** A project shared with a group (`POST /projects/:id/share`). */
 export interface ShareRecord {
   id: number;
@@ -307,6 +320,7 @@ export interface PlatformState extends AreaStates {
   members: Table<MemberRecord>;
   stars: Table<StarRecord>;
   shares: Table<ShareRecord>;
+  groupLinks: Table<GroupLinkRecord>;
   uploads: Table<UploadRecord>;
   variables: Table<VariableRecord>;
   pipelines: Table<PipelineRecord>;
@@ -345,6 +359,10 @@ export interface PlatformState extends AreaStates {
     shares: Index;
     /** project id -> share ids; `g<group id>` -> share ids */
     sharesBy: MultiIndex;
+    /** `<shared group>:<shared with group>` -> group link id */
+    groupLinks: Index;
+    /** `s<shared group id>` / `w<shared with group id>` -> group link ids */
+    groupLinksBy: MultiIndex;
     /** `all` -> ids of projects marked for adjourned deletion */
     projectsMarked: MultiIndex;
     /** `<project id>:<secret>/<filename>` -> upload id; `p<project id>` -> upload ids */
@@ -381,6 +399,7 @@ export function emptyState(
     members: emptyTable(),
     stars: emptyTable(),
     shares: emptyTable(),
+    groupLinks: emptyTable(),
     uploads: emptyTable(),
     variables: emptyTable(),
     pipelines: emptyTable(),
@@ -404,6 +423,8 @@ export function emptyState(
     starsBy: emptyIndex(),
     shares: emptyIndex(),
     sharesBy: emptyIndex(),
+    groupLinks: emptyIndex(),
+    groupLinksBy: emptyIndex(),
     projectsMarked: emptyIndex(),
     uploads: emptyIndex(),
     uploadsBy: emptyIndex(),

@@ -11,7 +11,14 @@ import { freezeNew, iget, tget, tvalues } from '../core/table.js';
 import type { AreaScenario, ScenarioBuild } from '../core/area.js';
 import { AREAS, emptyWorld } from '../resources/index.js';
 import type { Minor } from '../core/versions.js';
-import { addShare, addStar, createGroup, createProject, setMember } from '../resources/projects/model.js';
+import {
+  addGroupLink,
+  addShare,
+  addStar,
+  createGroup,
+  createProject,
+  setMember,
+} from '../resources/projects/model.js';
 import { addToken, createUser } from '../resources/users/model.js';
 import { generate } from './generate.js';
 import type { Scenario } from './schema.js';
@@ -105,7 +112,7 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
   }
 
   for (const g of s.groups) {
-    const { members, path, ...rest } = g;
+    const { members, path, shared_with: _links, ...rest } = g;
     const fields = withoutAreaFields(rest, 'groupFields');
     const slash = path.lastIndexOf('/');
     const parentId = slash < 0 ? null : iget(st.idx.namespaces, path.slice(0, slash).toLowerCase())!;
@@ -114,6 +121,10 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
       setMember(st, 'group', id, uid(m.username), m.access_level, now, m.expires_at ?? null);
     for (const a of SCENARIO_PARTS) a.buildGroup?.(st, id, g, build);
   }
+  const gid = (path: string) => iget(st.idx.namespaces, path.toLowerCase())!;
+  for (const g of s.groups)
+    for (const sh of g.shared_with)
+      addGroupLink(st, gid(g.path), gid(sh.group), sh.group_access, now, sh.expires_at);
 
   for (const p of s.projects) {
     const { members, starred_by, shared_with, forked_from, path, creator, created_at, ...rest } = p;

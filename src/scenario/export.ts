@@ -172,6 +172,14 @@ export function exportScenario(st: PlatformState, opts: ExportOptions): Scenario
     if (g.description !== '') e.description = g.description;
     const m = members(st, `group:${g.id}`);
     if (m.length) e.members = m;
+    const links = mget(st.idx.groupLinksBy, `s${g.id}`)
+      .sort((a, b) => a - b)
+      .flatMap((id) => {
+        const l = tget(st.groupLinks, id)!;
+        const w = tget(st.groups, l.shared_with_group_id);
+        return w ? [{ group: w.full_path, group_access: l.group_access, expires_at: l.expires_at }] : [];
+      });
+    if (links.length) e.shared_with = links;
     return e;
   });
 

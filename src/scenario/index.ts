@@ -287,6 +287,17 @@ function crossReferenceProblems(s: Scenario): string[] {
     groups.add(k);
     memberProblems(`groups[${i}]`, g.members);
   });
+  // Links may name a group listed later: checked once every group is known.
+  s.groups.forEach((g, i) => {
+    const seen = new Set<string>();
+    g.shared_with.forEach((sh, j) => {
+      const k = sh.group.toLowerCase();
+      if (!groups.has(k)) problems.push(`groups[${i}].shared_with[${j}].group: no group "${sh.group}"`);
+      else if (seen.has(k))
+        problems.push(`groups[${i}].shared_with[${j}].group: "${sh.group}" is listed twice`);
+      seen.add(k);
+    });
+  });
   const projects = new Set<string>();
   s.projects.forEach((p, i) => {
     const k = p.path.toLowerCase();

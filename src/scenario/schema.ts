@@ -102,6 +102,16 @@ export const groupSchema = z.looseObject({
   visibility: visibility.default('private'),
   description: z.string().default(''),
   members: z.array(memberSchema).default([]),
+  shared_with: z
+    .array(
+      z.strictObject({
+        group: z.string().min(1).describe('full path of a group listed in `groups`'),
+        group_access: accessLevel,
+        expires_at: isoDate.nullable().default(null),
+      }),
+    )
+    .default([])
+    .describe('groups this group is shared with (their direct members get access to it)'),
   ...areaFields('groupFields'),
 });
 

@@ -287,6 +287,7 @@ export const ENDPOINTS: Endpoint[] = [
   }),
   project('GET /projects/:id/starrers', () => '/starrers', pRead()),
   project('GET /projects/:id/languages', () => '/languages', pRead()),
+  project('GET /projects/:id/groups', () => '/groups?with_shared=true', pRead()),
   project('GET /projects/:id/users', () => '/users', pRead()),
   project('POST /projects/:id/share', () => '/share', pLevel(40, 201), {
     body: (_v, ids) => ({ group_id: ids.shareGroup, group_access: 30 }),
@@ -961,6 +962,18 @@ export const ENDPOINTS: Endpoint[] = [
   group('POST /groups/:id/members', () => '/members', gLevel(50, 201), {
     body: json({ user_id: 7, access_level: 30 }),
   }),
+  group(
+    'POST /groups/:id/share',
+    () => '/share',
+    (c) => (c.anonymous ? U : !c.visible ? GNF : c.level >= 50 ? [201] : [404, { message: 'Not Found' }]),
+    { body: (_v, ids) => ({ group_id: ids.shareGroup, group_access: 30 }) },
+  ),
+  // `DestroyService` removes nothing for a non-owner, and the endpoint answers 204 all the same.
+  group('DELETE /groups/:id/share/:group_id', (_v, ids) => `/share/${ids.shareGroup}`, gUser(204), {
+    readOnly: true,
+    setup: (fx, v, ids) =>
+      send(fx, 'POST', `${G(v)}/share`, 'root-api', { group_id: ids.shareGroup, group_access: 30 }),
+  }),
   group('PUT /groups/:id/members/:user_id', () => '/members/10', gLevel(50, 200), {
     body: json({ access_level: 20 }),
   }),
@@ -1181,6 +1194,9 @@ export const ENDPOINTS: Endpoint[] = [
   }),
   instance('DELETE /features/:name', () => '/features/junit_pipeline_view', adminOnly(204)),
   instance('GET /license', () => '/license', adminOnly(200)),
+  instance('POST /license', () => '/license', adminOnly(400), { body: json({ license: 'not-a-key' }) }),
+  instance('GET /geo_nodes', () => '/geo_nodes', adminOnly(200)),
+  instance('GET /application/statistics', () => '/application/statistics', adminOnly(200)),
   instance('GET /issues/:id', (ids) => `/issues/${ids.issueId.private}`, adminOnly(200)),
   instance(
     'GET /snippets/:id/user_agent_detail',
@@ -1196,6 +1212,11 @@ export const ENDPOINTS: Endpoint[] = [
   instance('POST /users/:id/block', () => '/users/10/block', adminOnly(201)),
   instance('POST /users/:id/unblock', () => '/users/10/unblock', adminOnly(201), {
     setup: (fx) => send(fx, 'POST', `${API}/users/10/block`, 'root-api'),
+  }),
+  instance('GET /users/:user_id/memberships', () => '/users/10/memberships', adminOnly(200)),
+  instance('POST /users/:id/deactivate', () => '/users/10/deactivate', adminOnly(201)),
+  instance('POST /users/:id/activate', () => '/users/10/activate', adminOnly(201), {
+    setup: (fx) => send(fx, 'POST', `${API}/users/10/deactivate`, 'root-api'),
   }),
   instance('GET /users/:id/emails', () => '/users/10/emails', adminOnly(200)),
   instance('POST /users/:id/emails', () => '/users/10/emails', adminOnly(201), {

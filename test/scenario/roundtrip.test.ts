@@ -81,6 +81,7 @@ const world: ScenarioFile = {
     {
       path: 'acme/sub',
       description: 'A subgroup',
+      shared_with: [{ group: 'acme', group_access: 30, expires_at: '2022-01-01' }],
       wiki: [{ title: 'Team', content: 'Who we are' }],
       boards: [{ name: 'Group board', lists: ['triage'] }],
     },

@@ -6,7 +6,7 @@
  * - detail (`GroupDetail`): `GET /groups/:id`, create and update;
  * - member (`Member`): the members API.
  */
-import { canReadProject } from '../../core/access.js';
+import { canReadGroup, canReadProject } from '../../core/access.js';
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
 import type { RecordRenderings } from '../../core/render-cache.js';
@@ -137,6 +137,7 @@ export class GroupRenderer {
   /** `GroupDetail`: the group with its (deprecated) project lists. */
   detail(g: Group, o: DetailRenderOptions = {}): Json {
     const out = this.group(g, o);
+    out.shared_with_groups = this.sharedWithGroups(g);
     if (o.canAdminGroup) out.runners_token = g.runners_token;
     out.projects = this.#projects(mget(this.st.idx.projectsByNamespace, `group:${g.id}`));
     const shared: number[] = [];
@@ -148,6 +149,28 @@ export class GroupRenderer {
     if (this.paid) {
       out.shared_runners_minutes_limit = g.shared_runners_minutes_limit;
       out.extra_shared_runners_minutes_limit = g.extra_shared_runners_minutes_limit;
+    }
+    return out;
+  }
+
+  /**
+   * `SharedGroupWithGroup` of the group's links (`shared_with_group_links.public_or_visible_to_user`):
+   * the groups it is shared with that the viewer may see, in the order the links were made.
+   */
+  sharedWithGroups(g: Group): Json[] {
+    const out: Json[] = [];
+    const ids = [...mget(this.st.idx.groupLinksBy, `s${g.id}`)].sort((a, b) => a - b);
+    for (const id of ids) {
+      const link = tget(this.st.groupLinks, id)!;
+      const w = tget(this.st.groups, link.shared_with_group_id);
+      if (!w || !canReadGroup(this.st, this.viewer, w)) continue;
+      out.push({
+        group_id: w.id,
+        group_name: w.name,
+        group_full_path: w.full_path,
+        group_access_level: link.group_access,
+        expires_at: link.expires_at,
+      });
     }
     return out;
   }

@@ -34,6 +34,8 @@ import {
   type GroupOrder,
 } from './finder.js';
 import { groupMembersRoutes } from './members.js';
+import { groupSharesRoutes } from './shares.js';
+import { projectGroupsRoutes } from './project-groups.js';
 import { setting } from '../settings/model.js';
 import {
   defaultGroupVisibility,
@@ -450,4 +452,6 @@ export function groupsRoutes(r: ApiRouter): void {
   r.delete('/groups/:id', { requirements: GROUP }, deleteGroupRoute);
 
   groupMembersRoutes(r);
+  groupSharesRoutes(r);
+  projectGroupsRoutes(r);
 }

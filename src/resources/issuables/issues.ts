@@ -27,7 +27,14 @@ import { findIssue, isoMs, isSubscribed, issueByIid, loadProject, participants }
 import { issuableRenderer, type From } from './entities.js';
 import { isKeptList, projectSet, type FindRequest } from './finder.js';
 import { deepFreeze, listFilters, parseIssueList, type IssueListParams } from './listparams.js';
-import { createIssue, deleteIssue, labelIdsFor, updateIssue, type IssueChanges } from './model.js';
+import {
+  createdEvents,
+  createIssue,
+  deleteIssue,
+  labelIdsFor,
+  updateIssue,
+  type IssueChanges,
+} from './model.js';
 import { emitEvent } from '../integrations/events.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import type { IssueRecord, MergeRequestRecord } from './store.js';
@@ -309,7 +316,7 @@ function createIssueRoute(c: Ctx): Response {
   const now = c.get('fx').clock.iso();
   const id = write(c, (d) => {
     const labelIds = newLabels ? labelIdsFor(d, project, newLabels, a.adminIssue, now) : [];
-    return createIssue(
+    const issueId = createIssue(
       d,
       {
         project_id: project.id,
@@ -331,6 +338,10 @@ function createIssueRoute(c: Ctx): Response {
       },
       now,
     );
+    const made = tget(d.issuables.issues, issueId)!;
+    const t = { type: 'Issue' as const, id: issueId, project_id: project.id };
+    createdEvents(d, t, user.id, now, made.label_ids, made.milestone_id, made.state);
+    return issueId;
   });
   emitEvent(c, { kind: 'issue', id, before: null });
   return sendIssue(c, id, 201, project);

@@ -37,6 +37,7 @@ import { issuableAttributes } from './issues.js';
 import { listFilters, parseMrList, type MrListParams } from './listparams.js';
 import { headsOf } from './model/git.js';
 import {
+  createdEvents,
   createMergeRequest,
   defaultMergeCommitMessage,
   deleteMergeRequest,
@@ -281,11 +282,13 @@ function createMergeRequestRoute(c: Ctx): Response {
       },
       now,
     );
+    const made = tget(d.issuables.mergeRequests, mrId)!;
     if (paid && prm.approvals_before_merge !== undefined)
-      tget(d.issuables.mergeRequests, mrId)!.approvals_before_merge = prm.approvals_before_merge;
+      made.approvals_before_merge = prm.approvals_before_merge;
+    const t = { type: 'MergeRequest' as const, id: mrId, project_id: target.id };
+    createdEvents(d, t, user.id, now, made.label_ids, made.milestone_id, made.state);
     // `MergeRequests::AfterCreateService#create_pipeline_for`: when the CI file runs jobs for merge requests.
-    const mr = tget(d.issuables.mergeRequests, mrId)! as MergeRequestRecord;
-    pipeline = mergeRequestPipelineIfAny(d, mr, user.id, now, requestBase(c));
+    pipeline = mergeRequestPipelineIfAny(d, made as MergeRequestRecord, user.id, now, requestBase(c));
     return mrId;
   });
   emitEvent(c, { kind: 'merge_request', id, before: null });

@@ -1,9 +1,15 @@
 /**
  * What clients ask an instance before their work: `GET /version` (and the later `GET /metadata`), and on
- * the paid tiers the license (`GET /license`, administrators).
+ * the paid tiers the license (`GET /license`, `POST /license`, administrators) and the Geo nodes
+ * (`GET /geo_nodes`: an instance with no secondaries has none); the instance's counts
+ * (`GET /application/statistics`, statistics.ts).
  */
 import { state, type Ctx } from '../../core/context.js';
 import type { ApiRouter } from '../../core/router.js';
+import { apiError } from '../../core/errors.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
+import { p, parseParams } from '../../core/params.js';
+import { applicationStatistics } from './statistics.js';
 import type { PlatformState } from '../../core/state.js';
 import { tleaves } from '../../core/table.js';
 import { releaseOf } from '../../core/versions.js';
@@ -59,6 +65,15 @@ function licenseEntity(c: Ctx) {
   };
 }
 
+/**
+ * `License#valid_license`: a key is valid when it decrypts with GitLab Inc.'s public key into a license.
+ * No key a client holds was made for fauxlab's instance license (it has no such key pair): every key is
+ * refused as the platform refuses one it cannot read, and the instance keeps its license.
+ */
+const licenseParams = { license: p.str().required() };
+const INVALID_LICENSE =
+  'The license key is invalid. Make sure it is exactly as you received it from GitLab Inc.';
+
 export function metadataRoutes(r: ApiRouter): void {
   const opts = { auth: 'required' as const, readScopes: ['read_user'] };
 
@@ -74,4 +89,17 @@ export function metadataRoutes(r: ApiRouter): void {
   );
 
   r.get('/license', { auth: 'admin', tier: 'premium' }, (c) => c.json(licenseEntity(c)));
+
+  // `before { authenticated_as_admin! }` runs ahead of the params: a non-admin gets the 403 first.
+  r.post('/license', { auth: 'admin', tier: 'premium' }, (c) => {
+    parseParams(licenseParams, c.get('params'));
+    throw apiError(400, INVALID_LICENSE);
+  });
+
+  r.get('/application/statistics', { auth: 'admin' }, (c) => applicationStatistics(c, activeUsers));
+
+  // `GeoNode.all`, paginated: the instance is a primary with no Geo nodes configured.
+  r.get('/geo_nodes', { auth: 'admin', tier: 'premium', params: paginationParams }, (c) =>
+    paginate(c, [], () => null),
+  );
 }

@@ -378,6 +378,7 @@ export class ProjectRenderer {
       v.projects === st.projects &&
       v.members === st.members &&
       v.shares === st.shares &&
+      v.groupLinks === st.groupLinks &&
       v.groups === st.groups &&
       v.users === st.users &&
       v.settings === st.settings &&
@@ -421,6 +422,7 @@ export class ProjectRenderer {
       projects: st.projects,
       members: st.members,
       shares: st.shares,
+      groupLinks: st.groupLinks,
       groups: st.groups,
       users: st.users,
       settings: st.settings,
@@ -673,8 +675,8 @@ export class ProjectRenderer {
         g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
       )
         level = Math.max(level, groups.get(g.id) ?? 0);
-    // Shares count only for a member of some group: the slower core rule then decides.
-    return iget(st.idx.sharesBy, String(p.id)) ? projectAccess(st, v, p) : level;
+    // Shares and group links count only for a member of some group: the slower core rule then decides.
+    return iget(st.idx.sharesBy, String(p.id)) || st.groupLinks.size > 0 ? projectAccess(st, v, p) : level;
   }
 
   #permissions(r: RecordJson, p: Project, directGroupOnly: boolean): string {

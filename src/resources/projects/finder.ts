@@ -557,6 +557,27 @@ export function authorizations(st: PlatformState, user: UserRecord): Map<number,
       if (sh) raise(sh.project_id, Math.min(sh.group_access, level));
     }
   }
+  // Group links (`GroupGroupLink`): a direct member of the group shared with gets the shared group's
+  // projects, and its subgroups', at min(the link's access, their membership); `core/access.ts` reads
+  // the same rule for one group.
+  if (st.groupLinks.size > 0) {
+    const linked = new Map<number, number>();
+    const descendLinked = (gid: number, level: number) => {
+      if ((linked.get(gid) ?? 0) >= level) return;
+      linked.set(gid, level);
+      for (const sub of mget(st.idx.subgroups, String(gid))) descendLinked(sub, level);
+    };
+    for (const mid of mget(st.idx.membersByUser, String(user.id))) {
+      const m = tget(st.members, mid);
+      if (!m || m.source !== 'group') continue;
+      for (const lid of mget(st.idx.groupLinksBy, `w${m.source_id}`)) {
+        const link = tget(st.groupLinks, lid)!;
+        descendLinked(link.shared_group_id, Math.min(link.group_access, m.access_level));
+      }
+    }
+    for (const [gid, level] of linked)
+      for (const pid of mget(st.idx.projectsByNamespace, `group:${gid}`)) raise(pid, level);
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@ import type { Draft } from 'immer';
 import { memberKey } from '../../core/access.js';
 import {
   nextId,
+  type GroupLinkRecord,
   type GroupRecord,
   type MemberRecord,
   type MemberSource,
@@ -328,6 +329,17 @@ const shareKeys = (st: S, sh: Pick<ShareRecord, 'project_id' | 'group_id'>): Lin
   ],
 });
 
+const groupLinkKeys = (
+  st: S,
+  l: Pick<GroupLinkRecord, 'shared_group_id' | 'shared_with_group_id'>,
+): LinkKeys => ({
+  unique: [st.idx.groupLinks, `${l.shared_group_id}:${l.shared_with_group_id}`],
+  many: [
+    [st.idx.groupLinksBy, `s${l.shared_group_id}`],
+    [st.idx.groupLinksBy, `w${l.shared_with_group_id}`],
+  ],
+});
+
 /** Adds or updates a membership; returns the member id. */
 export function setMember(
   st: S,
@@ -418,6 +430,36 @@ export function removeShare(st: S, shareId: number): void {
   tdelete(st.shares, shareId);
 }
 
+/** `GroupGroupLink.create`: shares `sharedGroupId` with the members of `sharedWithGroupId`. */
+export function addGroupLink(
+  st: S,
+  sharedGroupId: number,
+  sharedWithGroupId: number,
+  groupAccess: number,
+  now: string,
+  expiresAt: string | null = null,
+): number {
+  const id = nextId(st, 'groupLinks');
+  const rec: GroupLinkRecord = {
+    id,
+    shared_group_id: sharedGroupId,
+    shared_with_group_id: sharedWithGroupId,
+    group_access: groupAccess,
+    expires_at: expiresAt,
+    created_at: now,
+  };
+  tset(st.groupLinks, id, rec);
+  indexLink(groupLinkKeys(st, rec), id);
+  return id;
+}
+
+export function removeGroupLink(st: S, linkId: number): void {
+  const l = tget(st.groupLinks, linkId);
+  if (!l) return;
+  unindexLink(groupLinkKeys(st, l), linkId);
+  tdelete(st.groupLinks, linkId);
+}
+
 /**
  * Deletes a project and everything that belongs to it. Areas that add project-owned records extend
  * this function, so that every delete path (API, group and user deletion) cascades the same way.
@@ -453,6 +495,9 @@ export function deleteGroup(st: S, groupId: number): void {
   for (const pid of mget(st.idx.projectsByNamespace, `group:${groupId}`)) deleteProject(st, pid);
   for (const id of mget(st.idx.membersBySource, `group:${groupId}`)) removeMember(st, id);
   for (const id of mget(st.idx.sharesBy, `g${groupId}`)) removeShare(st, id);
+  // The group's links either way: shared with others, and others shared with it.
+  for (const id of mget(st.idx.groupLinksBy, `s${groupId}`)) removeGroupLink(st, id);
+  for (const id of mget(st.idx.groupLinksBy, `w${groupId}`)) removeGroupLink(st, id);
   cascadeGroup(st, groupId);
   idelete(st.idx.namespaces, g.full_path.toLowerCase());
   mremove(st.idx.subgroups, g.parent_id === null ? 'root' : String(g.parent_id), groupId);

@@ -24,6 +24,7 @@ export interface View {
   projects: PlatformState['projects'];
   members: PlatformState['members'];
   shares: PlatformState['shares'];
+  groupLinks: PlatformState['groupLinks'];
   groups: PlatformState['groups'];
   users: PlatformState['users'];
   settings: PlatformState['settings'];

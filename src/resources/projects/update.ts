@@ -89,6 +89,12 @@ const UPDATE_AT_LEAST_ONE = [
   'snippets_enabled',
 ];
 
+/**
+ * What EE's `update_params_at_least_one_of` adds on the paid tiers, of the EE params fauxlab declares
+ * (`paidProjectAttributes`): a request with only these is an update.
+ */
+const PAID_UPDATE_AT_LEAST_ONE = ['approvals_before_merge', 'external_authorization_classification_label'];
+
 const updateHead = { name: p.str(), default_branch: p.str(), path: p.str() };
 const updateTail = { ci_forward_deployment_enabled: p.bool() };
 
@@ -102,7 +108,7 @@ export function updateProjectRoute(c: Ctx): Response {
     () => void (h = parseParams(updateHead, raw)),
     ...attributeSteps(raw, paid, extra),
     () => void parseParams(updateTail, raw),
-    () => atLeastOneOf(raw, ...UPDATE_AT_LEAST_ONE),
+    () => atLeastOneOf(raw, ...UPDATE_AT_LEAST_ONE, ...(paid ? PAID_UPDATE_AT_LEAST_ONE : [])),
   ]);
   const a = extra.attrs;
   const project = loadProject(c);

@@ -1,19 +1,22 @@
 /**
- * The users API: `/users` (list, show, create, update, delete, identities, block, unblock) and `/user`;
+ * The users API: `/users` (list, show, create, update, delete, identities, block, unblock, deactivate,
+ * activate) and `/user`;
  * the list in list.ts, create and update in write.ts.
  *
  * The platform checks things in a fixed order, and the order is visible to clients: the route must match
  * (user ids are numeric; anything else is the catch-all 404), writes need a user, params are validated
  * (400), then the endpoint body checks admin rights (403), the user (404), conflicts, the model.
  */
-import { requireUser } from '../../core/auth.js';
+import { ACCESS } from '../../core/access.js';
+import { requireAdmin, requireUser } from '../../core/auth.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { conflict, forbidden, notFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { p } from '../../core/params.js';
 import { type ApiRouter } from '../../core/router.js';
-import { type UserRecord } from '../../core/state.js';
-import { tget } from '../../core/table.js';
+import type { MemberRecord, PlatformState, UserRecord } from '../../core/state.js';
+import { mget, tget } from '../../core/table.js';
 import { userRenderer } from './entities.js';
 import { deleteUser, planUserDeletion, soloOwnedGroups } from './model.js';
 import { listUsers, showParams } from './list.js';
@@ -108,6 +111,86 @@ export function usersRoutes(r: ApiRouter): void {
     setState(c, id, 'active');
     return c.json(true, 201);
   });
+
+  // `users/:user_id` is outside the users resource's `id` requirement: a non-integer is Grape's 400.
+  r.get('/users/:user_id/memberships', { params: membershipParams }, (c, prm) => {
+    requireAdmin(c);
+    const user = findUserById(c, prm.user_id);
+    const st = state(c);
+    const members = mget(st.idx.membersByUser, String(user.id))
+      .map((id) => tget(st.members, id)!)
+      // `user.project_members` / `user.group_members` (guests and up) / `user.members`.
+      .filter((m) =>
+        prm.type === 'Project'
+          ? m.source === 'project'
+          : prm.type === 'Namespace'
+            ? m.source === 'group' && m.access_level >= ACCESS.GUEST
+            : true,
+      )
+      .sort((a, b) => a.id - b.id);
+    return paginate(c, members, (m) => membershipEntity(st, m));
+  });
+
+  r.post('/users/:id/deactivate', { requirements: USER_ID, auth: 'admin' }, (c) => {
+    const id = Number(c.req.param('id'));
+    const user = findUserById(c, id);
+    // A deactivated user ends the endpoint early (`break`): 201 with a null body.
+    if (user.state === 'deactivated') return c.json(null, 201);
+    if (!canBeDeactivated(user, c.get('fx').clock.ms())) {
+      if (user.state === 'blocked' || user.state === 'ldap_blocked')
+        throw forbidden('A blocked user cannot be deactivated by the API');
+      throw forbidden(
+        `The user you are trying to deactivate has been active in the past ${MINIMUM_INACTIVE_DAYS} days and cannot be deactivated`,
+      );
+    }
+    setState(c, id, 'deactivated');
+    return c.json(true, 201);
+  });
+
+  r.post('/users/:id/activate', { requirements: USER_ID, auth: 'admin' }, (c) => {
+    const id = Number(c.req.param('id'));
+    const user = findUserById(c, id);
+    // `User#blocked?` covers the LDAP block too.
+    if (user.state === 'blocked' || user.state === 'ldap_blocked')
+      throw forbidden('A blocked user must be unblocked to be activated');
+    // The state machine's `activate` has no transition from active: it answers false and writes nothing.
+    if (user.state !== 'deactivated') return c.json(false, 201);
+    setState(c, id, 'active');
+    return c.json(true, 201);
+  });
+}
+
+const membershipParams = {
+  user_id: p.int().required(),
+  type: p.str().values(['Project', 'Namespace']),
+  ...paginationParams,
+};
+
+/** `Entities::Membership`: the source's own name (not its full name) and its type as the platform names it. */
+function membershipEntity(st: PlatformState, m: MemberRecord) {
+  const source = m.source === 'project' ? tget(st.projects, m.source_id) : tget(st.groups, m.source_id);
+  return {
+    source_id: m.source_id,
+    source_name: source?.name ?? null,
+    source_type: m.source === 'project' ? 'Project' : 'Namespace',
+    access_level: m.access_level,
+  };
+}
+
+/** `User::MINIMUM_INACTIVE_DAYS` as 13.12 has it (14.0 lowered it to 90 with dormant-user deactivation). */
+export const MINIMUM_INACTIVE_DAYS = 180;
+
+/**
+ * `User#can_be_deactivated?`: active, and no activity since `MINIMUM_INACTIVE_DAYS` ago, where the last
+ * activity is the later of `last_activity_on` (the day's start) and the current sign-in.
+ */
+function canBeDeactivated(u: UserRecord, nowMs: number): boolean {
+  if (u.state !== 'active') return false;
+  const times = [u.last_activity_on, u.current_sign_in_at]
+    .filter((t): t is string => t !== null)
+    .map((t) => Date.parse(t));
+  const last = times.length ? Math.max(...times) : 0;
+  return Math.floor(last / 1000) <= Math.floor((nowMs - MINIMUM_INACTIVE_DAYS * 86_400_000) / 1000);
 }
 
 function setState(c: Ctx, id: number, to: UserRecord['state']): void {

@@ -8,14 +8,25 @@ describe('GET /groups/:id', () => {
   it('GET /groups/:id: GroupDetail adds projects and shared_projects; runners_token only for owners and admins', async () => {
     const owner = await send(fx, 'GET', '/groups/acme', 'alice-api');
     expect(owner.status).toBe(200);
-    expect(Object.keys(owner.body)).toEqual([...GROUP_KEYS, 'runners_token', 'projects', 'shared_projects']);
+    expect(Object.keys(owner.body)).toEqual([
+      ...GROUP_KEYS,
+      'shared_with_groups',
+      'runners_token',
+      'projects',
+      'shared_projects',
+    ]);
     expect(owner.body.runners_token).toMatch(/^[A-Za-z0-9_-]{20}$/);
     expect(owner.body.projects.map((p: any) => p.path_with_namespace)).toEqual(['acme/website']);
     expect(owner.body.shared_projects).toEqual([]);
     const admin = await send(fx, 'GET', '/groups/acme', 'root-api');
     expect(admin.body.runners_token).toBe(owner.body.runners_token);
     const dev = await send(fx, 'GET', '/groups/acme', 'bob-api');
-    expect(Object.keys(dev.body)).toEqual([...GROUP_KEYS, 'projects', 'shared_projects']);
+    expect(Object.keys(dev.body)).toEqual([
+      ...GROUP_KEYS,
+      'shared_with_groups',
+      'projects',
+      'shared_projects',
+    ]);
     const anon = await send(fx, 'GET', '/groups/acme');
     expect(anon.status).toBe(200);
     expect(anon.body.runners_token).toBeUndefined();
@@ -114,6 +125,7 @@ describe('GET /groups/:id', () => {
     const out = await send(paid, 'GET', '/groups/acme', 'bob-api');
     expect(Object.keys(out.body)).toEqual([
       ...EE_GROUP_KEYS,
+      'shared_with_groups',
       'projects',
       'shared_projects',
       'shared_runners_minutes_limit',

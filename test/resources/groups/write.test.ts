@@ -23,7 +23,12 @@ describe('POST /groups', () => {
     const fx = groupsFx();
     const out = await send(fx, 'POST', '/groups', 'erin-api', { name: 'New Group', path: 'new-group' });
     expect(out.status).toBe(201);
-    expect(Object.keys(out.body)).toEqual([...GROUP_KEYS, 'projects', 'shared_projects']);
+    expect(Object.keys(out.body)).toEqual([
+      ...GROUP_KEYS,
+      'shared_with_groups',
+      'projects',
+      'shared_projects',
+    ]);
     expect(out.body).toMatchObject({
       name: 'New Group',
       path: 'new-group',
@@ -291,7 +296,12 @@ describe('PUT /groups/:id', () => {
       lfs_enabled: false,
     });
     expect(out.status).toBe(200);
-    expect(Object.keys(out.body)).toEqual([...GROUP_KEYS, 'projects', 'shared_projects']);
+    expect(Object.keys(out.body)).toEqual([
+      ...GROUP_KEYS,
+      'shared_with_groups',
+      'projects',
+      'shared_projects',
+    ]);
     expect(out.body).toMatchObject({ description: 'New', lfs_enabled: false });
     expect(group(fx, 'acme').updated_at).toBe('2021-03-01T12:00:00.000Z');
   });

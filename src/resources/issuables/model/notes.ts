@@ -145,6 +145,31 @@ export function resourceEvent(
   madd(st.issuables.idx.byTarget, `e${t.type}:${t.id}`, id);
 }
 
+/**
+ * What `Issuable::CommonSystemNotesService` records for a new issue or merge request (`is_update:
+ * false`): a label event per label it was created with (`create_labels_note`, against no old labels) and
+ * a milestone event when it has one (`create_milestone_change_event`), as the author, at creation.
+ */
+export function createdEvents(
+  st: S,
+  t: Target,
+  userId: number,
+  now: string,
+  labelIds: readonly number[],
+  milestoneId: number | null,
+  issuableState: string,
+): void {
+  for (const id of labelIds)
+    resourceEvent(st, t, userId, now, { kind: 'label', label_id: id, action: 'add' });
+  if (milestoneId !== null)
+    resourceEvent(st, t, userId, now, {
+      kind: 'milestone',
+      milestone_id: milestoneId,
+      action: 'add',
+      issuable_state: issuableState,
+    });
+}
+
 export const userRef = (st: PlatformState, id: number) => `@${tget(st.users, id)?.username ?? 'ghost'}`;
 
 /** `SystemNoteService.change_issuable_assignees`. */
