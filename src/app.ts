@@ -15,6 +15,7 @@ import { Renderings } from './core/render-cache.js';
 import { ApiError } from './core/errors.js';
 import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
+import { defaultResolver } from './core/url-blocker.js';
 import { settleJobs } from './core/jobs.js';
 import { asFetch, knownBody, knownText, lightRequest } from './core/fetch.js';
 import { AREAS } from './resources/index.js';
@@ -110,6 +111,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     version: options.version,
     maxUploadsTotal: options.maxUploadsTotal ?? DEFAULT_MAX_UPLOADS_TOTAL,
     renderings: new Renderings(options.renderCacheBytes),
+    resolve: options.resolve ?? defaultResolver,
     tier: () => store.state.tier,
   };
 

@@ -5,6 +5,7 @@ import type { Renderings } from './render-cache.js';
 import type { RawParams } from './params.js';
 import type { PlatformState, TokenRecord, UserRecord, Tier } from './state.js';
 import type { Store } from './store.js';
+import type { Resolver } from './url-blocker.js';
 
 /** What every handler of one instance shares: its store, clock and options. */
 export interface Fx {
@@ -20,6 +21,8 @@ export interface Fx {
   maxUploadsTotal?: number;
   /** Entity renderings kept across requests, within the instance's byte budget. */
   renderings: Renderings;
+  /** How the URL blocker resolves a host name (`Gitlab::UrlBlocker`'s `getaddrinfo`). */
+  resolve: Resolver;
   tier(): Tier;
 }
 
