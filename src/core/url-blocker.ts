@@ -216,13 +216,12 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = {
 
 export const portOf = (u: URL): number => (u.port ? Number(u.port) : (DEFAULT_PORTS[u.protocol] ?? 0));
 
-/**
- * `Gitlab::UrlBlocker.validate!`: the URL with the addresses it resolved to (empty when the name did
- * not resolve and that is allowed), or the exception's message.
- */
-export async function validateUrl(url: string, o: BlockerOptions): Promise<BlockResult> {
-  const fail = (message: string): BlockResult => ({ ok: false, message });
-  // `parse_url` and `multiline_blocked?`.
+type Parsed = { ok: true; url: URL; host: string; port: number } | { ok: false; message: string };
+
+/** `parse_url` and `validate_uri`: the URL's own parts, before any address. */
+function parseChecked(url: string, o: Omit<BlockerOptions, 'resolve'>): Parsed {
+  const fail = (message: string): Parsed => ({ ok: false, message });
+  // `multiline_blocked?`.
   if (/[\r\n]/.test(url)) return fail('URI is invalid');
   let u: URL;
   try {
@@ -241,21 +240,53 @@ export async function validateUrl(url: string, o: BlockerOptions): Promise<Block
   const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === '') return fail('URI is invalid');
   if (!ipBytes(host) && !/^[\p{L}\p{N}]/u.test(host)) return fail('Hostname or IP address invalid');
+  return { ok: true, url: u, host, port };
+}
 
+/** `validate!` after resolution: the addresses against the options. */
+function checkAddresses(
+  p: Extract<Parsed, { ok: true }>,
+  addresses: string[],
+  o: Omit<BlockerOptions, 'resolve'>,
+): BlockResult {
+  const ok: BlockResult = { ok: true, url: p.url, addresses };
+  if (!addresses.length) {
+    // `get_address_info`'s `rescue SocketError`.
+    if (allowed(o.allowlist, p.host, undefined, p.port) || !o.dnsRebindProtection) return ok;
+    return { ok: false, message: 'Host cannot be resolved or invalid' };
+  }
+  if (o.allowLocal || allowed(o.allowlist, p.host, addresses[0], p.port)) return ok;
+  const problem = localProblem(addresses);
+  return problem ? { ok: false, message: problem } : ok;
+}
+
+/**
+ * `Gitlab::UrlBlocker.validate!`: the URL with the addresses it resolved to (empty when the name did
+ * not resolve and that is allowed), or the exception's message.
+ */
+export async function validateUrl(url: string, o: BlockerOptions): Promise<BlockResult> {
+  const p = parseChecked(url, o);
+  if (!p.ok) return p;
+  // Nothing the addresses could say would block it: not resolved.
+  if (o.allowLocal && !o.dnsRebindProtection) return { ok: true, url: p.url, addresses: [] };
   // A literal address is itself, whatever the resolver would say of it.
   let addresses: string[];
   try {
-    addresses = ipBytes(host) ? [host] : await o.resolve(host);
+    addresses = ipBytes(p.host) ? [p.host] : await o.resolve(p.host);
   } catch {
     addresses = [];
   }
-  if (!addresses.length) {
-    // `get_address_info`'s `rescue SocketError`.
-    if (allowed(o.allowlist, host, undefined, port) || !o.dnsRebindProtection)
-      return { ok: true, url: u, addresses };
-    return fail('Host cannot be resolved or invalid');
-  }
-  if (o.allowLocal || allowed(o.allowlist, host, addresses[0], port)) return { ok: true, url: u, addresses };
-  const problem = localProblem(addresses);
-  return problem ? fail(problem) : { ok: true, url: u, addresses };
+  return checkAddresses(p, addresses, o);
+}
+
+/**
+ * `validate!` without resolving names (a scenario is loaded synchronously): a literal address (and
+ * `localhost`) is checked, another name passes as one that did not resolve.
+ */
+export function validateLiteralUrl(url: string, o: Omit<BlockerOptions, 'resolve'>): BlockResult {
+  const p = parseChecked(url, o);
+  if (!p.ok) return p;
+  const loopback = p.host === 'localhost' || p.host.endsWith('.localhost');
+  const addresses = ipBytes(p.host) ? [p.host] : loopback ? ['127.0.0.1', '::1'] : [];
+  return checkAddresses(p, addresses, { ...o, dnsRebindProtection: false });
 }

@@ -6,7 +6,7 @@
 import type { Fx } from '../../core/context.js';
 import type { OutboundPolicy } from '../../core/outbound.js';
 import type { PlatformState } from '../../core/state.js';
-import { validateUrl } from '../../core/url-blocker.js';
+import { validateLiteralUrl, validateUrl, type BlockerOptions } from '../../core/url-blocker.js';
 import { setting } from './model.js';
 
 /** The setting that lets a caller reach local addresses (`allow_setting_local_requests?`). */
@@ -38,14 +38,45 @@ export async function publicUrlProblem(
   url: string,
   o: PublicUrlOptions = {},
 ): Promise<string | null> {
-  const st = fx.store.state;
-  const r = await validateUrl(url, {
+  const r = await validateUrl(url, { ...validatorOptions(fx.store.state, o), resolve: fx.resolve });
+  return r.ok ? null : `is blocked: ${r.message}`;
+}
+
+/** `publicUrlProblem` without resolving names, for a scenario's records (loaded synchronously). */
+export function publicUrlLiteralProblem(
+  st: PlatformState,
+  url: string,
+  o: PublicUrlOptions = {},
+): string | null {
+  const r = validateLiteralUrl(url, validatorOptions(st, o));
+  return r.ok ? null : `is blocked: ${r.message}`;
+}
+
+function validatorOptions(st: PlatformState, o: PublicUrlOptions): Omit<BlockerOptions, 'resolve'> {
+  return {
     schemes: o.schemes ?? ['http', 'https'],
     ports: o.ports,
     enforceUser: o.enforceUser,
     allowLocal: setting(st, o.local ?? WEB_HOOKS) === true,
     dnsRebindProtection: false,
     allowlist: allowlist(st),
+  };
+}
+
+/**
+ * `addressable_url: true`: the blocker with local addresses allowed (the scheme, the user, the host's
+ * spelling), or null.
+ */
+export async function addressableProblem(
+  fx: Fx,
+  url: string,
+  schemes: readonly string[] = ['http', 'https'],
+): Promise<string | null> {
+  const r = await validateUrl(url.trim(), {
+    schemes,
+    allowLocal: true,
+    dnsRebindProtection: false,
+    allowlist: [],
     resolve: fx.resolve,
   });
   return r.ok ? null : `is blocked: ${r.message}`;
