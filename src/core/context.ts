@@ -23,6 +23,8 @@ export interface Fx {
   renderings: Renderings;
   /** How the URL blocker resolves a host name (`Gitlab::UrlBlocker`'s `getaddrinfo`). */
   resolve: Resolver;
+  /** The local ports this instance was reached on (a Node server's sockets): never a delivery's target. */
+  servedPorts: Set<number>;
   tier(): Tier;
 }
 

@@ -16,6 +16,8 @@ import { isOwnAddress, portOf, validateUrl, type BlockerOptions } from './url-bl
 export type OutboundPolicy = Omit<BlockerOptions, 'schemes' | 'ports' | 'enforceUser'> & {
   /** This instance's own URLs (its external URL, the base its requests came to). */
   self: readonly string[];
+  /** The local ports it was reached on: a local address on one of them is this instance too. */
+  selfPorts?: ReadonlySet<number>;
 };
 
 export interface OutboundInit {
@@ -54,10 +56,17 @@ function decodedPath(u: URL): string {
  * fauxlab's own rule, above the platform's: the message when a hop targets a control plane or this
  * instance (by its origin, or a local address on its port), else null.
  */
-export function selfProblem(u: URL, addresses: readonly string[], self: readonly string[]): string | null {
+export function selfProblem(
+  u: URL,
+  addresses: readonly string[],
+  self: readonly string[],
+  selfPorts: ReadonlySet<number> = new Set(),
+): string | null {
   if (/(^|[/\\])__fauxlab([/\\]|$)/.test(decodedPath(u))) return CONTROL_PLANE;
   const port = portOf(u);
   const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const local = (h: string) => h === 'localhost' || h.endsWith('.localhost') || isOwnAddress(h);
+  if (selfPorts.has(port) && (local(host) || addresses.some(isOwnAddress))) return SELF;
   for (const s of self) {
     let b: URL;
     try {
@@ -67,7 +76,6 @@ export function selfProblem(u: URL, addresses: readonly string[], self: readonly
     }
     if (b.origin === u.origin) return SELF;
     const bhost = b.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const local = (h: string) => h === 'localhost' || h.endsWith('.localhost') || isOwnAddress(h);
     if (portOf(b) === port && local(bhost) && (local(host) || addresses.some(isOwnAddress))) return SELF;
   }
   return null;
@@ -127,11 +135,20 @@ export async function outboundRequest(
   let body = init.body;
   let target = url;
   for (let n = 1; ; n++) {
+    // fauxlab's own rule first: it holds whatever the settings and the name's addresses say.
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(target);
+    } catch {
+      // The blocker gives the platform's message.
+    }
+    const early = parsed && selfProblem(parsed, [], policy.self, policy.selfPorts);
+    if (early) throw new OutboundBlocked(`URL '${target}' is blocked: ${early}`);
     const checked = await validateUrl(target, policy);
     if (!checked.ok) throw new OutboundBlocked(`URL '${target}' is blocked: ${checked.message}`);
     if (checked.url.protocol !== 'http:' && checked.url.protocol !== 'https:')
       throw new OutboundBlocked(`URL '${target}' is blocked: Only allowed schemes are http, https`);
-    const own = selfProblem(checked.url, checked.addresses, policy.self);
+    const own = selfProblem(checked.url, checked.addresses, policy.self, policy.selfPorts);
     if (own) throw new OutboundBlocked(`URL '${target}' is blocked: ${own}`);
     const res = await once(checked.url, checked.addresses, init, method, body, signal);
     res.resume();

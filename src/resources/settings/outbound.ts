@@ -98,5 +98,6 @@ export function outboundPolicy(fx: Fx, local: LocalSetting, base?: string): Outb
     allowlist: allowlist(st),
     resolve: fx.resolve,
     self: [fx.baseUrl, base].filter((x): x is string => typeof x === 'string' && x !== ''),
+    selfPorts: fx.servedPorts,
   };
 }
