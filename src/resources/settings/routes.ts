@@ -34,8 +34,7 @@ export function renderSettings(c: Ctx, echo: Record<string, unknown> = {}): Reco
       out[n] = typeof secs === 'number' ? outputChronic(secs) : null;
     } else if (n === 'commit_email_hostname')
       out[n] = setting(st, n) ?? `users.noreply.${new URL(requestBase(c)).hostname}`;
-    else if (n === 'outbound_local_requests_allowlist_raw')
-      out[n] = allowlist(st).join('\n');
+    else if (n === 'outbound_local_requests_allowlist_raw') out[n] = allowlist(st).join('\n');
     else if (spec.kind === 'decimal') out[n] = decimalString(setting(st, n) as number);
     else out[n] = setting(st, n);
   }
