@@ -7,6 +7,7 @@ import type { Fx } from '../../core/context.js';
 import type { OutboundPolicy } from '../../core/outbound.js';
 import type { PlatformState } from '../../core/state.js';
 import { validateLiteralUrl, validateUrl, type BlockerOptions } from '../../core/url-blocker.js';
+import { own } from '../../core/own.js';
 import { setting } from './model.js';
 
 /** The setting that lets a caller reach local addresses (`allow_setting_local_requests?`). */
@@ -16,7 +17,23 @@ export type LocalSetting =
 export const WEB_HOOKS: LocalSetting = 'allow_local_requests_from_web_hooks_and_services';
 export const SYSTEM_HOOKS: LocalSetting = 'allow_local_requests_from_system_hooks';
 
+/**
+ * `strings_to_array`: the raw text split on commas, semicolons and whitespace, stripped, blanks and
+ * repeats dropped.
+ */
+export const splitAllowlist = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(/\s*[,;]\s*|\s|[\r\n]/)
+      .map((x) => x.trim())
+      .filter((x) => x !== ''),
+  ),
+];
+
+/** `outbound_local_requests_whitelist` (a scenario may give it as the raw text instead). */
 export function allowlist(st: PlatformState): string[] {
+  const raw = own(st.settings, 'outbound_local_requests_allowlist_raw');
+  if (typeof raw === 'string') return splitAllowlist(raw);
   const v = setting(st, 'outbound_local_requests_whitelist');
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }

@@ -13,7 +13,7 @@ import { iget, tget } from '../../core/table.js';
 import { ALIASES, GIVEN_REQUIRES, SETTINGS, SETTING_SPECS, type SettingSpec } from './catalog.js';
 import { outputChronic, parseChronic } from './duration.js';
 import { decimalString, normalise, setting, settingsCreatedAt, visibilityName } from './model.js';
-import { allowlist } from './outbound.js';
+import { allowlist, splitAllowlist } from './outbound.js';
 
 const paid = (c: Ctx) => c.get('fx').tier() !== 'free';
 
@@ -281,16 +281,11 @@ function updateSettings(c: Ctx): Response {
     // `outbound_local_requests_allowlist_raw=`: `strings_to_array` splits on commas, semicolons and
     // whitespace, strips, drops blanks and repeats.
     const text = changes.outbound_local_requests_allowlist_raw;
-    changes.outbound_local_requests_whitelist = [
-      ...new Set(
-        (typeof text === 'string' ? text : '')
-          .split(/\s*[,;]\s*|\s|[\r\n]/)
-          .map((x) => x.trim())
-          .filter((x) => x !== ''),
-      ),
-    ];
-    delete changes.outbound_local_requests_allowlist_raw;
+    changes.outbound_local_requests_whitelist = splitAllowlist(typeof text === 'string' ? text : '');
   }
+  // A scenario's raw text gives way to the list written now.
+  if ('outbound_local_requests_whitelist' in changes)
+    changes.outbound_local_requests_allowlist_raw = undefined;
   const invalid: Record<string, string[]> = {};
   if (typeof changes.archive_builds_in_human_readable === 'string') {
     const text = changes.archive_builds_in_human_readable;
