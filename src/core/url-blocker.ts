@@ -183,6 +183,9 @@ function allowed(list: readonly string[], host: string, first: string | undefine
 // ---------------------------------------------------------------------------------------------------
 // Resolution.
 
+/** How long a name's lookup may take. */
+const LOOKUP_MS = 5000;
+
 /** RFC 6761's special-use names that no public resolver answers: not asked of DNS at all. */
 const SPECIAL = /(^|\.)(test|invalid|example)$/i;
 
@@ -203,8 +206,18 @@ export const defaultResolver: Resolver = async (hostname) => {
   if (parseV4(spelt)) return [spelt];
   if (h === 'localhost' || h.endsWith('.localhost')) return ['127.0.0.1', '::1'];
   if (SPECIAL.test(h)) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' });
-  const found = await lookup(h, { all: true, verbatim: true });
-  return found.map((a) => a.address);
+  // `dns.lookup` cannot be cancelled: past the bound the name counts as unresolved (a slow resolver
+  // holds up only the request that asked).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`getaddrinfo EAI_AGAIN ${h}`)), LOOKUP_MS);
+  });
+  try {
+    const found = await Promise.race([lookup(h, { all: true, verbatim: true }), late]);
+    return found.map((a) => a.address);
+  } finally {
+    clearTimeout(timer);
+  }
 };
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = {
