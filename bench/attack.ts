@@ -73,6 +73,20 @@ const post = (port: number, path: string, body: string, type = 'application/json
   ).then((r) => r.status);
 const get = (port: number, path: string, extra = {}) => send(port, 'GET', path, extra).then((r) => r.status);
 
+/** The address forms `Gitlab::UrlBlocker` refuses (PORT: the server's own). */
+const LOCAL_URLS = [
+  'http://127.0.0.1:PORT/__fauxlab/reset',
+  'http://[::ffff:127.0.0.1]:PORT/__fauxlab/reset',
+  'http://2130706433:PORT/__fauxlab/reset',
+  'http://0x7f.1:PORT/__fauxlab/reset',
+  'http://0177.0.0.1:PORT/__fauxlab/reset',
+  'http://[::1]:PORT/',
+  'http://0.0.0.0:PORT/',
+  'http://169.254.169.254/latest/meta-data',
+  'http://10.0.0.1/',
+  'http://localhost:PORT/',
+];
+
 const markdown = (text: string) => json({ text, gfm: true });
 const MD = {
   over: markdown('a'.repeat(2 * 1024 * 1024)),
@@ -423,6 +437,33 @@ const ATTACKS: Attack[] = [
         'application/json',
         { 'PRIVATE-TOKEN': ADMIN },
       ),
+  },
+  {
+    // A hook on every local address form (refused when saved: 422), one on another host's control
+    // plane (saved: the name is not resolved then), and issues that fire it (each delivery refused).
+    name: 'hooks on local and control-plane URLs',
+    count: 1_000,
+    concurrency: 2,
+    once: (port, i) =>
+      i === 0
+        ? post(
+            port,
+            '/api/v4/projects/1/hooks',
+            json({ url: 'http://cp.test/__fauxlab/reset', issues_events: true }),
+            undefined,
+            { 'PRIVATE-TOKEN': ADMIN },
+          )
+        : i % 2 === 1
+          ? post(
+              port,
+              '/api/v4/projects/1/hooks',
+              json({ url: LOCAL_URLS[i % LOCAL_URLS.length]!.replace('PORT', String(port)) }),
+              undefined,
+              { 'PRIVATE-TOKEN': ADMIN },
+            )
+          : post(port, '/api/v4/projects/1/issues', json({ title: `fire ${i}` }), undefined, {
+              'PRIVATE-TOKEN': ADMIN,
+            }),
   },
   {
     name: 'scenario load: generate 20,000 users (legitimate)',

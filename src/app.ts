@@ -16,6 +16,7 @@ import { Renderings } from './core/render-cache.js';
 import { ApiError } from './core/errors.js';
 import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
+import { defaultResolver } from './core/url-blocker.js';
 import { settleJobs } from './core/jobs.js';
 import { asFetch, knownBody, knownText, lightRequest } from './core/fetch.js';
 import { AREAS } from './resources/index.js';
@@ -117,9 +118,13 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     version: version?.release,
     maxUploadsTotal: options.maxUploadsTotal ?? DEFAULT_MAX_UPLOADS_TOTAL,
     renderings: new Renderings(options.renderCacheBytes),
+    resolve: options.resolve ?? defaultResolver,
+    servedPorts: new Set(),
     tier: () => store.state.tier,
     gitlab: () => store.state.version,
   };
+  // The sockets already counted in `fx.servedPorts` (a keep-alive socket brings many requests).
+  const seenSockets = new WeakSet<object>();
 
   const table = options.routes ? buildTable(options.routes) : sharedTable();
   const memo = options.responseCache === false ? undefined : new ResponseMemo(options.responseCache);
@@ -139,6 +144,11 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
    * without a promise, which lets @hono/node-server write it on its synchronous path (`app.fetch`).
    */
   function handle(request: Request, env?: object): Response | Promise<Response> {
+    const socket = (env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming?.socket;
+    if (socket !== undefined && !seenSockets.has(socket)) {
+      seenSockets.add(socket);
+      if (socket.localPort !== undefined) fx.servedPorts.add(socket.localPort);
+    }
     // Background work that fell due since the last request happens before this one is answered.
     if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
     if (faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);

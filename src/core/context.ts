@@ -6,6 +6,7 @@ import type { RawParams } from './params.js';
 import type { PlatformState, TokenRecord, UserRecord, Tier } from './state.js';
 import type { Store } from './store.js';
 import type { Minor } from './versions.js';
+import type { Resolver } from './url-blocker.js';
 
 /** What every handler of one instance shares: its store, clock and options. */
 export interface Fx {
@@ -23,6 +24,10 @@ export interface Fx {
   maxUploadsTotal?: number;
   /** Entity renderings kept across requests, within the instance's byte budget. */
   renderings: Renderings;
+  /** How the URL blocker resolves a host name (`Gitlab::UrlBlocker`'s `getaddrinfo`). */
+  resolve: Resolver;
+  /** The local ports this instance was reached on (a Node server's sockets): never a delivery's target. */
+  servedPorts: Set<number>;
   tier(): Tier;
 }
 

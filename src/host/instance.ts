@@ -20,6 +20,13 @@ export interface FauxlabOptions {
   tier?: Tier;
   /** External URL (`http://gitlab.example.com`); else each request's own scheme, host and port. */
   baseUrl?: string;
+  /**
+   * How outbound URLs' host names are resolved for the URL blocker (`Gitlab::UrlBlocker`): every address
+   * of the name, each checked. Default: literal addresses and `localhost` without asking, the names
+   * RFC 6761 reserves (`*.test`, `*.example`, `*.invalid`) unresolved, others `dns.lookup`. Tests
+   * inject one to need no DNS (`async () => ['127.0.0.1']` makes a name local).
+   */
+  resolve?: (hostname: string) => Promise<string[]>;
   /** Where the instance clock starts; overrides the scenario's `now`. */
   now?: string | Date;
   /** Run the clock in real time from its start (the CLI does); default frozen. */

@@ -3,6 +3,7 @@ import { controlPlane } from '../../src/admin/control.js';
 import { curlCommand } from '../../src/admin/dashboard/curl.js';
 import { renderablePath } from '../../src/admin/dashboard/render.js';
 import { createFauxlab } from '../../src/index.js';
+import { defaultResolver } from '../../src/core/url-blocker.js';
 import { deliveries } from '../../src/resources/integrations/delivery.js';
 import type { JournalEntry } from '../../src/testing/journal.js';
 import { localServers, smallWorld, world } from '../helpers.js';
@@ -307,20 +308,24 @@ describe('dashboard: deliveries', () => {
     const hook = await listen(() => new Response('ok'));
     const log = deliveries(fx.clock);
     for (const event of ['push', 'issue'])
-      log.enqueue({
-        at: fx.clock.iso(),
-        integration: 'webhook',
-        integration_id: 1,
-        project_id: 1,
-        project: 'acme/website',
-        event,
-        action: null,
-        url: `${hook}/hook`,
-        request: {
-          headers: { 'Content-Type': 'application/json', 'X-Gitlab-Token': 'hook-secret' },
-          body: { object_kind: event, title: EVIL, password: 'pw-secret' },
+      log.enqueue(
+        {
+          at: fx.clock.iso(),
+          integration: 'webhook',
+          integration_id: 1,
+          project_id: 1,
+          project: 'acme/website',
+          event,
+          action: null,
+          url: `${hook}/hook`,
+          request: {
+            headers: { 'Content-Type': 'application/json', 'X-Gitlab-Token': 'hook-secret' },
+            body: { object_kind: event, title: EVIL, password: 'pw-secret' },
+          },
         },
-      });
+        // A receiver on 127.0.0.1: local requests allowed, as the settings would.
+        { allowLocal: true, dnsRebindProtection: true, allowlist: [], resolve: defaultResolver, self: [] },
+      );
     await log.settled();
     const { text } = await page(fx, '?view=deliveries');
     expect([...text.matchAll(/<tbody class="entry" data-id="(\d+)">/g)].map((m) => m[1])).toEqual(['2', '1']);

@@ -11,7 +11,8 @@ import { livePipeline } from '../ci/model.js';
 import type { DeliveryLog } from '../integrations/delivery.js';
 import type { ProjectEvent } from '../integrations/kinds.js';
 import type { IssueRecord, MergeRequestRecord } from '../issuables/store.js';
-import { branchMatches, hooksOf, urlProblems } from './model.js';
+import { outboundPolicy } from '../settings/outbound.js';
+import { branchMatches, hookSetting, hooksOf } from './model.js';
 import {
   issuablePayload,
   issueAttrs,
@@ -107,9 +108,8 @@ function send(
     url: hook.url,
     request: { headers, body },
   };
-  const problem = urlProblems(s.st, hook.kind, hook.url)[0];
-  if (problem) s.log.record(entry, problem.replace(/^is /, ''));
-  else s.log.enqueue(entry);
+  // `WebHookService#request_options`: `allow_local_requests: hook.allow_local_requests?`.
+  s.log.enqueue(entry, outboundPolicy(s.fx, hookSetting(hook.kind), s.u.base));
 }
 
 export function dispatchHooks(

@@ -3,8 +3,8 @@ import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { idelete, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import { RegexpError, wildcard } from '../../core/untrusted-regexp.js';
-import { isLocalHost } from '../integrations/delivery.js';
-import { setting } from '../settings/model.js';
+import type { Fx } from '../../core/context.js';
+import { publicUrlProblem, SYSTEM_HOOKS, WEB_HOOKS, type LocalSetting } from '../settings/outbound.js';
 import type { HookFlag, HookKind, HookRecord } from './store.js';
 
 type S = Draft<PlatformState>;
@@ -73,35 +73,17 @@ export const hooksOf = (st: PlatformState, key: string): HookRecord[] =>
 export type HookInput = Partial<Omit<HookRecord, 'id' | 'kind' | 'created_at' | 'updated_at'>>;
 
 /**
- * `public_url: true` (project and group hooks, `allow_local_requests_from_web_hooks_and_services`) or
- * `system_hook_url: true` (system hooks, `allow_local_requests_from_system_hooks`).
+ * `validates :url, presence: true` and `public_url: true` (project and group hooks,
+ * `allow_local_requests_from_web_hooks_and_services`) or `system_hook_url: true` (system hooks,
+ * `allow_local_requests_from_system_hooks`), through the URL blocker.
  */
-export function urlProblems(st: PlatformState, kind: HookKind, url: string): string[] {
+export async function urlProblems(fx: Fx, kind: HookKind, url: string): Promise<string[]> {
   if (url.trim() === '') return ["can't be blank"];
-  let u: URL;
-  try {
-    u = new URL(url.trim());
-  } catch {
-    return ['is blocked: URI is invalid'];
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    return ['is blocked: Only allowed schemes are http, https'];
-  const allow = setting(
-    st,
-    kind === 'system'
-      ? 'allow_local_requests_from_system_hooks'
-      : 'allow_local_requests_from_web_hooks_and_services',
-  );
-  if (!allow && isLocalHost(u.hostname)) {
-    const loopback = /^(localhost|127\.|\[?::1\]?$|0\.0\.0\.0)/.test(u.hostname.toLowerCase());
-    return [
-      loopback
-        ? 'is blocked: Requests to localhost are not allowed'
-        : 'is blocked: Requests to the local network are not allowed',
-    ];
-  }
-  return [];
+  const problem = await publicUrlProblem(fx, url.trim(), { local: hookSetting(kind) });
+  return problem ? [problem] : [];
 }
+
+export const hookSetting = (kind: HookKind): LocalSetting => (kind === 'system' ? SYSTEM_HOOKS : WEB_HOOKS);
 
 /** `Gitlab::GitRefValidator` on the filter with its wildcards made plain characters (`BranchFilterValidator`). */
 function branchFilterValid(filter: string): boolean {
@@ -125,13 +107,13 @@ function branchFilterValid(filter: string): boolean {
 }
 
 /** The model's errors for a hook as it would be saved. */
-export function hookErrors(
-  st: PlatformState,
+export async function hookErrors(
+  fx: Fx,
   kind: HookKind,
   h: HookInput & { url: string },
-): Record<string, string[]> {
+): Promise<Record<string, string[]>> {
   const errors: Record<string, string[]> = {};
-  const url = urlProblems(st, kind, h.url);
+  const url = await urlProblems(fx, kind, h.url);
   if (url.length) errors.url = url;
   if (h.token?.includes('\n')) errors.token = ['is invalid'];
   if (h.push_events_branch_filter !== undefined && h.push_events_branch_filter !== null)

@@ -9,6 +9,7 @@ import { requireAdmin, requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import {
+  ApiError,
   apiError,
   forbidden,
   notFound,
@@ -25,6 +26,7 @@ import { rubyInspect } from '../groups/model.js';
 import { canAdminGroup, findGroupRecord } from '../groups/access.js';
 import { canAdminProject, loadProject } from '../projects/helpers.js';
 import { emitEvent, followRunningPipelines } from '../integrations/events.js';
+import { explainBlocked, WEB_HOOKS } from '../settings/outbound.js';
 import {
   createHook,
   deleteHook,
@@ -120,6 +122,10 @@ const given = (prm: Record<string, unknown>) =>
     url: string;
   };
 
+/** The hooks API's `422 Invalid url given`, explaining (`X-Fauxlab-Explain`) what the model said. */
+const invalidUrl = (problems: string[]) =>
+  new ApiError(422, { message: 'Invalid url given' }, {}, explainBlocked(problems[0] ?? '', WEB_HOOKS));
+
 interface Owner {
   kind: HookKind;
   key: string;
@@ -141,7 +147,7 @@ function projectOwner(c: Ctx): Owner {
     entity: projectHookEntity,
     shape: PROJECT_SHAPE,
     invalid: (errors) => {
-      if (errors.url) return unprocessable('Invalid url given');
+      if (errors.url) return invalidUrl(errors.url);
       if (errors.push_events_branch_filter) return unprocessable('Invalid branch filter given');
       return notFound(`Project hook ${rubyInspect(errors)}`);
     },
@@ -159,7 +165,7 @@ function groupOwner(c: Ctx): Owner {
     entity: groupHookEntity,
     shape: GROUP_SHAPE,
     invalid: (errors) =>
-      errors.url ? unprocessable('Invalid url given') : apiError(422, `Group hook ${rubyInspect(errors)}`),
+      errors.url ? invalidUrl(errors.url) : apiError(422, `Group hook ${rubyInspect(errors)}`),
   };
 }
 
@@ -183,25 +189,27 @@ function ownedRoutes(r: ApiRouter, base: string, ownerOf: (c: Ctx) => Owner, tie
     const prm = parse(c, HOOK_ID);
     return c.json(o.entity(findHook(state(c), o, prm.hook_id)));
   });
-  r.post(base, tier ? { tier } : {}, (c) => {
+  r.post(base, tier ? { tier } : {}, async (c) => {
     const o = ownerOf(c);
     const input = given(parse(c, o.shape));
-    const st = state(c);
-    const errors = hookErrors(st, o.kind, input);
+    const errors = await hookErrors(c.get('fx'), o.kind, input);
     if (Object.keys(errors).length) throw o.invalid(errors);
+    // The name was resolved meanwhile: the owner may have gone.
+    ownerOf(c);
     const now = c.get('fx').clock.iso();
     const id = write(c, (d) => createHook(d, o.kind, o.owner, input, now));
     if (o.owner.project_id !== undefined) followRunningPipelines(c, o.owner.project_id);
     return c.json(o.entity(tget(state(c).hooks.records, id)!), 201);
   });
-  r.put(`${base}/:hook_id`, tier ? { tier } : {}, (c) => {
+  r.put(`${base}/:hook_id`, tier ? { tier } : {}, async (c) => {
     const o = ownerOf(c);
     const prm = parse(c, { ...HOOK_ID, ...o.shape });
-    const st = state(c);
-    const hook = findHook(st, o, prm.hook_id as number);
+    const hook = findHook(state(c), o, prm.hook_id as number);
     const input = given(prm);
-    const errors = hookErrors(st, o.kind, { ...hook, ...input });
+    const errors = await hookErrors(c.get('fx'), o.kind, { ...hook, ...input });
     if (Object.keys(errors).length) throw o.invalid(errors);
+    // The name was resolved meanwhile: the hook may have gone.
+    findHook(state(c), o, hook.id);
     const now = c.get('fx').clock.iso();
     write(c, (d) => updateHook(d, hook.id, input, now));
     if (o.owner.project_id !== undefined) followRunningPipelines(c, o.owner.project_id);
@@ -234,10 +242,10 @@ function systemRoutes(r: ApiRouter): void {
     parse(c, paginationParams);
     return paginate(c, hooksOf(state(c), 'system'), hookEntity);
   });
-  r.post('/hooks', {}, (c) => {
+  r.post('/hooks', {}, async (c) => {
     requireAdmin(c);
     const input = given(parse(c, SYSTEM_SHAPE));
-    const errors = hookErrors(state(c), 'system', input);
+    const errors = await hookErrors(c.get('fx'), 'system', input);
     if (Object.keys(errors).length) throw validationError(errors);
     const now = c.get('fx').clock.iso();
     const id = write(c, (d) => createHook(d, 'system', {}, input, now));

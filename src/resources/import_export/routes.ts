@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import { ACCESS, VISIBILITY_LEVEL, canReadGroup } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import { apiError, forbidden, grapeError, notFound } from '../../core/errors.js';
+import { apiError, forbidden, grapeError, notFound, validationError } from '../../core/errors.js';
 import { scheduleJob } from '../../core/jobs.js';
 import { p, parseParams, type RawParams, type Shape } from '../../core/params.js';
+import { requestBase } from '../../core/pagination.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import type { GroupRecord, PlatformState, UserRecord, Visibility } from '../../core/state.js';
 import { iget, tget, tset, tvalues, type Table } from '../../core/table.js';
@@ -26,6 +27,7 @@ import {
   type NamespaceRef,
 } from '../projects/validation.js';
 import { setting, visibilityRestricted } from '../settings/model.js';
+import { addressableProblem, outboundPolicy, WEB_HOOKS } from '../settings/outbound.js';
 import { ArchiveError, unpackArchive } from './archive.js';
 import {
   exportStatus,
@@ -121,8 +123,8 @@ const contentDisposition = (name: string) =>
 export function importExportRoutes(r: ApiRouter): void {
   r.get('/projects/:id/export', { auth: 'required' }, (c) => json(c, exportStatusJson(c, adminProject(c))));
 
-  r.post('/projects/:id/export', (c) => {
-    const pr = adminProject(c);
+  r.post('/projects/:id/export', async (c) => {
+    let pr = adminProject(c);
     const prm = parse(c, exportParams);
     const upload = prm.upload as Record<string, unknown> | undefined;
     let target: ExportRecord['upload'] = null;
@@ -134,6 +136,11 @@ export function importExportRoutes(r: ApiRouter): void {
       const method = upload.http_method ?? 'PUT';
       if (method !== 'PUT' && method !== 'POST')
         throw grapeError(400, 'upload[http_method] does not have a valid value');
+      // `WebUploadStrategy`: `validates :url, addressable_url: true` (local addresses allowed here;
+      // `Gitlab::HTTP` refuses them when the upload is made, unless the settings allow them).
+      const problem = await addressableProblem(c.get('fx'), url);
+      if (problem) throw validationError({ url: [problem] });
+      pr = adminProject(c);
       target = { url, method };
     }
     const user = requireUser(c);
@@ -174,6 +181,7 @@ export function importExportRoutes(r: ApiRouter): void {
         { project_id: pr.id, project: pr.path_with_namespace, url: target.url, method: target.method },
         generation,
         due,
+        outboundPolicy(fx, WEB_HOOKS, requestBase(c)),
       );
     return json(c, q({ message: '202 Accepted' }), 202);
   });

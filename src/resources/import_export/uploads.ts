@@ -5,6 +5,7 @@
  * times (network errors, 429 and 5xx) with a short backoff. Outcomes: `GET /__fauxlab/export_uploads`.
  */
 import type { Clock } from '../../core/clock.js';
+import { OutboundBlocked, outboundRequest, type OutboundPolicy } from '../../core/outbound.js';
 import { packArchive } from './archive.js';
 import type { StoredFile } from './store.js';
 
@@ -44,6 +45,7 @@ export class UploadLog {
   /** `<project id>:<export generation>` -> the upload waiting for that export. */
   readonly #waiting = new Map<string, ExportUpload>();
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #policies = new WeakMap<ExportUpload, OutboundPolicy>();
   #seq = 0;
 
   list(): ExportUpload[] {
@@ -59,6 +61,8 @@ export class UploadLog {
     u: Pick<ExportUpload, 'project_id' | 'project' | 'url' | 'method'>,
     generation: number,
     dueMs: number,
+    /** `Gitlab::HTTP`'s adapter for the upload (`allow_local_requests_from_web_hooks_and_services`). */
+    policy: OutboundPolicy,
   ): void {
     for (const [key, entry] of this.#waiting)
       if (entry.project_id === u.project_id) {
@@ -78,6 +82,7 @@ export class UploadLog {
     this.#entries.push(entry);
     if (this.#entries.length > LOG_SIZE) this.#entries.shift();
     this.#waiting.set(`${u.project_id}:${generation}`, entry);
+    this.#policies.set(entry, policy);
   }
 
   /** The export finished: its upload (if it asked for one) starts now, in the background. */
@@ -90,7 +95,7 @@ export class UploadLog {
     const run = packed(file)
       .then((bytes) => {
         entry.bytes = bytes.length;
-        return send(entry, bytes);
+        return send(entry, bytes, this.#policies.get(entry)!);
       })
       .catch((e: unknown) => {
         entry.status = 'failed';
@@ -106,27 +111,35 @@ export class UploadLog {
   }
 }
 
-async function send(entry: ExportUpload, bytes: Buffer): Promise<void> {
+async function send(entry: ExportUpload, bytes: Buffer, policy: OutboundPolicy): Promise<void> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const record: UploadAttempt = { at: new Date().toISOString() };
     entry.attempts.push(record);
     try {
-      const res = await fetch(entry.url, {
-        method: entry.method,
-        headers: { 'Content-Type': 'application/gzip', 'Content-Length': String(bytes.length) },
-        body: new Uint8Array(bytes),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      await res.arrayBuffer().catch(() => undefined);
+      const res = await outboundRequest(
+        entry.url,
+        {
+          method: entry.method,
+          headers: { 'Content-Type': 'application/gzip', 'Content-Length': String(bytes.length) },
+          body: new Uint8Array(bytes),
+          timeoutMs: TIMEOUT_MS,
+        },
+        policy,
+      );
       record.status = res.status;
       entry.response_status = res.status;
       if (res.status < 500 && res.status !== 429) {
-        entry.status = res.ok ? 'uploaded' : 'failed';
+        entry.status = res.status >= 200 && res.status < 300 ? 'uploaded' : 'failed';
         return;
       }
     } catch (e) {
-      const err = e as { cause?: { code?: string }; name?: string };
-      record.error = err.cause?.code ?? err.name ?? String(e);
+      // `Gitlab::HTTP::BlockedUrlError`: not retried.
+      if (e instanceof OutboundBlocked) {
+        record.error = e.message;
+        break;
+      }
+      const err = e as { code?: string; cause?: { code?: string }; name?: string };
+      record.error = err.code ?? err.cause?.code ?? err.name ?? String(e);
     }
     if (attempt < MAX_ATTEMPTS) await new Promise((r) => setTimeout(r, BACKOFF_MS * 2 ** (attempt - 1)));
   }

@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import type { Fx } from '../../core/context.js';
-import { localKind } from '../../core/url.js';
+import { OutboundBlocked, outboundRequest, type OutboundPolicy } from '../../core/outbound.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -99,14 +99,17 @@ export class DeliveryLog {
     this.#entries.length = 0;
   }
 
-  /** Queues a POST; it starts after the current request has answered. */
-  enqueue(d: NewDelivery): Delivery {
+  /**
+   * Queues a POST; it starts after the current request has answered, and goes where `policy` (the
+   * URL blocker's settings when the event happened) lets it.
+   */
+  enqueue(d: NewDelivery, policy: OutboundPolicy): Delivery {
     if (this.#inFlight.size >= MAX_IN_FLIGHT) return this.record(d, 'dropped: the delivery queue is full');
     const entry: Delivery = { ...d, id: ++this.#seq, status: 'pending', response_status: null, attempts: [] };
     this.#entries.push(entry);
     if (this.#entries.length > LOG_SIZE) this.#entries.shift();
     const run = new Promise<void>((resolve) => setTimeout(resolve, 0))
-      .then(() => send(entry))
+      .then(() => send(entry, policy))
       .finally(() => this.#inFlight.delete(run));
     this.#inFlight.add(run);
     return entry;
@@ -164,27 +167,35 @@ function encode(req: Delivery['request']): string {
     : json;
 }
 
-async function send(entry: Delivery): Promise<void> {
+async function send(entry: Delivery, policy: OutboundPolicy): Promise<void> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const record: DeliveryAttempt = { at: new Date().toISOString() };
     entry.attempts.push(record);
     try {
-      const res = await fetch(entry.url, {
-        method: 'POST',
-        headers: entry.request.headers,
-        body: encode(entry.request),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      await res.arrayBuffer().catch(() => undefined);
+      const res = await outboundRequest(
+        entry.url,
+        {
+          method: 'POST',
+          headers: entry.request.headers,
+          body: encode(entry.request),
+          timeoutMs: TIMEOUT_MS,
+        },
+        policy,
+      );
       record.status = res.status;
       entry.response_status = res.status;
       if (res.status < 500 && res.status !== 429) {
-        entry.status = res.ok ? 'delivered' : 'failed';
+        entry.status = res.status >= 200 && res.status < 300 ? 'delivered' : 'failed';
         return;
       }
     } catch (e) {
-      const err = e as { cause?: { code?: string }; name?: string; message?: string };
-      record.error = err.cause?.code ?? err.name ?? String(e);
+      // `Gitlab::HTTP::BlockedUrlError`: the hook's log shows the message; a blocked URL is not retried.
+      if (e instanceof OutboundBlocked) {
+        record.error = e.message;
+        break;
+      }
+      const err = e as { code?: string; cause?: { code?: string }; name?: string };
+      record.error = err.code ?? err.cause?.code ?? err.name ?? String(e);
     }
     if (attempt < MAX_ATTEMPTS) await new Promise((r) => setTimeout(r, BACKOFF_MS * 2 ** (attempt - 1)));
   }
@@ -202,6 +213,3 @@ export function deliveries(clock: Clock): DeliveryLog {
   if (!log) logs.set(clock, (log = new DeliveryLog()));
   return log;
 }
-
-/** Hosts `Gitlab::UrlBlocker` treats as local: loopback, private networks, link-local. */
-export const isLocalHost = (hostname: string): boolean => localKind(hostname) !== null;

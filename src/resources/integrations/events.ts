@@ -12,9 +12,9 @@ import type { PipelineStatus, PlatformState, ProjectRecord, UserRecord } from '.
 import { tget } from '../../core/table.js';
 import { livePipeline, projectPipelineIds } from '../ci/model.js';
 import { liveBuilds } from '../ci/builds.js';
-import { setting } from '../settings/model.js';
 import { EVENT_FLAG, INTEGRATIONS, type IntegrationSpec } from './catalog.js';
-import { deliveries, isLocalHost, type DeliveryLog } from './delivery.js';
+import { deliveries, type DeliveryLog } from './delivery.js';
+import { outboundPolicy, WEB_HOOKS } from '../settings/outbound.js';
 import { chatPayloads, type Actor, type ChatEvent } from './messages.js';
 import { projectIntegrations, type EventFlag, type IntegrationRecord } from './store.js';
 import type { ProjectEvent } from './kinds.js';
@@ -376,19 +376,7 @@ function notify(
         url: webhook,
         request: { headers: { 'Content-Type': type, 'User-Agent': 'GitLab/13.12.0' }, body },
       };
-      if (blocked(s.st, webhook))
-        s.log.record(entry, 'blocked: Requests to the local network are not allowed');
-      else s.log.enqueue(entry);
+      s.log.enqueue(entry, outboundPolicy(s.fx, WEB_HOOKS, s.base));
     }
-  }
-}
-
-/** `Gitlab::HTTP` refuses local addresses unless the instance allows requests from web hooks and services. */
-function blocked(st: PlatformState, url: string): boolean {
-  if (setting(st, 'allow_local_requests_from_web_hooks_and_services')) return false;
-  try {
-    return isLocalHost(new URL(url).hostname);
-  } catch {
-    return true;
   }
 }

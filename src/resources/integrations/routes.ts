@@ -11,11 +11,9 @@ import { apiError, forbidden, grapeError, notFound } from '../../core/errors.js'
 import { p, parseParams, type Param, type Shape } from '../../core/params.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { parse, type ApiRouter } from '../../core/router.js';
-import type { PlatformState } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { canAdminProject, loadProject } from '../projects/helpers.js';
 import type { Project } from '../projects/model.js';
-import { setting } from '../settings/model.js';
 import { apiFieldNames, EVENT_FLAG, INTEGRATIONS, type FieldSpec, type IntegrationSpec } from './catalog.js';
 import {
   ensureIntegration,
@@ -25,7 +23,7 @@ import {
   type EventFlag,
   type IntegrationRecord,
 } from './store.js';
-import { isLocalHost } from './delivery.js';
+import { explainBlocked, publicUrlProblem } from '../settings/outbound.js';
 
 const FLAGS: readonly EventFlag[] = [
   'commit_events',
@@ -99,23 +97,13 @@ function castFlag(v: unknown): boolean | undefined {
   return !['0', 'f', 'false', 'off', 'no', 'n'].includes(s);
 }
 
-/** `public_url: true`: an http(s) URL, not local unless the instance allows local requests. */
-function urlProblem(st: PlatformState, value: unknown): string | undefined {
+/** `public_url: true`, through the URL blocker (`allow_local_requests_from_web_hooks_and_services`). */
+async function urlProblem(c: Ctx, value: unknown): Promise<string | undefined> {
   if (typeof value !== 'string' || value.trim() === '') return 'is blank';
-  let u: URL;
-  try {
-    u = new URL(value.trim());
-  } catch {
-    return 'is not a valid URL';
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    return 'is blocked: Only allowed schemes are http, https';
-  if (isLocalHost(u.hostname) && !setting(st, 'allow_local_requests_from_web_hooks_and_services'))
-    return 'is blocked: Requests to the local network are not allowed';
-  return undefined;
+  return (await publicUrlProblem(c.get('fx'), value.trim())) ?? undefined;
 }
 
-function putIntegration(c: Ctx, spec: IntegrationSpec): Response {
+async function putIntegration(c: Ctx, spec: IntegrationSpec): Promise<Response> {
   const project = adminProject(c);
   const st = state(c);
   const prm = parseParams(putShape(spec), c.var.params);
@@ -134,9 +122,11 @@ function putIntegration(c: Ctx, spec: IntegrationSpec): Response {
     if (f.required && (typeof props[f.name] !== 'string' || (props[f.name] as string).trim() === ''))
       throw apiError(400, '400 Bad Request', `${f.name} can't be blank`);
   for (const name of spec.urls ?? []) {
-    const problem = urlProblem(st, props[name]);
-    if (problem) throw apiError(400, '400 Bad Request', `${name} ${problem}`);
+    const problem = await urlProblem(c, props[name]);
+    if (problem) throw apiError(400, '400 Bad Request', explainBlocked(`${name} ${problem}`));
   }
+  // The names were resolved meanwhile: the project may have gone.
+  adminProject(c);
 
   const flags: Partial<Record<EventFlag, boolean>> = {};
   for (const e of spec.events) {

@@ -41,6 +41,7 @@ import {
 } from './validation.js';
 import { namespaceById } from './namespaces.js';
 import { projectEventData, systemEvent } from '../hooks/system.js';
+import { publicUrlProblem } from '../settings/outbound.js';
 
 const FEATURES = ['issues', 'merge_requests', 'wiki', 'builds', 'snippets'] as const;
 const ENABLED_FLAGS: Record<(typeof FEATURES)[number], keyof Attributes> = {
@@ -169,12 +170,18 @@ const createTail = {
   template_project_id: p.int(),
 };
 
-export function createProjectRoute(c: Ctx): Response {
+/**
+ * `validates :import_url, public_url: { schemes: VALID_IMPORT_PROTOCOLS, ports: VALID_IMPORT_PORTS,
+ * enforce_user: true }` on a new project (`allow_local_requests_from_web_hooks_and_services`).
+ */
+const IMPORT_URL = { schemes: ['http', 'https', 'git'], ports: [80, 443], enforceUser: true } as const;
+
+export async function createProjectRoute(c: Ctx): Promise<Response> {
   const user = requireUser(c);
   const raw = c.get('params');
   const paid = c.get('fx').tier() !== 'free';
   let h!: { name?: string; path?: string };
-  let t!: { namespace_id?: number };
+  let t!: { namespace_id?: number; import_url?: string };
   const extra = { attrs: {} as Attributes };
   validate([
     () => void (h = parseParams(createHead, raw)),
@@ -182,6 +189,10 @@ export function createProjectRoute(c: Ctx): Response {
     ...attributeSteps(raw, paid, extra),
     () => void (t = parseParams(createTail, raw)),
   ]);
+  const importUrl =
+    t.import_url === undefined || t.import_url === ''
+      ? null
+      : await publicUrlProblem(c.get('fx'), t.import_url, IMPORT_URL);
   settleDeletions(c);
   const a = extra.attrs;
   const st = state(c);
@@ -203,6 +214,7 @@ export function createProjectRoute(c: Ctx): Response {
   } else ns = { kind: 'user', user };
 
   const errors = withAvatarErrors(projectErrors(st, ns, name, path, visibility), a.avatar);
+  if (importUrl) errors.import_url = [importUrl];
   if (ns.kind === 'user') {
     const limit = projectsLimitMessage(st, ns.user);
     // The API answers a reached limit before any other error, with Grape's own error shape.

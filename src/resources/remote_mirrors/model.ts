@@ -4,39 +4,45 @@ import { nextId, type PlatformState } from '../../core/state.js';
 import type { Project } from '../projects/model.js';
 import { madd, mget, mremove, tdelete, tget, tset, tvalues } from '../../core/table.js';
 import type { RemoteMirrorRecord } from './store.js';
-import { addressableUrlProblem, localKind } from '../../core/url.js';
+import { validateLiteralUrl } from '../../core/url-blocker.js';
 
 type S = Draft<PlatformState>;
 
 const SCHEMES = ['ssh', 'git', 'http', 'https'];
 
+export const MIRROR_URL = { schemes: SCHEMES, enforceUser: true } as const;
+
 /**
- * `validates :url, presence: true, public_url: { schemes: %w(ssh git http https), enforce_user: true }`,
- * then `url_inside_fork_network`: the message of the first failure, or null. Host names are not looked
- * up; literal loopback and private addresses are refused as the platform refuses them.
+ * `validates :url, presence: true, public_url: { schemes: %w(ssh git http https), enforce_user: true }`
+ * for a scenario's mirror (loaded synchronously, before any setting applies): literal local addresses
+ * are refused, names not resolved.
  */
-export function urlProblem(url: string, forkNetwork: readonly string[] | null, host: string): string | null {
+export function literalUrlProblem(url: string): string | null {
   if (url.trim() === '') return "can't be blank";
-  const scheme = addressableUrlProblem(url, SCHEMES);
-  if (scheme) return scheme;
+  const r = validateLiteralUrl(url, {
+    ...MIRROR_URL,
+    allowLocal: false,
+    dnsRebindProtection: false,
+    allowlist: [],
+  });
+  return r.ok ? null : `is blocked: ${r.message}`;
+}
+
+/** `url_inside_fork_network`: the mirror of a forked project stays in its fork network. */
+export function forkNetworkProblem(
+  url: string,
+  forkNetwork: readonly string[] | null,
+  host: string,
+): string | null {
+  if (!forkNetwork) return null;
   const u = new URL(url);
-  const user = decodeURIComponent(u.username);
-  if (user && !/^[a-zA-Z0-9]/.test(user))
-    return 'is blocked: Username needs to start with an alphanumeric character';
-  const h = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === '') return 'is blocked: URI is invalid';
-  const local = localKind(h);
-  if (local === 'loopback') return 'is blocked: Requests to localhost are not allowed';
-  if (local === 'private') return 'is blocked: Requests to the local network are not allowed';
-  if (forkNetwork) {
-    // `Project.find_by_url`: this instance's host and a project's path, `.git` or not.
-    const path = decodeURIComponent(u.pathname)
-      .replace(/^\//, '')
-      .replace(/\.git$/, '')
-      .toLowerCase();
-    if (u.host.toLowerCase() !== host.toLowerCase() || !forkNetwork.includes(path))
-      return 'URL must be inside the fork network';
-  }
+  // `Project.find_by_url`: this instance's host and a project's path, `.git` or not.
+  const path = decodeURIComponent(u.pathname)
+    .replace(/^\//, '')
+    .replace(/\.git$/, '')
+    .toLowerCase();
+  if (u.host.toLowerCase() !== host.toLowerCase() || !forkNetwork.includes(path))
+    return 'URL must be inside the fork network';
   return null;
 }
 

@@ -12,7 +12,16 @@ import { parse, type ApiRouter } from '../../core/router.js';
 import { tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import { setting } from '../settings/model.js';
-import { createMirror, forkNetwork, projectMirrors, safeUrl, updateMirror, urlProblem } from './model.js';
+import { publicUrlProblem } from '../settings/outbound.js';
+import {
+  createMirror,
+  forkNetwork,
+  forkNetworkProblem,
+  MIRROR_URL,
+  projectMirrors,
+  safeUrl,
+  updateMirror,
+} from './model.js';
 import type { RemoteMirrorRecord } from './store.js';
 
 /** `user_project`, then `admin_remote_mirror`: administrators, or maintainers while mirroring is on. */
@@ -52,11 +61,18 @@ export function remoteMirrorsRoutes(r: ApiRouter): void {
     return paginate(c, projectMirrors(state(c), proj.id), (m) => mirrorEntity(c, m));
   });
 
-  r.post('/projects/:id/remote_mirrors', (c) => {
-    const proj = mirrorProject(c);
+  r.post('/projects/:id/remote_mirrors', async (c) => {
+    let proj = mirrorProject(c);
     const prm = parse(c, { url: p.str().required(), ...flags });
-    const st = state(c);
-    const problem = urlProblem(prm.url, forkNetwork(st, proj), new URL(requestBase(c)).host);
+    const problem =
+      prm.url.trim() === ''
+        ? "can't be blank"
+        : ((await publicUrlProblem(c.get('fx'), prm.url, MIRROR_URL)) ??
+          forkNetworkProblem(
+            prm.url,
+            forkNetwork(state(c), (proj = mirrorProject(c))),
+            new URL(requestBase(c)).host,
+          ));
     if (problem) throw validationError({ url: [problem] });
     const now = c.get('fx').clock.iso();
     const id = write(c, (d) => createMirror(d, proj.id, prm, now));

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ScenarioBuild, ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { tvalues } from '../../core/table.js';
-import { createMirror, urlProblem } from './model.js';
+import { createMirror, literalUrlProblem } from './model.js';
 
 const mirrorSchema = z.strictObject({
   url: z.string().describe('the push URL, credentials included (the API shows them masked)'),
@@ -22,7 +22,7 @@ export interface MirrorProject {
 /** The URL rules but the fork network's, which needs the instance's host. */
 export function mirrorProblems(p: MirrorProject, at: string): string[] {
   return (p.remote_mirrors ?? []).flatMap((m, j) => {
-    const problem = urlProblem(m.url, null, '');
+    const problem = literalUrlProblem(m.url);
     return problem ? [`${at}.remote_mirrors[${j}].url: ${problem}`] : [];
   });
 }

@@ -108,6 +108,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   s('domain_blacklist_enabled', 'bool', false),
   s('domain_whitelist', 'list', null),
   s('outbound_local_requests_whitelist', 'list', []),
+  /** The allowlist as one text (`array_to_string`), written as one (`strings_to_array`). */
+  s('outbound_local_requests_allowlist_raw', 'str', null),
   keyRestriction('dsa'),
   keyRestriction('ecdsa'),
   keyRestriction('ed25519'),

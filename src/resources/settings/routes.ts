@@ -13,6 +13,7 @@ import { iget, tget } from '../../core/table.js';
 import { ALIASES, GIVEN_REQUIRES, SETTINGS, SETTING_SPECS, type SettingSpec } from './catalog.js';
 import { outputChronic, parseChronic } from './duration.js';
 import { decimalString, normalise, setting, settingsCreatedAt, visibilityName } from './model.js';
+import { allowlist, splitAllowlist } from './outbound.js';
 
 const paid = (c: Ctx) => c.get('fx').tier() !== 'free';
 
@@ -33,6 +34,7 @@ export function renderSettings(c: Ctx, echo: Record<string, unknown> = {}): Reco
       out[n] = typeof secs === 'number' ? outputChronic(secs) : null;
     } else if (n === 'commit_email_hostname')
       out[n] = setting(st, n) ?? `users.noreply.${new URL(requestBase(c)).hostname}`;
+    else if (n === 'outbound_local_requests_allowlist_raw') out[n] = allowlist(st).join('\n');
     else if (spec.kind === 'decimal') out[n] = decimalString(setting(st, n) as number);
     else out[n] = setting(st, n);
   }
@@ -199,6 +201,14 @@ function modelErrors(next: Record<string, unknown>, withPaid: boolean): Errors {
     add('default_ci_config_path', 'cannot include leading slash or directory traversal.');
   num('issues_create_limit', 0);
   num('raw_blob_request_limit', 0);
+  // `length: { maximum: 1_000 }` and `qualified_domain_array: true`.
+  const outbound = get('outbound_local_requests_whitelist');
+  if (Array.isArray(outbound)) {
+    const k = 'outbound_local_requests_whitelist';
+    if (outbound.length > 1000) add(k, 'is too long (maximum is 1000 entries)');
+    if (outbound.some((x) => String(x).length > 255)) add(k, 'entries cannot be larger than 255 characters');
+    if (outbound.some((x) => /<[^>]*>/.test(String(x)))) add(k, 'entries cannot contain HTML tags');
+  }
   if (withPaid) {
     const period = get('deletion_adjourned_period');
     if (period === null || period === undefined) add('deletion_adjourned_period', "can't be blank");
@@ -267,6 +277,15 @@ function updateSettings(c: Ctx): Response {
           : undefined;
     changes.performance_bar_allowed_group_id = id !== undefined && id > 0 && tget(st.groups, id) ? id : null;
   }
+  if ('outbound_local_requests_allowlist_raw' in changes) {
+    // `outbound_local_requests_allowlist_raw=`: `strings_to_array` splits on commas, semicolons and
+    // whitespace, strips, drops blanks and repeats.
+    const text = changes.outbound_local_requests_allowlist_raw;
+    changes.outbound_local_requests_whitelist = splitAllowlist(typeof text === 'string' ? text : '');
+  }
+  // A scenario's raw text gives way to the list written now.
+  if ('outbound_local_requests_whitelist' in changes)
+    changes.outbound_local_requests_allowlist_raw = undefined;
   const invalid: Record<string, string[]> = {};
   if (typeof changes.archive_builds_in_human_readable === 'string') {
     const text = changes.archive_builds_in_human_readable;

@@ -372,7 +372,10 @@ describe('project hook deliveries', () => {
     await deliveries(fx.clock).settled();
     const [d] = deliveries(fx.clock).list();
     expect(d).toMatchObject({ status: 'failed', integration: 'project_hook' });
-    expect(d!.attempts[0]!.error).toBe('blocked: Requests to localhost are not allowed');
+    // `WebHookService`'s log: the `Gitlab::HTTP::BlockedUrlError` message; not retried.
+    expect(d!.attempts.map((a) => a.error)).toEqual([
+      "URL 'http://127.0.0.1:9/never' is blocked: Requests to localhost are not allowed",
+    ]);
   });
 
   it('delivery: retried up to three times on 5xx, then failed', async () => {

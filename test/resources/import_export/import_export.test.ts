@@ -445,11 +445,14 @@ describe('export upload', () => {
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/put-here`, got };
   }
+  /** Receivers on 127.0.0.1: local requests allowed, as users configure them. */
+  const localWorld = () =>
+    world({ ...scenario, settings: { allow_local_requests_from_web_hooks_and_services: true } });
   const uploads = async (fx: Fauxlab) =>
     (await (await fx.app.request('/__fauxlab/export_uploads?wait=true')).json()) as Record<string, unknown>[];
 
   it('upload[url]: the archive is sent with PUT and application/gzip once the export finishes', async () => {
-    const fx = world();
+    const fx = localWorld();
     const { url, got } = await receiver();
     await call(fx, 'POST', `${APP}/export`, 'owner', { upload: { url } });
     expect((await uploads(fx))[0]).toMatchObject({ status: 'waiting', due_at: '2021-03-01T12:00:03.000Z' });
@@ -473,7 +476,7 @@ describe('export upload', () => {
   });
 
   it('upload[http_method]=POST; a 5xx receiver is retried three times, then failed', async () => {
-    const fx = world();
+    const fx = localWorld();
     const { url, got } = await receiver(503);
     await call(fx, 'POST', `${APP}/export`, 'owner', { upload: { url, http_method: 'POST' } });
     advance(fx, 3000);
@@ -484,7 +487,7 @@ describe('export upload', () => {
   });
 
   it('upload[url]: a newer export supersedes the upload its predecessor waited for', async () => {
-    const fx = world();
+    const fx = localWorld();
     const { url, got } = await receiver();
     await call(fx, 'POST', `${APP}/export`, 'owner', { upload: { url } });
     advance(fx, 500);
