@@ -72,7 +72,7 @@ function setHeaders(c: Ctx, data: Record<string, string | number>): void {
 
 const writeShape = {
   id: p.str().required(),
-  file_path: p.str().required(),
+  file_path: p.str().required().filePath(),
   branch: p.str().required().notBlank(),
   commit_message: p.str().required().notBlank(),
   start_branch: p.str(),
@@ -123,7 +123,11 @@ function commitOne(c: Ctx, proj: Project, prm: WriteParams, action: Action, stal
 }
 
 export function fileRoutes(r: ApiRouter): void {
-  const readShape = { id: p.str().required(), file_path: p.str().required(), ref: p.str().required() };
+  const readShape = {
+    id: p.str().required(),
+    file_path: p.str().required().filePath(),
+    ref: p.str().required(),
+  };
 
   r.get(
     '/projects/:id/repository/files/:file_path/raw',
