@@ -367,7 +367,11 @@ export class UnpackQueue {
       error: 'error' in result ? result.error : null,
     });
     if (this.log.length > LOG_SIZE) this.log.shift();
-    done(result);
+    try {
+      done(result);
+    } catch {
+      // The hand-over is no request's: an error in it must not stop the queue for the archives after.
+    }
   }
 }
 
