@@ -284,6 +284,33 @@ const GZ = {
   zeros: gzipBomb(Buffer.alloc(64 * 1024 * 1024), 64),
   haves: gzipBomb(Buffer.concat(Array<Buffer>(20_000).fill(pktLine(`have ${'a'.repeat(40)}\n`))), 64),
 };
+/** A tar.gz of one 800 MiB file of zeros as 800 gzip members of 1 MiB each: 0.8 MiB on the wire. */
+function zeroBomb(): Buffer {
+  const h = Buffer.alloc(512);
+  h.write('project.bundle', 0);
+  h.write('0000644\0', 100);
+  h.write('0000000\0', 108);
+  h.write('0000000\0', 116);
+  h.write((800 * 1024 * 1024).toString(8).padStart(11, '0') + '\0', 124);
+  h.write('00000000000\0', 136);
+  h.write('        ', 148);
+  h.write('0', 156);
+  h.write('ustar\0' + '00', 257);
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+  const member = gzipSync(Buffer.alloc(1024 * 1024), { level: 9 });
+  return Buffer.concat([gzipSync(h), ...Array<Buffer>(800).fill(member), gzipSync(Buffer.alloc(1024))]);
+}
+const BOMB = zeroBomb();
+/** A multipart import request of the bomb, as a client's FormData encodes it. */
+async function importBody(path: string): Promise<{ type: string; body: Buffer }> {
+  const form = new FormData();
+  form.append('path', path);
+  form.append('file', new Blob([new Uint8Array(BOMB)], { type: 'application/gzip' }), 'bomb.tar.gz');
+  const req = new Request('http://x/', { method: 'POST', body: form });
+  return { type: req.headers.get('content-type')!, body: Buffer.from(await req.arrayBuffer()) };
+}
 
 const ATTACKS: Attack[] = [
   {
@@ -464,6 +491,34 @@ const ATTACKS: Attack[] = [
           : post(port, '/api/v4/projects/1/issues', json({ title: `fire ${i}` }), undefined, {
               'PRIVATE-TOKEN': ADMIN,
             }),
+  },
+  {
+    name: 'import of a gzip bomb: 800 MiB of zeros in 0.8 MiB',
+    count: 6,
+    concurrency: 2,
+    once: async (port, i) => {
+      const { type, body } = await importBody(`bomb-${i}`);
+      return send(
+        port,
+        'POST',
+        '/api/v4/projects/import',
+        { 'Content-Type': type, 'Content-Length': String(body.length), 'PRIVATE-TOKEN': ADMIN },
+        body,
+      ).then((r) => r.status);
+    },
+  },
+  {
+    name: 'file paths git refuses (NUL, a//b, .git, ..)',
+    count: 1_000,
+    concurrency: 4,
+    once: (port, i) =>
+      post(
+        port,
+        `/api/v4/projects/acme%2Fapp/repository/files/${['nul%00byte.txt', 'a%2F%2Fb', '.git%2Fconfig', '..%2Fx'][i % 4]}`,
+        json({ branch: 'master', commit_message: 'x', content: 'x' }),
+        'application/json',
+        { 'PRIVATE-TOKEN': ADMIN },
+      ),
   },
   {
     name: 'scenario load: generate 20,000 users (legitimate)',

@@ -323,6 +323,8 @@ interface ParamSpec<T> {
   defaultValue?: T;
   values?: readonly unknown[];
   allowBlank: boolean;
+  /** Grape's `file_path: true` (`API::Validations::Validators::FilePath`). */
+  filePath?: boolean;
 }
 
 /** A declared parameter. `T` is what the handler receives. */
@@ -343,6 +345,10 @@ export class Param<T> {
   /** Grape `allow_blank: false`: "" → "x is empty". */
   notBlank(): Param<T> {
     return new Param({ ...this.spec, allowBlank: false });
+  }
+  /** Grape `file_path: true`: a path `Gitlab::Utils.check_path_traversal!` refuses → "x should be a valid file path". */
+  filePath(): Param<T> {
+    return new Param({ ...this.spec, filePath: true });
   }
 }
 
@@ -377,6 +383,14 @@ const MISSING = new Problem('is missing');
 const EMPTY = new Problem('is empty');
 const INVALID_VALUE = new Problem('is invalid');
 const NOT_ALLOWED = new Problem('does not have a valid value');
+const NOT_A_FILE_PATH = new Problem('should be a valid file path');
+
+/**
+ * `Gitlab::Utils.check_path_traversal!` of 13.12: a path that starts with `../`, holds `/../` or ends
+ * with `/..` (Linux has no alternative separator, so a backslash is an ordinary character).
+ */
+export const traversesPath = (path: string): boolean =>
+  path.startsWith('../') || path.includes('/../') || path.endsWith('/..');
 
 /** The declared value of one param, or its problem. */
 function check(spec: ParamSpec<unknown>, raw: unknown): unknown {
@@ -394,6 +408,7 @@ function check(spec: ParamSpec<unknown>, raw: unknown): unknown {
       : spec.values.includes(value);
     if (!ok) return NOT_ALLOWED;
   }
+  if (spec.filePath && typeof value === 'string' && traversesPath(value)) return NOT_A_FILE_PATH;
   return value;
 }
 

@@ -4,7 +4,7 @@
  * client polls the download until the file is there. The steps run as jobs on the instance clock.
  */
 import { requireUser } from '../../core/auth.js';
-import { state, write, type Ctx } from '../../core/context.js';
+import { state, write, type Ctx, type Fx } from '../../core/context.js';
 import { apiError, forbidden } from '../../core/errors.js';
 import { fileBytes } from '../../core/files.js';
 import { scheduleJob } from '../../core/jobs.js';
@@ -13,7 +13,8 @@ import { parse, type ApiRouter } from '../../core/router.js';
 import { tget, tset } from '../../core/table.js';
 import { canAdminGroup, canCreateSubgroup, findGroupRecord } from '../groups/access.js';
 import { groupValidationErrors, rubyInspect, type Group } from '../groups/model.js';
-import { ArchiveError, unpackArchive } from '../import_export/archive.js';
+import { ArchiveError } from '../import_export/archive.js';
+import { unpackUpload } from '../import_export/unpack.js';
 import { exportFilename } from '../import_export/jobs.js';
 import { fileStore, type StoredFile } from '../import_export/store.js';
 import { packed } from '../import_export/uploads.js';
@@ -105,18 +106,20 @@ export function groupExportRoutes(r: ApiRouter): void {
       errors.parent_id = ['You don’t have permission to create a subgroup in this group.'];
     if (Object.keys(errors).length > 0) throw apiError(400, `Failed to save group ${rubyInspect(errors)}`);
     const bytes = fileBytes(prm.file) ?? new Uint8Array(await prm.file.arrayBuffer());
-    let stored: StoredFile;
-    try {
-      if (bytes.length > MAX_ARCHIVE_BYTES) throw new ArchiveError('The archive is too large');
-      stored = { kind: 'import', files: await unpackArchive(Buffer.from(bytes)) };
-    } catch (e) {
-      if (!(e instanceof ArchiveError)) throw e;
-      stored = { kind: 'import', error: e.message };
-    }
     const fx = c.get('fx');
-    const fileId = fileStore(fx.clock).add(stored);
+    let fileId: number;
+    let start: ((unpacked: () => void) => void) | undefined;
+    if (bytes.length > MAX_ARCHIVE_BYTES)
+      fileId = fileStore(fx.clock).add({ kind: 'import', error: 'The archive is too large' });
+    else {
+      // Unpacked off the request path; what it unpacks to is bounded as the upload is.
+      ({ fileId, start } = unpackUpload(fx.clock, bytes, {
+        maxBytes: MAX_ARCHIVE_BYTES,
+        wanted: groupArchiveFile,
+      }));
+    }
     const now = fx.clock.iso();
-    write(c, (d) => {
+    const gid = write(c, (d) => {
       const gid = createGroup(
         d,
         { name: prm.name, path: prm.path, parent_id: parent?.id ?? null, visibility },
@@ -133,7 +136,9 @@ export function groupExportRoutes(r: ApiRouter): void {
       scheduleJob(d, GROUP_JOB.importStart, fx.clock.ms() + d.importExport.delays.import_scheduled_ms, {
         group_id: gid,
       });
+      return gid;
     });
+    start?.(() => resumeGroupImport(fx, gid));
     return accepted(c);
   });
 }
@@ -170,8 +175,14 @@ export function groupExportJobs(r: ApiRouter): void {
     if (!i || i.status !== 'started' || !tget(d.groups, i.group_id)) return;
     const files = fileStore(fx.clock);
     const file = files.get(i.file_id);
+    // Still being unpacked: the import stays `started` until the archive is read.
+    if (file?.kind === 'import' && 'unpacking' in file) {
+      i.awaiting_unpack = true;
+      return;
+    }
+    if (i.awaiting_unpack !== undefined) delete i.awaiting_unpack;
     files.delete(i.file_id);
-    if (!file || file.kind !== 'import' || 'error' in file) {
+    if (!file || file.kind !== 'import' || !('files' in file)) {
       i.status = 'failed';
       i.error = file && 'error' in file ? file.error : 'The import file is no longer available';
       return;
@@ -184,5 +195,20 @@ export function groupExportJobs(r: ApiRouter): void {
       i.status = 'failed';
       i.error = e.message;
     }
+  });
+}
+
+/** The files a group import reads; the rest of an archive is skipped. */
+const groupArchiveFile = (name: string) =>
+  name === 'VERSION' || name === 'GITLAB_VERSION' || name.startsWith('tree/');
+
+/** The archive of group `gid`'s import is unpacked: a finishing step that waited for it runs now. */
+function resumeGroupImport(fx: Fx, gid: number): void {
+  if (!tget(fx.store.state.groupExport.imports, gid)?.awaiting_unpack) return;
+  fx.store.write((d) => {
+    const i = tget(d.groupExport.imports, gid);
+    if (!i?.awaiting_unpack || i.status !== 'started') return;
+    delete i.awaiting_unpack;
+    scheduleJob(d, GROUP_JOB.importFinish, fx.clock.ms(), { group_id: gid });
   });
 }

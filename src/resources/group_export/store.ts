@@ -26,6 +26,8 @@ export interface GroupImportRecord {
   /** The uploaded archive, unpacked, in the file store (dropped when the import ends). */
   file_id: number;
   error: string | null;
+  /** The finishing step came while the archive was still being unpacked: it runs again once it is. */
+  awaiting_unpack?: boolean;
 }
 
 export interface GroupExportState {

@@ -7,10 +7,11 @@
  * Reading the state (`collect`), writing the archive's files (`archiveFiles`) and reading them back
  * (`parseArchive`) are synchronous, so that background jobs can do them; only the tar framing is
  * asynchronous (tar-stream works on streams), so it happens at the edges: packing when a finished export
- * is first downloaded or uploaded, unpacking when an import is uploaded.
+ * is first downloaded or uploaded. Unpacking an upload is `unpack.ts`: bounded, in slices, off the
+ * request path.
  */
 import { createRequire } from 'node:module';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import type { PipelineRecord, PlatformState, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { projectPipelineIds } from '../ci/model.js';
@@ -367,38 +368,6 @@ export async function packArchive(files: ArchiveFiles): Promise<Buffer> {
 
 /** Why an archive cannot be imported: becomes the import's `import_error`. */
 export class ArchiveError extends Error {}
-
-/** Decompresses and unframes a tar.gz; throws ArchiveError when it is neither gzip nor tar. */
-export async function unpackArchive(bytes: Buffer): Promise<ArchiveFiles> {
-  let tarBytes: Buffer;
-  try {
-    tarBytes = gunzipSync(bytes);
-  } catch {
-    throw new ArchiveError('Unable to decompress the archive: it is not a gzip-compressed file');
-  }
-  const files: ArchiveFiles = new Map();
-  try {
-    const x = tar().extract();
-    const done = new Promise<void>((resolve, reject) => {
-      x.on('entry', (header, stream, next) => {
-        const parts: Buffer[] = [];
-        stream.on('data', (c: unknown) => parts.push(c as Buffer));
-        stream.on('end', () => {
-          if (header.type === 'file') files.set(header.name.replace(/^\.\//, ''), Buffer.concat(parts));
-          next();
-        });
-        stream.resume();
-      });
-      x.on('finish', resolve);
-      x.on('error', reject);
-    });
-    x.end(tarBytes);
-    await done;
-  } catch {
-    throw new ArchiveError('Unable to extract the archive: it is not a tar file');
-  }
-  return files;
-}
 
 const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -14,6 +14,7 @@
 import type { Draft } from 'immer';
 import { ACCESS, groupAccess } from '../../core/access.js';
 import { scheduleJob, type JobRecord } from '../../core/jobs.js';
+import type { Fx } from '../../core/context.js';
 import type { ApiRouter } from '../../core/router.js';
 import { nextId, type PlatformState } from '../../core/state.js';
 import { indexProjectName, unindexProjectName } from '../../core/project-names.js';
@@ -81,6 +82,12 @@ export function importExportJobs(r: ApiRouter): void {
     if (!i) return;
     const files = fileStore(fx.clock);
     const file = files.get(i.file_id);
+    // Still being unpacked: the import stays `started`, and this step runs once the archive is read.
+    if (file?.kind === 'import' && 'unpacking' in file) {
+      i.awaiting_unpack = true;
+      return;
+    }
+    if (i.awaiting_unpack !== undefined) delete i.awaiting_unpack;
     // The platform removes the uploaded file once the import has run, whatever the outcome.
     files.delete(i.file_id);
     let content: ArchiveContent | undefined;
@@ -113,7 +120,20 @@ export function importExportJobs(r: ApiRouter): void {
   // does not stay `started` for ever.
   r.job(JOB.importGuard, (d, job) => {
     const i = importOf(d, job, 'started');
-    if (i) failImport(d, i, 'The import could not be completed');
+    if (i && !i.awaiting_unpack) failImport(d, i, 'The import could not be completed');
+  });
+}
+
+/** The archive of project `pid`'s import is unpacked: a finishing step that waited for it runs now. */
+export function resumeImport(fx: Fx, pid: number): void {
+  if (!tget(fx.store.state.importExport.imports, pid)?.awaiting_unpack) return;
+  fx.store.write((d) => {
+    const i = tget(d.importExport.imports, pid);
+    if (!i?.awaiting_unpack || i.status !== 'started') return;
+    delete i.awaiting_unpack;
+    const now = fx.clock.ms();
+    scheduleJob(d, JOB.importFinish, now, { project_id: pid });
+    scheduleJob(d, JOB.importGuard, now, { project_id: pid });
   });
 }
 

@@ -8,6 +8,7 @@ import { ACCESS, VISIBILITY_LEVEL, canReadGroup } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, grapeError, notFound, validationError } from '../../core/errors.js';
+import { fileBytes } from '../../core/files.js';
 import { scheduleJob } from '../../core/jobs.js';
 import { p, parseParams, type RawParams, type Shape } from '../../core/params.js';
 import { requestBase } from '../../core/pagination.js';
@@ -28,7 +29,8 @@ import {
 } from '../projects/validation.js';
 import { setting, visibilityRestricted } from '../settings/model.js';
 import { addressableProblem, outboundPolicy, WEB_HOOKS } from '../settings/outbound.js';
-import { ArchiveError, unpackArchive } from './archive.js';
+import { resumeImport } from './jobs.js';
+import { MAX_DECOMPRESSED_BYTES, projectArchiveFile, unpackUpload } from './unpack.js';
 import {
   exportStatus,
   fileStore,
@@ -236,17 +238,14 @@ export function importExportRoutes(r: ApiRouter): void {
     const errors = Object.entries(projectErrors(st, ns, name, path, visibility));
     if (errors.length > 0) throw apiError(400, `${humanize(errors[0]![0])} ${errors[0]![1][0]}`);
 
-    // The archive is unframed now (the tar library is asynchronous, jobs are not); what it holds is
-    // read and written only by the job that finishes the import.
-    let stored: StoredFile;
-    try {
-      stored = { kind: 'import', files: await unpackArchive(Buffer.from(await file.arrayBuffer())) };
-    } catch (e) {
-      if (!(e instanceof ArchiveError)) throw e;
-      stored = { kind: 'import', error: e.message };
-    }
+    // The archive is unpacked off the request path, as the platform's import worker does it; the job
+    // that finishes the import reads what it holds (and waits for it, if it comes first).
+    const upload = unpackUpload(fx.clock, fileBytes(file) ?? new Uint8Array(await file.arrayBuffer()), {
+      maxBytes: MAX_DECOMPRESSED_BYTES,
+      wanted: projectArchiveFile,
+    });
     const files = fileStore(fx.clock);
-    const fileId = files.add(stored);
+    const fileId = upload.fileId;
     const now = fx.clock.iso();
     let pid: number;
     try {
@@ -290,6 +289,7 @@ export function importExportRoutes(r: ApiRouter): void {
       files.delete(fileId);
       throw e;
     }
+    upload.start(() => resumeImport(fx, pid));
     return json(c, importStatusJson(c, tget(state(c).projects, pid) as Project), 201);
   });
 }

@@ -72,6 +72,8 @@ export interface ImportRecord {
   overrides: Record<string, unknown>;
   /** With `overwrite`: the path of the project the import replaces when it finishes. */
   original_path: string | null;
+  /** The finishing step came while the archive was still being unpacked: it runs again once it is. */
+  awaiting_unpack?: boolean;
 }
 
 /** Step delays in milliseconds (control plane: `PUT /__fauxlab/import_export`). */
@@ -146,7 +148,9 @@ export type ArchiveFiles = Map<string, Buffer>;
 export type StoredFile =
   | { kind: 'export'; files: ArchiveFiles; packed?: Promise<Buffer> }
   | { kind: 'import'; files: ArchiveFiles }
-  | { kind: 'import'; error: string };
+  | { kind: 'import'; error: string }
+  /** An upload still being unpacked (`unpack.ts`): its compressed bytes. */
+  | { kind: 'import'; unpacking: Uint8Array };
 
 /** At most this many bytes of files per instance; the oldest go first. */
 export const FILE_BYTES_CAP = 256 * 1024 * 1024;
@@ -154,6 +158,7 @@ export const FILE_BYTES_CAP = 256 * 1024 * 1024;
 const sizeOf = (f: StoredFile) => {
   let n = 0;
   if ('files' in f) for (const b of f.files.values()) n += b.length;
+  else if ('unpacking' in f) n = f.unpacking.length;
   return n;
 };
 
@@ -174,6 +179,20 @@ export class FileStore {
       this.#bytes -= f.bytes;
     }
     return id;
+  }
+
+  /** Replaces a file that is still stored (an unpacked upload); one evicted meanwhile stays gone. */
+  replace(id: number, file: StoredFile): void {
+    const old = this.#files.get(id);
+    if (old === undefined) return;
+    const bytes = sizeOf(file);
+    this.#files.set(id, { file, bytes });
+    this.#bytes += bytes - old.bytes;
+    for (const [other, f] of this.#files) {
+      if (this.#bytes <= FILE_BYTES_CAP || other === id) break;
+      this.#files.delete(other);
+      this.#bytes -= f.bytes;
+    }
   }
 
   get(id: number | null | undefined): StoredFile | undefined {

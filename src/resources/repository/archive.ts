@@ -3,8 +3,11 @@
  * tar.gz, a tar.bz2 or a zip, every entry under `<project>-<ref>-<sha>/` as the platform names them. The
  * same commit gives the same bytes (entry times are the commit's).
  */
-import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
+import { PassThrough, Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { Pack } from 'tar-stream';
+import type { Clock } from '../../core/clock.js';
 import { state } from '../../core/context.js';
 import { grapeError, notFound } from '../../core/errors.js';
 import { p } from '../../core/params.js';
@@ -14,6 +17,7 @@ import { bzip2, MAX_BZIP2_INPUT } from './bzip2.js';
 import { TREE_MODE, type ObjectStore } from './objects.js';
 import { resolveCommit } from './refs.js';
 import { objectsOf } from './store.js';
+import { ZipWriter } from './zip.js';
 import { entryAt, listTree } from './tree.js';
 
 const FORMATS = ['tar.gz', 'tgz', 'gz', 'tar', 'zip', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'] as const;
@@ -30,86 +34,147 @@ interface Item {
 }
 
 /** tar-stream loads with the first archive, not with the server. */
-const pack = () => (createRequire(import.meta.url)('tar-stream') as typeof import('tar-stream')).pack();
+const load = <T>(name: string) => createRequire(import.meta.url)(name) as T;
 
-async function tar(items: readonly Item[], mtime: Date): Promise<Buffer> {
-  const t = pack();
+/** Entries handed to the archive writer between two turns of the event loop. */
+const BATCH = 256;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Archives being written per instance (the response has begun; the last bytes are not yet out). */
+const inFlight = new WeakMap<Clock, { count: number }>();
+
+function counterOf(clock: Clock): { count: number } {
+  let counter = inFlight.get(clock);
+  if (!counter) inFlight.set(clock, (counter = { count: 0 }));
+  return counter;
+}
+
+/** How many archive responses of the instance with this clock are still being written. */
+export function archivesInFlight(clock: Clock): number {
+  return inFlight.get(clock)?.count ?? 0;
+}
+
+/**
+ * Feeds `items` to `add` a batch at a time, yielding between batches, then `end`s; stops when the
+ * response is gone. The instance counts the archive in flight until its stream closes.
+ */
+function produce(
+  clock: Clock,
+  out: Readable,
+  items: readonly Item[],
+  add: (it: Item) => void,
+  end: () => void,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const c = counterOf(clock);
+  c.count++;
+  let closed = false;
+  out.once('close', () => {
+    closed = true;
+    c.count--;
+  });
+  void (async () => {
+    for (let i = 0; i < items.length && !closed; i++) {
+      add(items[i]!);
+      if (i % BATCH === BATCH - 1) await nextTurn();
+    }
+    if (!closed) end();
+  })().catch((e: unknown) => out.destroy(e as Error));
+  return Readable.toWeb(out) as unknown as ReadableStream<Uint8Array<ArrayBuffer>>;
+}
+
+const fileMode = (it: Item) => (it.mode === '100755' ? 0o755 : it.mode === '120000' ? 0o777 : 0o644);
+
+/** A tar (of git archive's layout), written as it is read; gzipped on zlib's thread pool if asked. */
+function tarStream(clock: Clock, items: readonly Item[], mtime: Date, gzip: boolean) {
+  const t = load<typeof import('tar-stream')>('tar-stream').pack();
+  // Through a Node stream either way: tar-stream's own streams are not Node's, which toWeb takes.
+  const out: Readable = t.pipe(gzip ? createGzip() : new PassThrough());
+  t.on('error', (e: Error) => out.destroy(e));
+  return produce(
+    clock,
+    out,
+    items,
+    (it) => tarEntry(t, it, mtime),
+    () => t.finalize(),
+  );
+}
+
+function tarEntry(t: Pack, it: Item, mtime: Date): void {
+  if (it.mode === TREE_MODE) t.entry({ name: `${it.path}/`, type: 'directory', mode: 0o755, mtime });
+  else if (it.mode === '120000')
+    t.entry({ name: it.path, type: 'symlink', linkname: it.data.toString('utf8'), mode: 0o777, mtime });
+  else t.entry({ name: it.path, mode: fileMode(it), mtime }, it.data);
+}
+
+/** The whole tar at once: the bzip2 compressor is synchronous and takes its input whole. */
+async function tarBuffer(items: readonly Item[], mtime: Date): Promise<Buffer> {
+  const t = load<typeof import('tar-stream')>('tar-stream').pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
     t.on('data', (c: unknown) => chunks.push(c as Buffer));
     t.on('end', resolve);
     t.on('error', reject);
   });
-  for (const it of items) {
-    if (it.mode === TREE_MODE) t.entry({ name: `${it.path}/`, type: 'directory', mode: 0o755, mtime });
-    else if (it.mode === '120000')
-      t.entry({ name: it.path, type: 'symlink', linkname: it.data.toString('utf8'), mode: 0o777, mtime });
-    else t.entry({ name: it.path, mode: it.mode === '100755' ? 0o755 : 0o644, mtime }, it.data);
-  }
+  for (const it of items) tarEntry(t, it, mtime);
   t.finalize();
   await done;
   return Buffer.concat(chunks);
 }
 
-/** A zip of deflated entries (APPNOTE 6.3: local headers, then the central directory). */
-function zip(items: readonly Item[], mtime: Date): Buffer {
-  const time =
-    ((mtime.getUTCHours() << 11) | (mtime.getUTCMinutes() << 5) | (mtime.getUTCSeconds() >> 1)) & 0xffff;
-  const date =
-    (((mtime.getUTCFullYear() - 1980) << 9) | ((mtime.getUTCMonth() + 1) << 5) | mtime.getUTCDate()) & 0xffff;
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const it of items) {
-    const dir = it.mode === TREE_MODE;
-    const name = Buffer.from(dir ? `${it.path}/` : it.path);
-    const body = dir ? Buffer.alloc(0) : deflateRawSync(it.data);
-    const crc = dir ? 0 : crc32(it.data);
-    const size = dir ? 0 : it.data.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(dir ? 0 : 8, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, body);
-    const unixMode = dir
-      ? 0o40755
-      : it.mode === '100755'
-        ? 0o100755
-        : it.mode === '120000'
-          ? 0o120777
-          : 0o100644;
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE((3 << 8) | 20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(0x0800, 8);
-    entry.writeUInt16LE(dir ? 0 : 8, 10);
-    entry.writeUInt16LE(time, 12);
-    entry.writeUInt16LE(date, 14);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(body.length, 20);
-    entry.writeUInt32LE(size, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE((unixMode << 16) >>> 0, 38);
-    entry.writeUInt32LE(offset, 42);
-    central.push(entry, name);
-    offset += 30 + name.length + body.length;
-  }
-  const dirBytes = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(items.length, 8);
-  end.writeUInt16LE(items.length, 10);
-  end.writeUInt32LE(dirBytes.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, dirBytes, end]);
+/** Bytes of zip entries one pull of the response stream writes, at most (plus one entry). */
+const ZIP_PULL_BYTES = 256 * 1024;
+
+/**
+ * A zip of the items (zip.ts), written as the response is read: each pull writes entries until it has
+ * a quarter MiB or BATCH entries, so one turn of the event loop does a bounded amount of work.
+ */
+function zipStream(
+  clock: Clock,
+  items: readonly Item[],
+  mtime: Date,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const zip = new ZipWriter(mtime);
+  const c = counterOf(clock);
+  c.count++;
+  let next = 0;
+  let open = true;
+  const close = () => {
+    if (open) c.count--;
+    open = false;
+  };
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+    async pull(ctl) {
+      try {
+        const parts: Buffer[] = [];
+        let bytes = 0;
+        for (let n = 0; next < items.length && n < BATCH && bytes < ZIP_PULL_BYTES; n++) {
+          const it = items[next++]!;
+          const dir = it.mode === TREE_MODE;
+          const mode = dir
+            ? 0o40755
+            : it.mode === '120000'
+              ? 0o120777
+              : it.mode === '100755'
+                ? 0o100755
+                : 0o100644;
+          for (const b of await zip.entry({ path: it.path, dir, mode, data: it.data })) {
+            parts.push(b);
+            bytes += b.length;
+          }
+        }
+        if (next >= items.length) parts.push(...zip.end());
+        ctl.enqueue(new Uint8Array(Buffer.concat(parts)));
+        if (next >= items.length) {
+          close();
+          ctl.close();
+        }
+      } catch (e) {
+        close();
+        ctl.error(e);
+      }
+    },
+    cancel: close,
+  });
 }
 
 function itemsOf(store: ObjectStore, tree: string, path: string, prefix: string): Item[] {
@@ -150,20 +215,20 @@ export function archiveRoutes(r: ApiRouter): void {
       const mtime = new Date(commit.committer.time * 1000);
       const bz2 = BZIP2_FORMATS.includes(format);
       const ext = format === 'tgz' || format === 'gz' ? 'tar.gz' : bz2 ? 'tar.bz2' : format;
-      let body: Buffer;
-      if (format === 'zip') body = zip(items, mtime);
-      else if (format === 'tar') body = await tar(items, mtime);
+      const clock = c.get('fx').clock;
+      let body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array<ArrayBuffer>>;
+      if (format === 'zip') body = zipStream(clock, items, mtime);
       else if (bz2) {
-        const plain = await tar(items, mtime);
+        const plain = await tarBuffer(items, mtime);
         // The compressor is synchronous: a smaller bound than the other formats keeps one request short.
         if (plain.length > MAX_BZIP2_INPUT) throw grapeError(400, 'the archive would be too large');
-        body = bzip2(plain);
-      } else body = gzipSync(await tar(items, mtime));
+        body = new Uint8Array(bzip2(plain));
+      } else body = tarStream(clock, items, mtime, format !== 'tar');
       // Workhorse types a zip as such and every tar, compressed or not, as a byte stream.
       c.header('Content-Type', format === 'zip' ? 'application/zip' : 'application/octet-stream');
       c.header('Content-Transfer-Encoding', 'binary');
       c.header('Content-Disposition', `attachment; filename="${prefix}.${ext}"`);
-      return c.body(new Uint8Array(body));
+      return c.body(body);
     },
   );
 }

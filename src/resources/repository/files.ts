@@ -65,7 +65,7 @@ function setHeaders(c: Ctx, data: Record<string, string | number>): void {
 
 const writeShape = {
   id: p.str().required(),
-  file_path: p.str().required(),
+  file_path: p.str().required().filePath(),
   branch: p.str().required().notBlank(),
   commit_message: p.str().required().notBlank(),
   start_branch: p.str(),
@@ -116,7 +116,11 @@ function commitOne(c: Ctx, proj: Project, prm: WriteParams, action: Action, stal
 }
 
 export function fileRoutes(r: ApiRouter): void {
-  const readShape = { id: p.str().required(), file_path: p.str().required(), ref: p.str().required() };
+  const readShape = {
+    id: p.str().required(),
+    file_path: p.str().required().filePath(),
+    ref: p.str().required(),
+  };
   // `FILE_ENDPOINT_REQUIREMENTS`: `files/renovate.json` is the file `renovate.json`.
   const requirements = { id: NO_SLASH_URL_PART, file_path: NO_SLASH_URL_PART };
 

@@ -61,12 +61,26 @@ export function lastCommitFor(store: ObjectStore, head: string, path: string): s
   return walk(store, [head], { path, limit: 5_000 })[0];
 }
 
-/** Gitaly's path checks: no traversal, nothing empty, a bounded depth. */
-function checkPath(path: string): string {
+/**
+ * `.git` as a path component, as git's `verify_path` and libgit2's `git_path_validate` refuse it
+ * (case-insensitively, and in the spellings NTFS takes for it, `core.protectNTFS`: trailing dots and
+ * spaces, the 8.3 short name `git~1`).
+ */
+const DOT_GIT = /^(?:\.git[. ]*|git~1)$/i;
+
+/**
+ * The checks of a path an action writes: Gitaly's `UserCommitFiles` (nothing empty, no `//`, no
+ * traversal) and libgit2's index (`invalid path: '...'` for a component git's tree format cannot hold:
+ * a NUL byte ends a name there, `.git` would be the repository itself). A leading or trailing `/` is
+ * dropped as Gitaly's cleaning drops it. Nothing refused reaches the object store.
+ */
+export function checkPath(path: string): string {
+  const invalid = () => fail(`invalid path: '${path}'`);
   const parts = splitPath(path);
   if (parts.length === 0) throw fail('You must provide a file path');
+  if (path.includes('\0') || path.includes('//')) throw invalid();
   if (parts.some((p) => p === '..' || p === '.')) throw fail('Path cannot include directory traversal');
-  if (parts.length > MAX_PATH_DEPTH || parts.some((p) => p === '.git')) throw fail(`invalid path: '${path}'`);
+  if (parts.length > MAX_PATH_DEPTH || parts.some((p) => DOT_GIT.test(p))) throw invalid();
   return parts.join('/');
 }
 
