@@ -30,43 +30,34 @@ import { DEFAULT_PACK_LIMITS, PackError, readPackAsync } from '../repository/pac
 import {
   BLANK_SHA,
   names,
+  otherTarget,
   peel,
   reachableFrom,
   refTarget,
+  setOtherRef,
   setRef,
   type RefKind,
 } from '../repository/refs.js';
 import { objectsFor, objectsOf } from '../repository/store.js';
 import { setting } from '../settings/model.js';
 import { FLUSH, PktReader, pkt, sideband } from './pktline.js';
+import { hiddenBy, listRefs, RECEIVE_HIDDEN } from './refs.js';
 import { basesOf, basesView, connectivity, type Bases } from './quarantine.js';
 import { AGENT } from './upload.js';
 import type { GitActor } from './auth.js';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The most ref updates one push carries. */
 export const MAX_COMMANDS = 10_000;
 /** How long reading a pushed pack may take (host wall clock). */
 export const PACK_TIME_LIMIT_MS = 20_000;
 
-const HIDDEN = [
-  'refs/merge-requests/',
-  'refs/keep-around/',
-  'refs/tmp/',
-  'refs/environments/',
-  'refs/pipelines/',
-];
-
 export function advertiseReceive(st: PlatformState, project: Project): Buffer {
   const caps = `report-status report-status-v2 delete-refs side-band-64k quiet atomic ofs-delta push-options object-format=sha1 agent=${AGENT}`;
   const lines: Buffer[] = [];
-  const refs: [string, string][] = [];
-  for (const kind of ['branch', 'tag'] as const)
-    for (const n of names(st, project, kind)) {
-      const id = refTarget(st, project, kind, n);
-      if (id !== undefined) refs.push([`refs/${kind === 'branch' ? 'heads' : 'tags'}/${n}`, id]);
-    }
-  refs.sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])));
-  for (const [name, id] of refs)
+  // Every ref but the hidden ones, unpeeled (receive-pack sends no `^{}` lines).
+  for (const { name, id } of listRefs(st, project, RECEIVE_HIDDEN).refs)
     lines.push(pkt(lines.length === 0 ? `${id} ${name}\0${caps}\n` : `${id} ${name}\n`));
   if (lines.length === 0) lines.push(pkt(`${BLANK_SHA} capabilities^{}\0${caps}\n`));
   lines.push(FLUSH);
@@ -77,22 +68,28 @@ interface Command {
   old: string;
   next: string;
   ref: string;
+  /** A branch or a tag; undefined for any other ref (notes, custom namespaces), kept without their semantics. */
   kind?: RefKind;
   name?: string;
   /** git's own refusal of this ref (`ng <ref> <reason>`). */
   error?: string;
 }
 
-/** `git check-ref-format`'s rules, which receive-pack applies as `funny refname`. */
-function validRefName(ref: string): boolean {
-  if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.endsWith('.lock'))
-    return false;
-  for (let i = 0; i < ref.length; i++) {
-    const code = ref.charCodeAt(i);
-    if (code <= 0x20 || code === 0x7f) return false;
+/**
+ * receive-pack's test of a ref it is asked to update (`funny refname`): under `refs/`, and the rest a
+ * name `git check-ref-format` takes with at least two levels (`check_refname_format(name + 5, 0)`).
+ */
+export function validRefName(ref: string): boolean {
+  if (!ref.startsWith('refs/')) return false;
+  const rest = ref.slice(5);
+  if (rest === '@' || rest.endsWith('/') || rest.endsWith('.')) return false;
+  for (let i = 0; i < rest.length; i++) {
+    const code = rest.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
   }
-  if (/[~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(ref)) return false;
-  return ref !== 'refs/' && !ref.split('/').some((p) => p === '' || p.startsWith('.'));
+  if (/[ ~^:?*[\\]|\.\.|@\{/.test(rest)) return false;
+  const parts = rest.split('/');
+  return parts.length >= 2 && parts.every((p) => p !== '' && !p.startsWith('.') && !p.endsWith('.lock'));
 }
 
 const BRANCH_MESSAGES = {
@@ -257,7 +254,14 @@ export async function receivePack(c: Ctx, project: Project, actor: GitActor, bod
     if (p === 'flush' || p === 'end') break;
     if (p === 'delim') throw new Error('protocol error: unexpected delim');
     if (cmds.length >= MAX_COMMANDS) throw new Error('protocol error: too many commands');
-    let line = p.toString('utf8');
+    let line: string;
+    try {
+      line = strictUtf8.decode(p);
+    } catch {
+      // A ref name whose bytes are not UTF-8 would be kept as another name than the one pushed: refused
+      // as a funny refname (git itself takes any byte above 0x7f).
+      line = p.toString('utf8').replace(/\uFFFD/g, '\x01');
+    }
     const nul = line.indexOf('\0');
     if (nul >= 0) {
       if (cmds.length === 0)
@@ -343,12 +347,13 @@ function execute(
   // git's own checks of each command.
   for (const cmd of cmds) {
     if (!validRefName(cmd.ref)) cmd.error = 'funny refname';
-    else if (HIDDEN.some((h) => cmd.ref.startsWith(h))) cmd.error = 'deny updating a hidden ref';
+    else if (hiddenBy(RECEIVE_HIDDEN, cmd.ref)) cmd.error = 'deny updating a hidden ref';
     else if (cmd.ref.startsWith('refs/heads/')) [cmd.kind, cmd.name] = ['branch', cmd.ref.slice(11)];
     else if (cmd.ref.startsWith('refs/tags/')) [cmd.kind, cmd.name] = ['tag', cmd.ref.slice(10)];
-    else cmd.error = 'fauxlab keeps branches and tags only';
-    if (cmd.error || !cmd.kind) continue;
-    const current = refTarget(st, project, cmd.kind, cmd.name!) ?? BLANK_SHA;
+    if (cmd.error) continue;
+    const current =
+      (cmd.kind ? refTarget(st, project, cmd.kind, cmd.name!) : otherTarget(st, project, cmd.ref)) ??
+      BLANK_SHA;
     if (cmd.old === BLANK_SHA && cmd.next === BLANK_SHA) cmd.error = 'bad ref';
     else if (current !== cmd.old) cmd.error = 'failed to update ref';
     // `set_connectivity_errors`: an object neither pushed nor the repository's is missing, whether or
@@ -364,7 +369,8 @@ function execute(
 
   // The platform's pre-receive: one refusal declines every ref of the push.
   for (const cmd of cmds) {
-    if (cmd.error !== undefined) continue;
+    // `Gitlab::Checks::ChangeAccess` checks branches and tags; any other ref moves as git moves it.
+    if (cmd.error !== undefined || cmd.kind === undefined) continue;
     const refusal = platformRefusal(st, actor, project, cmd) ?? ruleRefusal(st, actor, project, cmd);
     if (refusal !== undefined) {
       for (const other of cmds) other.error ??= 'pre-receive hook declined';
@@ -372,9 +378,13 @@ function execute(
     }
   }
 
-  const accepted = cmds.filter((cmd) => cmd.error === undefined);
+  const done = cmds.filter((cmd) => cmd.error === undefined);
   // Nothing to update: the quarantine goes with the request, and nothing is written.
-  if (accepted.length === 0) return report('ok', cmds, [], caps);
+  if (done.length === 0) return report('ok', cmds, [], caps);
+  // The branches and tags take the post-receive step; any other ref only moves (`PostReceive` hands
+  // `Git::ProcessRefChangesService` the branch and tag changes alone).
+  const accepted = done.filter((cmd) => cmd.kind !== undefined);
+  const silent = done.filter((cmd) => cmd.kind === undefined);
   const now = c.get('fx').clock.iso();
   const userId = actor.user?.id ?? null;
   const wasEmpty = project.default_branch === null;
@@ -383,6 +393,7 @@ function execute(
     // The pipelines below read the staged objects; they join the store once the write has committed.
     objectsFor(d);
     const proj = tget(d.projects, project.id)!;
+    for (const cmd of silent) setOtherRef(d, proj, cmd.ref, cmd.next === BLANK_SHA ? null : cmd.next);
     for (const cmd of accepted) {
       const deleting = cmd.next === BLANK_SHA;
       if (cmd.kind === 'branch' && !deleting && proj.default_branch === null) proj.default_branch = cmd.name!;
