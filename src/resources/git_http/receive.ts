@@ -12,7 +12,7 @@ import type { Draft } from 'immer';
 import { ACCESS } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import type { PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
+import type { PipelineVariable, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { projectVariables } from '../ci/model.js';
 import { queuePipeline } from '../ci/pipelines.js';
@@ -42,6 +42,15 @@ import { objectsFor, objectsOf } from '../repository/store.js';
 import { setting } from '../settings/model.js';
 import { FLUSH, PktReader, pkt, sideband } from './pktline.js';
 import { hiddenBy, listRefs, RECEIVE_HIDDEN } from './refs.js';
+import {
+  alertLines,
+  findOpen,
+  parsePushOptions,
+  pushOptionsWarning,
+  pushVariables,
+  runMergeRequestOptions,
+  type PushOptions,
+} from './push-options.js';
 import { basesOf, basesView, connectivity, type Bases } from './quarantine.js';
 import { AGENT } from './upload.js';
 import type { GitActor } from './auth.js';
@@ -50,6 +59,20 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The most ref updates one push carries. */
 export const MAX_COMMANDS = 10_000;
+/**
+ * The most push options one push carries, and their bytes together. git sends any number, each a
+ * pkt-line; Workhorse and Gitaly pass them to the hooks as environment variables
+ * (`GIT_PUSH_OPTION_<n>`), whose space the platform's processes bound: fauxlab refuses beyond these.
+ */
+export const MAX_PUSH_OPTIONS = 1_000;
+export const MAX_PUSH_OPTION_BYTES = 256 * 1024;
+
+/** A push's options: as sent (for the warning that quotes them) and as `Gitlab::PushOptions` reads them. */
+interface Push {
+  raw: string[];
+  options: PushOptions;
+}
+
 /** How long reading a pushed pack may take (host wall clock). */
 export const PACK_TIME_LIMIT_MS = 20_000;
 
@@ -278,15 +301,17 @@ export async function receivePack(c: Ctx, project: Project, actor: GitActor, bod
   }
   // A push without commands (git's probe of a chunked push) is answered with nothing.
   if (cmds.length === 0) return Buffer.alloc(0);
-  const options = new Set<string>();
+  const raw: string[] = [];
+  let optionBytes = 0;
   if (caps.has('push-options'))
     for (let p = r.next(); p !== 'flush' && p !== 'end'; p = r.next()) {
       if (p === 'delim') throw new Error('protocol error: unexpected delim');
-      if (options.size >= MAX_COMMANDS) throw new Error('protocol error: too many push options');
-      options.add(p.toString('utf8').replace(/\n$/, ''));
+      if (raw.length >= MAX_PUSH_OPTIONS) throw new Error('protocol error: too many push options');
+      optionBytes += p.length;
+      if (optionBytes > MAX_PUSH_OPTION_BYTES) throw new Error('protocol error: push options too large');
+      raw.push(p.toString('utf8').replace(/\n$/, ''));
     }
-  // `git push -o ci.skip`: no pipeline for this push.
-  const skipCi = options.has('ci.skip');
+  const push: Push = { raw, options: parsePushOptions(raw) };
 
   // The pushed objects, apart until the push is accepted; deltas resolve against what the project's
   // repository already has.
@@ -326,7 +351,7 @@ export async function receivePack(c: Ctx, project: Project, actor: GitActor, bod
   // Staged for the checks below to read, whichever way they return; admitted with the ref updates.
   store.stage(pack);
   try {
-    return execute(c, current, actor, cmds, caps, skipCi, connectivity(pack, bases));
+    return execute(c, current, actor, cmds, caps, push, connectivity(pack, bases));
   } finally {
     store.unstage();
   }
@@ -339,9 +364,13 @@ function execute(
   actor: GitActor,
   cmds: Command[],
   caps: Set<string>,
-  skipCi: boolean,
+  push: Push,
   connected: (tip: string) => boolean,
 ): Buffer {
+  // `git push -o ci.skip`: no pipeline for this push.
+  const skipCi = push.options.get('ci')?.has('skip') === true;
+  const variables = pushVariables(push.options);
+  const mrOptions = push.options.get('merge_request');
   const st = state(c);
   const store = objectsOf(st);
   // git's own checks of each command.
@@ -389,6 +418,7 @@ function execute(
   const userId = actor.user?.id ?? null;
   const wasEmpty = project.default_branch === null;
   const pipelines: number[] = [];
+  let warnings: string[] = [];
   write(c, (d) => {
     // The pipelines below read the staged objects; they join the store once the write has committed.
     objectsFor(d);
@@ -423,14 +453,27 @@ function execute(
     }
     for (const cmd of accepted)
       if (!skipCi && cmd.next !== BLANK_SHA) {
-        const id = pushPipeline(d, proj, cmd, userId, now);
+        const id = pushPipeline(d, proj, cmd, userId, now, variables);
         if (id !== undefined) pipelines.push(id);
       }
+    // `PostReceiveService#process_mr_push_options`, once the refs have moved.
+    if (mrOptions !== undefined)
+      warnings = runMergeRequestOptions(
+        d,
+        proj as Project,
+        actor.user,
+        accepted
+          .filter((cmd) => cmd.kind === 'branch')
+          .map((cmd) => ({ name: cmd.name!, old: cmd.old, next: cmd.next })),
+        mrOptions,
+        now,
+      );
   });
   // The refs moved: the quarantine's objects are the repository's now (`tmp_objdir_migrate`).
   store.admit();
 
   const after: string[] = [];
+  if (warnings.length > 0) after.push('', ...alertLines(pushOptionsWarning(push.raw, warnings)), '');
   const fx = c.get('fx');
   const base = requestBase(c);
   const proj = tget(state(c).projects, project.id)! as Project;
@@ -445,25 +488,34 @@ function execute(
       userId,
       commits: pushedCommits(state(c), proj, cmd, wasEmpty),
     });
-    if (
-      cmd.kind === 'branch' &&
-      cmd.old === BLANK_SHA &&
-      cmd.next !== BLANK_SHA &&
-      !(wasEmpty && cmd.name === proj.default_branch) &&
-      cmd.name !== proj.default_branch
-    ) {
-      const url = `${base}/${proj.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=${encodeURIComponent(cmd.name!)}`;
-      after.push('', `To create a merge request for ${cmd.name!}, visit:`, `  ${url}`, '');
-    }
+    after.push(...mergeRequestUrl(state(c), proj, cmd, base));
   }
   for (const id of pipelines) dispatch(fx, base, userId, { kind: 'pipeline', id });
   return report('ok', cmds, [], caps, after);
 }
 
 /**
- * The pipeline of a push (`Ci::CreatePipelineService` with source `push`): the default jobs, as the
- * pipelines API makes them, for the pushed head, in the push's own write.
+ * `MergeRequests::GetUrlsService` for one change, as the hook prints it: a pushed branch other than the
+ * default with an open merge request links to it; a new one without links to a new merge request.
  */
+function mergeRequestUrl(st: PlatformState, p: Project, cmd: Command, base: string): string[] {
+  if (cmd.kind !== 'branch' || cmd.next === BLANK_SHA || cmd.name === p.default_branch) return [];
+  // `PostReceiveService#merge_request_urls`: only when the project prints the links.
+  if (!p.printing_merge_request_link_enabled) return [];
+  const open = findOpen(st, p, cmd.name!);
+  const mr = open === undefined ? undefined : tget(st.issuables.mergeRequests, open);
+  if (mr)
+    return [
+      '',
+      `View merge request for ${cmd.name!}:`,
+      `  ${base}/${p.path_with_namespace}/-/merge_requests/${mr.iid}`,
+      '',
+    ];
+  if (cmd.old !== BLANK_SHA) return [];
+  const url = `${base}/${p.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=${encodeURIComponent(cmd.name!)}`;
+  return ['', `To create a merge request for ${cmd.name!}, visit:`, `  ${url}`, ''];
+}
+
 /**
  * The pipeline a pushed head gets from the project's CI file at that commit (source `push`), or none: no
  * CI file, or a file whose rules select no job. A file with errors makes no pipeline here either (the
@@ -475,6 +527,7 @@ function pushPipeline(
   cmd: Command,
   userId: number | null,
   now: string,
+  variables: PipelineVariable[],
 ): number | undefined {
   const st = d as PlatformState;
   const sha = peel(objectsOf(st), cmd.next);
@@ -482,6 +535,7 @@ function pushPipeline(
   if (config === undefined) return undefined;
   const vars: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const v of projectVariables(st, project.id)) vars[v.key] = v.value;
+  for (const v of variables) vars[v.key] = v.value;
   const jobs = yamlJobs(
     st,
     project,
@@ -498,7 +552,7 @@ function pushPipeline(
     sha,
     before_sha: cmd.old,
     user_id: userId,
-    variables: [],
+    variables,
     specs: jobs.specs,
     stages: jobs.stages,
     now,
