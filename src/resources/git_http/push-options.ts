@@ -163,9 +163,13 @@ export function runMergeRequestOptions(
   if (target !== undefined && refTarget(st, project, 'branch', target) === undefined)
     errors.push(`Branch ${target} does not exist`);
   if (errors.length > 0 || !user) return errors;
+  const title = str(opts.get('title'));
+  // `Issuable` validates the title's length (`validates :title, length: { maximum: 255 }`): the
+  // merge request is not saved, and the error is the push's warning.
+  if (title !== undefined && [...title].length > 255)
+    return ['Title is too long (maximum is 255 characters)'];
   const labels = (opts.get('label') as string[] | undefined) ?? [];
   const unlabels = (opts.get('unlabel') as string[] | undefined) ?? [];
-  const title = str(opts.get('title'));
   const description = str(opts.get('description'));
   const removeSource = bool(opts.get('remove_source_branch'));
   for (const branch of branches) {
