@@ -20,6 +20,7 @@ const scenario: ScenarioFile = {
     {
       path: 'acme/app',
       visibility: 'public',
+      members: [{ username: 'bob', access_level: 'developer' }],
       repository: {
         commits: [
           {
@@ -133,17 +134,26 @@ describe.skipIf(!hasGit)('partial clone', () => {
 });
 
 describe.skipIf(!hasGit)('protocol v2 and shallow fetches', () => {
-  it('ls-remote over v2 filters by ref prefix and shows the HEAD symref', async () => {
-    const r = await git(['-c', 'protocol.version=2', 'ls-remote', '--symref', url(), 'refs/tags/*']);
-    expect(r.code).toBe(0);
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => l.split('\t')[1]),
-    ).toEqual(['refs/tags/v1']);
+  it('ls-remote over v2 lists a pushed notes ref by its prefix, and shows the HEAD symref', async () => {
+    const dir = join(root, 'v2-notes');
+    const auth = url().replace('http://', 'http://bob:bob-api@');
+    expect((await git(['-c', 'protocol.version=2', 'clone', '-q', auth, dir])).code).toBe(0);
+    await git(['notes', 'add', '-m', 'reviewed'], dir);
+    expect((await git(['push', '-q', 'origin', 'refs/notes/commits'], dir)).code).toBe(0);
+    const note = (await git(['rev-parse', 'refs/notes/commits'], dir)).stdout.trim();
+    const r = await git(['-c', 'protocol.version=2', 'ls-remote', url(), 'refs/notes/*']);
+    expect(r.stdout).toBe(`${note}\trefs/notes/commits\n`);
     const head = await git(['-c', 'protocol.version=2', 'ls-remote', '--symref', url(), 'HEAD']);
     expect(head.stdout).toMatch(/^ref: refs\/heads\/master\tHEAD\n[0-9a-f]{40}\tHEAD\n$/);
+    // A v2 fetch of the notes by refspec.
+    const other = join(root, 'v2-notes-2');
+    await git(['init', '-q', other]);
+    const f = await git(
+      ['-c', 'protocol.version=2', 'fetch', '-q', url(), 'refs/notes/*:refs/notes/*'],
+      other,
+    );
+    expect(f.code).toBe(0);
+    expect((await git(['rev-parse', 'refs/notes/commits'], other)).stdout.trim()).toBe(note);
   });
 
   for (const version of ['0', '2'])
