@@ -312,6 +312,47 @@ async function importBody(path: string): Promise<{ type: string; body: Buffer }>
   return { type: req.headers.get('content-type')!, body: Buffer.from(await req.arrayBuffer()) };
 }
 
+/** A push to acme/app of `refs` (each at `next`, an empty pack) with `options` (push-options). */
+const optionsPush = (next: string, refs: Buffer[], options: Buffer[]) =>
+  Buffer.concat([
+    ...refs.map((r, i) =>
+      pktLine(
+        Buffer.concat([
+          Buffer.from(`${ZERO} ${next} `),
+          r,
+          Buffer.from(i === 0 ? '\0report-status side-band-64k push-options\n' : '\n'),
+        ]),
+      ),
+    ),
+    Buffer.from('0000'),
+    ...options.map((o) => pktLine(o)),
+    Buffer.from('0000'),
+    writePack(new ObjectStore(), []),
+  ]);
+const OPTION_FLOOD = Array.from({ length: 1_001 }, (_, i) => Buffer.from(`mr.label=l${i}`));
+const OPTION_BYTES = Array.from({ length: 5 }, () => Buffer.from(`mr.description=${'d'.repeat(60_000)}`));
+const ODD_REFS = (i: number) => [
+  Buffer.concat([Buffer.from(`refs/notes/${i}-`), Buffer.from([0xff, 0xfe, 0x80])]),
+  Buffer.from(`refs/notes/${i}..x`),
+  Buffer.from(`refs/__proto__/${i}`),
+  Buffer.from(`refs/notes/constructor-${i}`),
+];
+const FILTERS = [
+  `blob:limit=${'9'.repeat(5_000)}`,
+  Array.from({ length: 6 }).reduce<string>((f) => `combine:${encodeURIComponent(f)}+tree:1`, 'blob:none'),
+  'tree:99999999999999999999',
+  'tree:4294967295',
+];
+const fetchV2Body = (want: string, filter: string) =>
+  Buffer.concat([
+    pktLine('command=fetch\n'),
+    Buffer.from('0001'),
+    pktLine(`want ${want}\n`),
+    pktLine(`filter ${filter}\n`),
+    pktLine('done\n'),
+    Buffer.from('0000'),
+  ]);
+
 const ATTACKS: Attack[] = [
   {
     name: 'prototype keys in query, form, JSON',
@@ -519,6 +560,32 @@ const ATTACKS: Attack[] = [
         'application/json',
         { 'PRIVATE-TOKEN': ADMIN },
       ),
+  },
+  {
+    name: 'push options: 1,001 of them, 300 KB of them, odd-byte and prototype ref names',
+    count: 400,
+    concurrency: 2,
+    once: async (port, i) => {
+      const v = await (vault ??= makeVault(port));
+      const body =
+        i % 3 === 0
+          ? optionsPush(v.head, [Buffer.from(`refs/notes/o${i}`)], OPTION_FLOOD)
+          : i % 3 === 1
+            ? optionsPush(v.head, [Buffer.from(`refs/notes/o${i}`)], OPTION_BYTES)
+            : optionsPush(v.head, ODD_REFS(i), [Buffer.from('mr.create')]);
+      return gitPost(port, 'git-receive-pack', body);
+    },
+  },
+  {
+    name: 'filter specs: 5,000 bytes, combine 6 deep, tree:<2^64>, tree:<2^32-1> (v2 fetch)',
+    count: 400,
+    concurrency: 2,
+    once: async (port, i) => {
+      const v = await (vault ??= makeVault(port));
+      return gitPost(port, 'git-upload-pack', fetchV2Body(v.head, FILTERS[i % FILTERS.length]!), {
+        'Git-Protocol': 'version=2',
+      });
+    },
   },
   {
     name: 'scenario load: generate 20,000 users (legitimate)',

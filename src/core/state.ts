@@ -277,6 +277,11 @@ export interface RefsRecord {
   tags: Record<string, string>;
   /** Set once the repository was written: from then on `branches` alone says which branches exist. */
   materialized?: boolean;
+  /**
+   * Every other ref, by its full name (`refs/notes/commits`, `refs/merge-requests/1/head`): kept as git
+   * keeps any ref under `refs/`, with no branch or tag semantics.
+   */
+  others?: Record<string, string>;
 }
 
 /** A background job (src/core/jobs.ts), kept in the state so that a snapshot carries pending work. */

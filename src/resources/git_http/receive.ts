@@ -23,9 +23,11 @@ import { DEFAULT_PACK_LIMITS, PackError, readPackAsync } from '../repository/pac
 import {
   BLANK_SHA,
   names,
+  otherTarget,
   peel,
   reachableFrom,
   refTarget,
+  setOtherRef,
   setRef,
   type RefKind,
 } from '../repository/refs.js';
@@ -33,34 +35,46 @@ import { announceReceived, postReceive } from '../repository/post-receive.js';
 import { objectsFor, objectsOf } from '../repository/store.js';
 import { setting } from '../settings/model.js';
 import { FLUSH, PktReader, pkt, sideband } from './pktline.js';
+import { hiddenBy, listRefs, RECEIVE_HIDDEN } from './refs.js';
+import {
+  alertLines,
+  findOpen,
+  parsePushOptions,
+  pushOptionsWarning,
+  pushVariables,
+  runMergeRequestOptions,
+  type PushOptions,
+} from './push-options.js';
 import { basesOf, basesView, connectivity, type Bases } from './quarantine.js';
 import { AGENT } from './upload.js';
 import type { GitActor } from './auth.js';
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** The most ref updates one push carries. */
 export const MAX_COMMANDS = 10_000;
+/**
+ * The most push options one push carries, and their bytes together. git sends any number, each a
+ * pkt-line; Workhorse and Gitaly pass them to the hooks as environment variables
+ * (`GIT_PUSH_OPTION_<n>`), whose space the platform's processes bound: fauxlab refuses beyond these.
+ */
+export const MAX_PUSH_OPTIONS = 1_000;
+export const MAX_PUSH_OPTION_BYTES = 256 * 1024;
+
+/** A push's options: as sent (for the warning that quotes them) and as `Gitlab::PushOptions` reads them. */
+interface Push {
+  raw: string[];
+  options: PushOptions;
+}
+
 /** How long reading a pushed pack may take (host wall clock). */
 export const PACK_TIME_LIMIT_MS = 20_000;
-
-const HIDDEN = [
-  'refs/merge-requests/',
-  'refs/keep-around/',
-  'refs/tmp/',
-  'refs/environments/',
-  'refs/pipelines/',
-];
 
 export function advertiseReceive(st: PlatformState, project: Project): Buffer {
   const caps = `report-status report-status-v2 delete-refs side-band-64k quiet atomic ofs-delta push-options object-format=sha1 agent=${AGENT}`;
   const lines: Buffer[] = [];
-  const refs: [string, string][] = [];
-  for (const kind of ['branch', 'tag'] as const)
-    for (const n of names(st, project, kind)) {
-      const id = refTarget(st, project, kind, n);
-      if (id !== undefined) refs.push([`refs/${kind === 'branch' ? 'heads' : 'tags'}/${n}`, id]);
-    }
-  refs.sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])));
-  for (const [name, id] of refs)
+  // Every ref but the hidden ones, unpeeled (receive-pack sends no `^{}` lines).
+  for (const { name, id } of listRefs(st, project, RECEIVE_HIDDEN).refs)
     lines.push(pkt(lines.length === 0 ? `${id} ${name}\0${caps}\n` : `${id} ${name}\n`));
   if (lines.length === 0) lines.push(pkt(`${BLANK_SHA} capabilities^{}\0${caps}\n`));
   lines.push(FLUSH);
@@ -71,22 +85,28 @@ interface Command {
   old: string;
   next: string;
   ref: string;
+  /** A branch or a tag; undefined for any other ref (notes, custom namespaces), kept without their semantics. */
   kind?: RefKind;
   name?: string;
   /** git's own refusal of this ref (`ng <ref> <reason>`). */
   error?: string;
 }
 
-/** `git check-ref-format`'s rules, which receive-pack applies as `funny refname`. */
-function validRefName(ref: string): boolean {
-  if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.endsWith('.lock'))
-    return false;
-  for (let i = 0; i < ref.length; i++) {
-    const code = ref.charCodeAt(i);
-    if (code <= 0x20 || code === 0x7f) return false;
+/**
+ * receive-pack's test of a ref it is asked to update (`funny refname`): under `refs/`, and the rest a
+ * name `git check-ref-format` takes with at least two levels (`check_refname_format(name + 5, 0)`).
+ */
+export function validRefName(ref: string): boolean {
+  if (!ref.startsWith('refs/')) return false;
+  const rest = ref.slice(5);
+  if (rest === '@' || rest.endsWith('/') || rest.endsWith('.')) return false;
+  for (let i = 0; i < rest.length; i++) {
+    const code = rest.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
   }
-  if (/[~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(ref)) return false;
-  return ref !== 'refs/' && !ref.split('/').some((p) => p === '' || p.startsWith('.'));
+  if (/[ ~^:?*[\\]|\.\.|@\{/.test(rest)) return false;
+  const parts = rest.split('/');
+  return parts.length >= 2 && parts.every((p) => p !== '' && !p.startsWith('.') && !p.endsWith('.lock'));
 }
 
 const BRANCH_MESSAGES = {
@@ -251,7 +271,14 @@ export async function receivePack(c: Ctx, project: Project, actor: GitActor, bod
     if (p === 'flush' || p === 'end') break;
     if (p === 'delim') throw new Error('protocol error: unexpected delim');
     if (cmds.length >= MAX_COMMANDS) throw new Error('protocol error: too many commands');
-    let line = p.toString('utf8');
+    let line: string;
+    try {
+      line = strictUtf8.decode(p);
+    } catch {
+      // A ref name whose bytes are not UTF-8 would be kept as another name than the one pushed: refused
+      // as a funny refname (git itself takes any byte above 0x7f).
+      line = p.toString('utf8').replace(/\uFFFD/g, '\x01');
+    }
     const nul = line.indexOf('\0');
     if (nul >= 0) {
       if (cmds.length === 0)
@@ -268,15 +295,17 @@ export async function receivePack(c: Ctx, project: Project, actor: GitActor, bod
   }
   // A push without commands (git's probe of a chunked push) is answered with nothing.
   if (cmds.length === 0) return Buffer.alloc(0);
-  const options = new Set<string>();
+  const raw: string[] = [];
+  let optionBytes = 0;
   if (caps.has('push-options'))
     for (let p = r.next(); p !== 'flush' && p !== 'end'; p = r.next()) {
       if (p === 'delim') throw new Error('protocol error: unexpected delim');
-      if (options.size >= MAX_COMMANDS) throw new Error('protocol error: too many push options');
-      options.add(p.toString('utf8').replace(/\n$/, ''));
+      if (raw.length >= MAX_PUSH_OPTIONS) throw new Error('protocol error: too many push options');
+      optionBytes += p.length;
+      if (optionBytes > MAX_PUSH_OPTION_BYTES) throw new Error('protocol error: push options too large');
+      raw.push(p.toString('utf8').replace(/\n$/, ''));
     }
-  // `git push -o ci.skip`: no pipeline for this push.
-  const skipCi = options.has('ci.skip');
+  const push: Push = { raw, options: parsePushOptions(raw) };
 
   // The pushed objects, apart until the push is accepted; deltas resolve against what the project's
   // repository already has.
@@ -316,7 +345,7 @@ export async function receivePack(c: Ctx, project: Project, actor: GitActor, bod
   // Staged for the checks below to read, whichever way they return; admitted with the ref updates.
   store.stage(pack);
   try {
-    return execute(c, current, actor, cmds, caps, skipCi, connectivity(pack, bases));
+    return execute(c, current, actor, cmds, caps, push, connectivity(pack, bases));
   } finally {
     store.unstage();
   }
@@ -329,20 +358,25 @@ function execute(
   actor: GitActor,
   cmds: Command[],
   caps: Set<string>,
-  skipCi: boolean,
+  push: Push,
   connected: (tip: string) => boolean,
 ): Buffer {
+  // `git push -o ci.skip`: no pipeline for this push.
+  const skipCi = push.options.get('ci')?.has('skip') === true;
+  const variables = pushVariables(push.options);
+  const mrOptions = push.options.get('merge_request');
   const st = state(c);
   const store = objectsOf(st);
   // git's own checks of each command.
   for (const cmd of cmds) {
     if (!validRefName(cmd.ref)) cmd.error = 'funny refname';
-    else if (HIDDEN.some((h) => cmd.ref.startsWith(h))) cmd.error = 'deny updating a hidden ref';
+    else if (hiddenBy(RECEIVE_HIDDEN, cmd.ref)) cmd.error = 'deny updating a hidden ref';
     else if (cmd.ref.startsWith('refs/heads/')) [cmd.kind, cmd.name] = ['branch', cmd.ref.slice(11)];
     else if (cmd.ref.startsWith('refs/tags/')) [cmd.kind, cmd.name] = ['tag', cmd.ref.slice(10)];
-    else cmd.error = 'fauxlab keeps branches and tags only';
-    if (cmd.error || !cmd.kind) continue;
-    const current = refTarget(st, project, cmd.kind, cmd.name!) ?? BLANK_SHA;
+    if (cmd.error) continue;
+    const current =
+      (cmd.kind ? refTarget(st, project, cmd.kind, cmd.name!) : otherTarget(st, project, cmd.ref)) ??
+      BLANK_SHA;
     if (cmd.old === BLANK_SHA && cmd.next === BLANK_SHA) cmd.error = 'bad ref';
     else if (current !== cmd.old) cmd.error = 'failed to update ref';
     // `set_connectivity_errors`: an object neither pushed nor the repository's is missing, whether or
@@ -358,7 +392,8 @@ function execute(
 
   // The platform's pre-receive: one refusal declines every ref of the push.
   for (const cmd of cmds) {
-    if (cmd.error !== undefined) continue;
+    // `Gitlab::Checks::ChangeAccess` checks branches and tags; any other ref moves as git moves it.
+    if (cmd.error !== undefined || cmd.kind === undefined) continue;
     const refusal = platformRefusal(st, actor, project, cmd) ?? ruleRefusal(st, actor, project, cmd);
     if (refusal !== undefined) {
       for (const other of cmds) other.error ??= 'pre-receive hook declined';
@@ -366,18 +401,24 @@ function execute(
     }
   }
 
-  const accepted = cmds.filter((cmd) => cmd.error === undefined);
+  const done = cmds.filter((cmd) => cmd.error === undefined);
   // Nothing to update: the quarantine goes with the request, and nothing is written.
-  if (accepted.length === 0) return report('ok', cmds, [], caps);
+  if (done.length === 0) return report('ok', cmds, [], caps);
+  // The branches and tags take the post-receive step; any other ref only moves (`PostReceive` hands
+  // `Git::ProcessRefChangesService` the branch and tag changes alone).
+  const accepted = done.filter((cmd) => cmd.kind !== undefined);
+  const silent = done.filter((cmd) => cmd.kind === undefined);
   const now = c.get('fx').clock.iso();
   const userId = actor.user?.id ?? null;
   const wasEmpty = project.default_branch === null;
   const base = requestBase(c);
+  let warnings: string[] = [];
   const received = write(c, (d) => {
     // The pipelines postReceive makes read the staged objects; they join the store once the write has
     // committed.
     objectsFor(d);
     const proj = tget(d.projects, project.id)!;
+    for (const cmd of silent) setOtherRef(d, proj, cmd.ref, cmd.next === BLANK_SHA ? null : cmd.next);
     for (const cmd of accepted) {
       const deleting = cmd.next === BLANK_SHA;
       if (cmd.kind === 'branch' && !deleting && proj.default_branch === null) proj.default_branch = cmd.name!;
@@ -400,25 +441,50 @@ function execute(
       old: cmd.old,
       next: cmd.next,
     }));
-    return postReceive(d, project.id, changes, { userId, now, wasEmpty, skipCi, base });
+    const done = postReceive(d, project.id, changes, { userId, now, wasEmpty, skipCi, base, variables });
+    // `PostReceiveService#process_mr_push_options`, once the refs have moved.
+    if (mrOptions !== undefined)
+      warnings = runMergeRequestOptions(
+        d,
+        proj as Project,
+        actor.user,
+        accepted
+          .filter((cmd) => cmd.kind === 'branch')
+          .map((cmd) => ({ name: cmd.name!, old: cmd.old, next: cmd.next })),
+        mrOptions,
+        now,
+      );
+    return done;
   });
   // The refs moved: the quarantine's objects are the repository's now (`tmp_objdir_migrate`).
   store.admit();
 
   const after: string[] = [];
+  if (warnings.length > 0) after.push('', ...alertLines(pushOptionsWarning(push.raw, warnings)), '');
   announceReceived(c.get('fx'), base, received);
   const proj = tget(state(c).projects, project.id)! as Project;
-  for (const cmd of accepted) {
-    if (
-      cmd.kind === 'branch' &&
-      cmd.old === BLANK_SHA &&
-      cmd.next !== BLANK_SHA &&
-      !(wasEmpty && cmd.name === proj.default_branch) &&
-      cmd.name !== proj.default_branch
-    ) {
-      const url = `${base}/${proj.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=${encodeURIComponent(cmd.name!)}`;
-      after.push('', `To create a merge request for ${cmd.name!}, visit:`, `  ${url}`, '');
-    }
-  }
+  for (const cmd of accepted) after.push(...mergeRequestUrl(state(c), proj, cmd, base));
   return report('ok', cmds, [], caps, after);
+}
+
+/**
+ * `MergeRequests::GetUrlsService` for one change, as the hook prints it: a pushed branch other than the
+ * default with an open merge request links to it; a new one without links to a new merge request.
+ */
+function mergeRequestUrl(st: PlatformState, p: Project, cmd: Command, base: string): string[] {
+  if (cmd.kind !== 'branch' || cmd.next === BLANK_SHA || cmd.name === p.default_branch) return [];
+  // `PostReceiveService#merge_request_urls`: only when the project prints the links.
+  if (!p.printing_merge_request_link_enabled) return [];
+  const open = findOpen(st, p, cmd.name!);
+  const mr = open === undefined ? undefined : tget(st.issuables.mergeRequests, open);
+  if (mr)
+    return [
+      '',
+      `View merge request for ${cmd.name!}:`,
+      `  ${base}/${p.path_with_namespace}/-/merge_requests/${mr.iid}`,
+      '',
+    ];
+  if (cmd.old !== BLANK_SHA) return [];
+  const url = `${base}/${p.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=${encodeURIComponent(cmd.name!)}`;
+  return ['', `To create a merge request for ${cmd.name!}, visit:`, `  ${url}`, ''];
 }

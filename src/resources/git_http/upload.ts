@@ -9,6 +9,8 @@ import type { ObjectStore } from '../repository/objects.js';
 import { packChunks, reachableObjects } from '../repository/pack.js';
 import { reachableFrom } from '../repository/refs.js';
 import { objectsOf } from '../repository/store.js';
+import { UploadError } from './errors.js';
+import { applyFilter, parseFilter, type Filter } from './filter.js';
 import { DELIM, FLUSH, PktReader, pkt, sideband } from './pktline.js';
 import { listRefs, type RefList } from './refs.js';
 
@@ -20,8 +22,7 @@ const INFINITE_DEPTH = 0x7fffffff;
 /** Wants, haves and shallow lines a request may carry. */
 export const MAX_LINES = 100_000;
 
-/** A request git would refuse: answered with an `ERR` packet, as upload-pack does. */
-export class UploadError extends Error {}
+export { UploadError };
 
 /** The `# service=` preamble git expects before a v0 advertisement over HTTP. */
 export const servicePreamble = (service: string) => Buffer.concat([pkt(`# service=${service}\n`), FLUSH]);
@@ -30,10 +31,11 @@ export const servicePreamble = (service: string) => Buffer.concat([pkt(`# servic
 export function advertiseUpload(st: PlatformState, project: ProjectRecord): Buffer {
   const { refs, head } = listRefs(st, project);
   let caps =
-    'multi_ack thin-pack side-band side-band-64k ofs-delta shallow deepen-relative no-progress include-tag multi_ack_detailed ' +
+    'multi_ack thin-pack side-band side-band-64k ofs-delta shallow deepen-since deepen-not deepen-relative no-progress include-tag multi_ack_detailed ' +
     'allow-tip-sha1-in-want allow-reachable-sha1-in-want';
   if (head?.id !== undefined) caps += ` symref=HEAD:${head.target}`;
-  caps += ` object-format=sha1 agent=${AGENT}`;
+  // `uploadpack.allowFilter`, which Gitaly sets for partial clones.
+  caps += ` filter object-format=sha1 agent=${AGENT}`;
   const lines: Buffer[] = [];
   const first = (id: string, name: string) => pkt(`${id} ${name}\0${caps}\n`);
   if (head?.id !== undefined) lines.push(first(head.id, 'HEAD'));
@@ -53,7 +55,7 @@ export function advertiseV2(): Buffer {
       'version 2\n',
       `agent=${AGENT}\n`,
       'ls-refs\n',
-      'fetch=shallow\n',
+      'fetch=shallow filter\n',
       'server-option\n',
       'object-format=sha1\n',
     ]
@@ -71,14 +73,73 @@ interface FetchRequest {
   relative: boolean;
   done: boolean;
   includeTag: boolean;
+  /** `deepen-since`: commits older than this (seconds) are left out. */
+  since?: number;
+  /** `deepen-not`: commits these refs reach are left out. */
+  not: string[];
+  filter?: Filter;
+}
+
+const newRequest = (): FetchRequest => ({
+  wants: [],
+  haves: [],
+  clientShallow: new Set(),
+  depth: 0,
+  relative: false,
+  done: false,
+  includeTag: false,
+  not: [],
+});
+
+/** Whether the request deepens (or makes) a shallow history, by depth, date or excluded ref. */
+const deepens = (req: FetchRequest) => req.depth > 0 || req.since !== undefined || req.not.length > 0;
+
+/**
+ * The arguments of a fetch that v0's want section and v2's arguments share: `shallow`, the deepen
+ * forms and `filter`. False for any other line.
+ */
+function fetchArgument(
+  st: PlatformState,
+  project: ProjectRecord,
+  req: FetchRequest,
+  line: string,
+  prefix: string,
+): boolean {
+  if (line.startsWith('shallow ')) req.clientShallow.add(line.slice(8));
+  else if (line.startsWith('deepen ')) {
+    const n = Number(line.slice(7));
+    if (!/^[0-9]+$/.test(line.slice(7)) || !Number.isSafeInteger(n) || n <= 0)
+      throw new UploadError(`${prefix}bad deepen '${line.slice(7)}'`);
+    req.depth = n;
+  } else if (line === 'deepen-relative') req.relative = true;
+  else if (line.startsWith('deepen-since ')) {
+    const t = line.slice(13);
+    if (!/^[0-9]+$/.test(t)) throw new UploadError(`invalid deepen-since: ${line}`);
+    req.since = Number(t);
+  } else if (line.startsWith('deepen-not ')) {
+    const ref = line.slice(11);
+    // `expand_ref`: a ref the advertisement lists, by its full name or git's short forms.
+    const refs = listRefs(st, project).refs;
+    const hit = [ref, `refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`]
+      .map((n) => refs.find((r) => r.name === n))
+      .find((r) => r !== undefined);
+    if (!hit) throw new UploadError(`git upload-pack: deepen-not is not a ref: ${line}`);
+    if (req.not.length >= MAX_LINES) throw new UploadError('protocol error: too many lines');
+    req.not.push(hit.peeled ?? hit.id);
+  } else if (line.startsWith('filter ')) {
+    if (req.filter) throw new UploadError('multiple filter-specs cannot be combined');
+    req.filter = parseFilter(line.slice(7));
+  } else return false;
+  return true;
 }
 
 /** Whether `id` may be asked for: a ref's tip, or a commit the project's refs reach. */
 function checkWant(st: PlatformState, project: ProjectRecord, refs: RefList, id: string): void {
   if (!/^[0-9a-f]{40}$/.test(id)) throw new UploadError(`protocol error: bad want '${id}'`);
   if (refs.refs.some((r) => r.id === id || r.peeled === id)) return;
-  const store = objectsOf(st);
-  if (store.type(id) === 'commit' && reachableFrom(st, project, id)) return;
+  // `uploadpack.allowAnySHA1InWant` (Gitaly's setting, for partial clones' lazy fetches of blobs and
+  // trees): any object of the repository, which here is any object the project's refs reach.
+  if (reachableFrom(st, project, id)) return;
   throw new UploadError(`upload-pack: not our ref ${id}`);
 }
 
@@ -140,11 +201,61 @@ function deepen(
   return { boundary, unshallow };
 }
 
+/** The most commits `deepen-since` / `deepen-not` walk (each request's own bound). */
+export const DEEPEN_WALK_LIMIT = 1_000_000;
+
+/**
+ * `deepen_by_rev_list` (`--shallow-since`, `--shallow-exclude`): the commits the wants reach that are
+ * not older than `since` nor reached by an excluded ref; those with a parent left out are the boundary.
+ */
+function deepenByRevList(
+  store: ObjectStore,
+  req: FetchRequest,
+): { boundary: Set<string>; unshallow: Set<string> } {
+  const excluded = new Set<string>();
+  const stack = [...req.not];
+  while (stack.length > 0 && excluded.size < DEEPEN_WALK_LIMIT) {
+    const id = stack.pop()!;
+    if (excluded.has(id)) continue;
+    const c = store.commit(id);
+    if (!c) continue;
+    excluded.add(id);
+    stack.push(...c.parents);
+  }
+  const included = (id: string) => {
+    const c = store.commit(id);
+    return !!c && !excluded.has(id) && (req.since === undefined || c.committer.time >= req.since);
+  };
+  const selected = new Set<string>();
+  const walk: string[] = [];
+  for (const w of req.wants) {
+    let id = w;
+    for (let i = 0; i < 10 && store.type(id) === 'tag'; i++) id = store.tag(id)!.object;
+    if (included(id)) walk.push(id);
+  }
+  while (walk.length > 0 && selected.size < DEEPEN_WALK_LIMIT) {
+    const id = walk.pop()!;
+    if (selected.has(id)) continue;
+    selected.add(id);
+    for (const p of store.commit(id)!.parents) if (included(p)) walk.push(p);
+  }
+  if (selected.size === 0) throw new UploadError('no commits selected for shallow requests');
+  const boundary = new Set<string>();
+  const unshallow = new Set<string>();
+  for (const id of selected) {
+    const parents = store.commit(id)!.parents;
+    if (parents.some((p) => !selected.has(p))) boundary.add(id);
+    else if (req.clientShallow.has(id) && parents.length > 0) unshallow.add(id);
+  }
+  return { boundary, unshallow };
+}
+
 /** The shallow boundary a request asks for (none without `deepen`). */
 function boundaryOf(
   store: ObjectStore,
   req: FetchRequest,
 ): { boundary: Set<string>; unshallow: Set<string> } {
+  if (req.since !== undefined || req.not.length > 0) return deepenByRevList(store, req);
   if (req.depth <= 0) return { boundary: new Set(), unshallow: new Set() };
   // Relative: as deep again from where the client's history stops (`get_reachable_list`, depth + 1).
   if (req.relative) return deepen(store, [...req.clientShallow], req.depth + 1, req.clientShallow);
@@ -162,7 +273,8 @@ function fetchObjects(
   const store = objectsOf(st);
   const shallow = new Set(boundary);
   for (const s of req.clientShallow) if (!unshallow.has(s)) shallow.add(s);
-  const ids = reachableObjects(store, req.wants, req.haves, { shallow, haveShallow: req.clientShallow });
+  let ids = reachableObjects(store, req.wants, req.haves, { shallow, haveShallow: req.clientShallow });
+  if (req.filter) ids = applyFilter(store, ids, req.filter, req.wants);
   if (req.includeTag) {
     // Annotated tags whose commit is sent come along (`include-tag`).
     const sending = new Set(ids);
@@ -194,7 +306,13 @@ function* sidebandPack(store: ObjectStore, ids: string[], max: number): Generato
   if (size > 0) yield* sideband(1, Buffer.concat(pending), max);
 }
 
-function readWants(r: PktReader, req: FetchRequest, caps: Set<string>): void {
+function readWants(
+  st: PlatformState,
+  project: ProjectRecord,
+  r: PktReader,
+  req: FetchRequest,
+  caps: Set<string>,
+): void {
   let count = 0;
   for (;;) {
     const line = r.line();
@@ -205,14 +323,8 @@ function readWants(r: PktReader, req: FetchRequest, caps: Set<string>): void {
       const [id, ...rest] = line.slice(5).split(' ');
       if (req.wants.length === 0) for (const c of rest) caps.add(c);
       req.wants.push(id!);
-    } else if (line.startsWith('shallow ')) req.clientShallow.add(line.slice(8));
-    else if (line.startsWith('deepen ')) {
-      const n = Number(line.slice(7));
-      if (!Number.isInteger(n) || n <= 0)
-        throw new UploadError(`protocol error: bad deepen '${line.slice(7)}'`);
-      req.depth = n;
-    } else if (line === 'deepen-relative') req.relative = true;
-    else throw new UploadError(`protocol error: unexpected '${line}'`);
+    } else if (!fetchArgument(st, project, req, line, 'protocol error: '))
+      throw new UploadError(`protocol error: unexpected '${line}'`);
   }
 }
 
@@ -227,17 +339,9 @@ function shallowLines(boundary: Set<string>, unshallow: Set<string>, clientShall
 /** Protocol v0/v1's `POST git-upload-pack`, stateless: one round of negotiation, or the pack after `done`. */
 export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: Buffer): Generator<Buffer> {
   const r = new PktReader(body);
-  const req: FetchRequest = {
-    wants: [],
-    haves: [],
-    clientShallow: new Set(),
-    depth: 0,
-    relative: false,
-    done: false,
-    includeTag: false,
-  };
+  const req = newRequest();
   const caps = new Set<string>();
-  readWants(r, req, caps);
+  readWants(st, project, r, req, caps);
   // A client that wants nothing gets nothing (an up-to-date fetch).
   if (req.wants.length === 0) return;
   const refs = listRefs(st, project);
@@ -248,7 +352,7 @@ export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: B
   if (caps.has('deepen-relative')) req.relative = true;
   const store = objectsOf(st);
   const { boundary, unshallow } = boundaryOf(store, req);
-  if (req.depth > 0) yield Buffer.concat([...shallowLines(boundary, unshallow, req.clientShallow), FLUSH]);
+  if (deepens(req)) yield Buffer.concat([...shallowLines(boundary, unshallow, req.clientShallow), FLUSH]);
   const multi = caps.has('multi_ack_detailed') ? 2 : caps.has('multi_ack') ? 1 : 0;
   let last: string | undefined;
   let count = 0;
@@ -338,27 +442,14 @@ function lsRefs(st: PlatformState, project: ProjectRecord, args: string[]): Buff
 }
 
 function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Generator<Buffer> {
-  const req: FetchRequest = {
-    wants: [],
-    haves: [],
-    clientShallow: new Set(),
-    depth: 0,
-    relative: false,
-    done: false,
-    includeTag: false,
-  };
+  const req = newRequest();
   const store = objectsOf(st);
   for (const a of args) {
     if (a.startsWith('want ')) req.wants.push(a.slice(5));
     else if (a.startsWith('have ')) {
       const id = a.slice(5);
       if (ours(st, project, id)) req.haves.push(id);
-    } else if (a.startsWith('shallow ')) req.clientShallow.add(a.slice(8));
-    else if (a.startsWith('deepen ')) {
-      const n = Number(a.slice(7));
-      if (!Number.isInteger(n) || n <= 0) throw new UploadError(`fetch: bad deepen '${a.slice(7)}'`);
-      req.depth = n;
-    } else if (a === 'deepen-relative') req.relative = true;
+    } else if (fetchArgument(st, project, req, a, 'fetch: ')) continue;
     else if (a === 'done') req.done = true;
     else if (a === 'include-tag') req.includeTag = true;
     else if (!['thin-pack', 'ofs-delta', 'no-progress', 'sideband-all', 'wait-for-done'].includes(a))
@@ -374,7 +465,7 @@ function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Ge
     return;
   }
   const { boundary, unshallow } = boundaryOf(store, req);
-  if (req.depth > 0)
+  if (deepens(req))
     yield Buffer.concat([
       pkt('shallow-info\n'),
       ...shallowLines(boundary, unshallow, req.clientShallow),

@@ -12,7 +12,7 @@ import type { Draft } from 'immer';
 import { recordActivity } from '../../core/activity.js';
 import { write, type Ctx, type Fx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import type { PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
+import type { PipelineVariable, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { mergeRequestPipelineIfAny } from '../ci/mr-pipelines.js';
 import { projectVariables } from '../ci/model.js';
@@ -56,6 +56,8 @@ export interface ReceiveOptions {
   skipCi?: boolean;
   /** The request's base URL, for the merge request pipelines' variables. */
   base: string;
+  /** `git push -o ci.variable="KEY=value"`: variables of the push pipelines. */
+  variables?: readonly PipelineVariable[];
 }
 
 /** `Event::RESET_PROJECT_ACTIVITY_INTERVAL`: a project's `last_activity_at` moves at most hourly. */
@@ -103,7 +105,7 @@ export function postReceive(
   if (o.skipCi) return received;
   for (const ch of changes) {
     if (ch.next === BLANK_SHA) continue;
-    const id = pushPipeline(d, project, ch, o.userId, o.now);
+    const id = pushPipeline(d, project, ch, o.userId, o.now, o.variables ?? []);
     if (id !== undefined) received.pipelines.push(id);
   }
   for (const ch of changes) {
@@ -127,6 +129,7 @@ function pushPipeline(
   ch: RefChange,
   userId: number | null,
   now: string,
+  variables: readonly PipelineVariable[],
 ): number | undefined {
   const st = d as PlatformState;
   const sha = peel(objectsOf(st), ch.next);
@@ -134,6 +137,7 @@ function pushPipeline(
   if (config === undefined) return undefined;
   const vars: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const v of projectVariables(st, project.id)) vars[v.key] = v.value;
+  for (const v of variables) vars[v.key] = v.value;
   const facts = { ref: ch.name, tag: ch.kind === 'tag', source: 'push' };
   const jobs = yamlJobs(st, project, sha, config, facts, vars);
   if ('error' in jobs) return undefined;
@@ -144,7 +148,7 @@ function pushPipeline(
     sha,
     before_sha: ch.old,
     user_id: userId,
-    variables: [],
+    variables: [...variables],
     specs: jobs.specs,
     stages: jobs.stages,
     now,

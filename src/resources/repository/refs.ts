@@ -96,6 +96,8 @@ function refsFor(st: S, project: ProjectRecord, lazyDefault = true): Draft<RefsR
   if (Object.getPrototypeOf(refs.branches) !== null)
     refs.branches = Object.assign(dict<string>(), refs.branches);
   if (Object.getPrototypeOf(refs.tags) !== null) refs.tags = Object.assign(dict<string>(), refs.tags);
+  if (refs.others !== undefined && Object.getPrototypeOf(refs.others) !== null)
+    refs.others = Object.assign(dict<string>(), refs.others);
   if (refs.materialized !== true) {
     const d = project.default_branch;
     if (lazyDefault && d !== null && own(refs.branches, d) === undefined)
@@ -120,6 +122,34 @@ export function setRef(st: S, project: ProjectRecord, kind: RefKind, name: strin
   else table[name] = id;
 }
 
+/**
+ * The project's refs that are neither branches nor tags (notes, the platform's own refs, any namespace a
+ * push made), by full name, in byte order.
+ */
+export function otherRefs(st: PlatformState, project: ProjectRecord): [string, string][] {
+  const others = tget(st.refs, project.id)?.others;
+  if (others === undefined) return [];
+  return Object.keys(others)
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+    .map((name) => [name, others[name]!]);
+}
+
+/** The id a ref outside `refs/heads/` and `refs/tags/` names (its full name), or undefined. */
+export const otherTarget = (st: PlatformState, project: ProjectRecord, ref: string): string | undefined =>
+  own(tget(st.refs, project.id)?.others, ref);
+
+/** Points a ref outside `refs/heads/` and `refs/tags/` (full name) at `id`; null removes it. */
+export function setOtherRef(st: S, project: ProjectRecord, ref: string, id: string | null): void {
+  objectsFor(st);
+  const refs = refsFor(st, project);
+  if (id === null) {
+    if (refs.others !== undefined) delete refs.others[ref];
+    return;
+  }
+  refs.others ??= dict<string>();
+  refs.others[ref] = id;
+}
+
 /** `git rev-parse`'s subset the API takes: a branch, a tag, a full or abbreviated sha, `refs/...`. */
 export function resolveCommit(st: PlatformState, project: ProjectRecord, ref: string): string | undefined {
   const store = objectsOf(st);
@@ -142,7 +172,10 @@ export function resolveCommit(st: PlatformState, project: ProjectRecord, ref: st
   return hits.length === 1 ? hits[0] : undefined;
 }
 
-/** The ids the project's branches and tags name (annotated tags unpeeled). */
+/**
+ * The ids the project's refs name (annotated tags unpeeled): branches, tags and every other ref, so that
+ * what only a note or a merge request's ref reaches is the repository's, as git's `--all` counts it.
+ */
 export function refTips(st: PlatformState, project: ProjectRecord): string[] {
   const out: string[] = [];
   for (const kind of ['branch', 'tag'] as const)
@@ -150,6 +183,7 @@ export function refTips(st: PlatformState, project: ProjectRecord): string[] {
       const id = refTarget(st, project, kind, n);
       if (id !== undefined) out.push(id);
     }
+  for (const [, id] of otherRefs(st, project)) out.push(id);
   return out;
 }
 

@@ -6,6 +6,7 @@ import { nextId, type PlatformState } from '../../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../../core/table.js';
 import { type Project } from '../../projects/record.js';
 import { protectionsOf } from '../../repository/access.js';
+import { setOtherRef } from '../../repository/refs.js';
 import { objectsOf } from '../../repository/store.js';
 import {
   chunkAdd,
@@ -122,6 +123,10 @@ export function addDiffVersion(
     ...versionSnapshot(st as PlatformState, heads),
   });
   madd(st.issuables.idx.diffs, String(mr.id), id);
+  // `MergeRequest#fetch_ref!`: the target project keeps the source head at `ref_path`
+  // (`refs/merge-requests/:iid/head`), a fork's commits included, moved with every version.
+  const target = tget(st.projects, mr.project_id);
+  if (heads && target) setOtherRef(st, target, `refs/merge-requests/${mr.iid}/head`, heads.head);
   return id;
 }
 
