@@ -156,6 +156,32 @@ describe.skipIf(!hasGit)('push options and merge request refs', () => {
     );
   });
 
+  it('GET merge_ref merges into refs/merge-requests/:iid/merge, which git fetches; a closed MR is refused', async () => {
+    const res = await api('/projects/acme%2Fapp/merge_requests/1/merge_ref');
+    expect(res.status).toBe(200);
+    const { commit_id } = await json(res);
+    expect(commit_id).toMatch(/^[0-9a-f]{40}$/);
+    const other = join(root, 'merge-ref');
+    await git(['init', '-q', other]);
+    expect((await git(['fetch', '-q', url(), 'refs/merge-requests/1/merge'], other)).code).toBe(0);
+    expect((await git(['rev-parse', 'FETCH_HEAD'], other)).stdout.trim()).toBe(commit_id);
+    const mr = await json(await api('/projects/acme%2Fapp/merge_requests/1'));
+    // The merge of the source head into the target's: both parents, the target branch unmoved.
+    const parents = (await git(['log', '-1', '--format=%P', 'FETCH_HEAD'], other)).stdout.trim().split(' ');
+    const stable = await json(await api('/projects/acme%2Fapp/repository/branches/stable'));
+    expect(parents).toEqual([stable.commit.id, mr.sha]);
+    expect((await git(['log', '-1', '--format=%an%n%s', 'FETCH_HEAD'], other)).stdout).toBe(
+      "Bob Builder\nMerge branch 'feature' into 'stable'\n",
+    );
+    await api('/projects/acme%2Fapp/merge_requests/2', {
+      method: 'PUT',
+      body: JSON.stringify({ state_event: 'close' }),
+    });
+    const closed = await api('/projects/acme%2Fapp/merge_requests/2/merge_ref');
+    expect(closed.status).toBe(400);
+    expect(await json(closed)).toEqual({ message: 'Invalid argument' });
+  });
+
   it("a bad target is reported in the platform's alert box, and no MR is made", async () => {
     const dir = join(root, 'work');
     await git(['checkout', '-q', '-b', 'third'], dir);
