@@ -18,7 +18,7 @@ import { projectVariables } from '../ci/model.js';
 import { queuePipeline } from '../ci/pipelines.js';
 import { ciConfigAt, yamlJobs } from '../ci/yaml-pipeline.js';
 import { recordPush } from '../events/store.js';
-import { dispatch } from '../integrations/events.js';
+import { dispatch, emitEvent } from '../integrations/events.js';
 import type { PushedCommits } from '../integrations/kinds.js';
 import type { Project } from '../projects/model.js';
 import { MAX_CHECKED_COMMITS, pushRuleRefusal } from '../push_rules/check.js';
@@ -49,6 +49,7 @@ import {
   pushOptionsWarning,
   pushVariables,
   runMergeRequestOptions,
+  type OptionsOutcome,
   type PushOptions,
 } from './push-options.js';
 import { basesOf, basesView, connectivity, type Bases } from './quarantine.js';
@@ -418,7 +419,7 @@ function execute(
   const userId = actor.user?.id ?? null;
   const wasEmpty = project.default_branch === null;
   const pipelines: number[] = [];
-  let warnings: string[] = [];
+  let outcome: OptionsOutcome = { errors: [], created: [] };
   write(c, (d) => {
     // The pipelines below read the staged objects; they join the store once the write has committed.
     objectsFor(d);
@@ -458,7 +459,7 @@ function execute(
       }
     // `PostReceiveService#process_mr_push_options`, once the refs have moved.
     if (mrOptions !== undefined)
-      warnings = runMergeRequestOptions(
+      outcome = runMergeRequestOptions(
         d,
         proj as Project,
         actor.user,
@@ -473,7 +474,10 @@ function execute(
   store.admit();
 
   const after: string[] = [];
-  if (warnings.length > 0) after.push('', ...alertLines(pushOptionsWarning(push.raw, warnings)), '');
+  if (outcome.errors.length > 0)
+    after.push('', ...alertLines(pushOptionsWarning(push.raw, outcome.errors)), '');
+  // The merge requests the options made fire their hooks as the API's do.
+  for (const id of outcome.created) emitEvent(c, { kind: 'merge_request', id, before: null });
   const fx = c.get('fx');
   const base = requestBase(c);
   const proj = tget(state(c).projects, project.id)! as Project;

@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFauxlab, type Fauxlab } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { deliveries } from '../../../src/resources/integrations/delivery.js';
 import { json, localServers } from '../../helpers.js';
+import { listen as receiverListen } from '../hooks/receivers.js';
 import { hasGit, runGit } from './run-git.js';
 
 const scenario: ScenarioFile = {
   now: '2021-03-01T12:00:00.000Z',
+  settings: { allow_local_requests_from_web_hooks_and_services: true },
   users: [
     {
       username: 'root',
@@ -74,6 +77,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe.skipIf(!hasGit)('push options and merge request refs', () => {
   it('merge_request.create with target, title, labels makes the MR and says "View merge request"', async () => {
+    const receiver = await receiverListen();
+    const hook = await api('/projects/acme%2Fapp/hooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: receiver.url, merge_requests_events: true, push_events: false }),
+    });
+    expect(hook.status).toBe(201);
     const dir = join(root, 'work');
     expect((await git(['clone', '-q', url(), dir])).code).toBe(0);
     await git(['checkout', '-q', '-b', 'feature'], dir);
@@ -111,6 +120,12 @@ describe.skipIf(!hasGit)('push options and merge request refs', () => {
       force_remove_source_branch: true,
       assignees: [expect.objectContaining({ username: 'bob' })],
       author: expect.objectContaining({ username: 'bob' }),
+    });
+    // The merge request made by the option fires its hook as one made through the API does.
+    await deliveries(fx.clock).settled();
+    const opened = receiver.received.find((x) => x.headers['x-gitlab-event'] === 'Merge Request Hook');
+    expect(opened?.body).toMatchObject({
+      object_attributes: { iid: 1, action: 'open', source_branch: 'feature' },
     });
     // The target keeps the source head as refs/merge-requests/1/head: advertised, fetchable by name.
     const ls = await git(['ls-remote', url(), 'refs/merge-requests/*']);
