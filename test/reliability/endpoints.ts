@@ -390,6 +390,13 @@ export const ENDPOINTS: Endpoint[] = [
   }),
   // `not_found!("Merge Request") unless can?(current_user, :read_merge_request, user_project)` first.
   project('GET /projects/:id/merge_requests/:merge_request_iid', () => '/merge_requests/1', mrHidden),
+  // `find_project_merge_request`: the finder's `404 Not found` for a reader of the project who may not
+  // read merge requests; the merge into refs/merge-requests/1/merge for one who may.
+  project(
+    'GET /projects/:id/merge_requests/:merge_request_iid/merge_ref',
+    () => '/merge_requests/1/merge_ref',
+    (c) => (!c.visible ? PNF : readsMr(c) ? [200] : RNF),
+  ),
   ...(['participants', 'commits', 'changes'] as const).map((x) =>
     project(
       `GET /projects/:id/merge_requests/:merge_request_iid/${x}`,

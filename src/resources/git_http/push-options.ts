@@ -131,9 +131,15 @@ function builtText(
   return { title: subject!.trim(), description: body === '' ? null : body };
 }
 
+/** What the merge request options did: the errors collected, and the merge requests made. */
+export interface OptionsOutcome {
+  errors: string[];
+  created: number[];
+}
+
 /**
- * `PushOptionsHandlerService#execute` inside the push's write: the errors it collects (an empty list
- * when all went well). Each pushed branch other than the default has its open merge request updated,
+ * `PushOptionsHandlerService#execute` inside the push's write: the errors it collects (none when all
+ * went well) and the merge requests it made. Each pushed branch other than the default has its open merge request updated,
  * or, with `merge_request.create`, a new one into `merge_request.target` (default: the default branch).
  */
 export function runMergeRequestOptions(
@@ -143,9 +149,10 @@ export function runMergeRequestOptions(
   changes: readonly BranchChange[],
   opts: OptionValues,
   now: string,
-): string[] {
+): OptionsOutcome {
   const st = d as PlatformState;
   const errors: string[] = [];
+  const created: number[] = [];
   const branches = [
     ...new Set(
       changes
@@ -162,12 +169,12 @@ export function runMergeRequestOptions(
   const target = str(opts.get('target'));
   if (target !== undefined && refTarget(st, project, 'branch', target) === undefined)
     errors.push(`Branch ${target} does not exist`);
-  if (errors.length > 0 || !user) return errors;
+  if (errors.length > 0 || !user) return { errors, created };
   const title = str(opts.get('title'));
   // `Issuable` validates the title's length (`validates :title, length: { maximum: 255 }`): the
   // merge request is not saved, and the error is the push's warning.
   if (title !== undefined && [...title].length > 255)
-    return ['Title is too long (maximum is 255 characters)'];
+    return { errors: ['Title is too long (maximum is 255 characters)'], created };
   const labels = (opts.get('label') as string[] | undefined) ?? [];
   const unlabels = (opts.get('unlabel') as string[] | undefined) ?? [];
   const description = str(opts.get('description'));
@@ -205,7 +212,7 @@ export function runMergeRequestOptions(
     const built = builtText(st, project, peel(objectsOf(st), head), into, branch);
     const add = labelIdsFor(d, project, labels, a.developer, now);
     const remove = labelIdsFor(d, project, unlabels, false, now);
-    createMergeRequest(
+    const id = createMergeRequest(
       d,
       {
         project_id: project.id,
@@ -222,8 +229,9 @@ export function runMergeRequestOptions(
       },
       now,
     );
+    created.push(id);
   }
-  return errors;
+  return { errors, created };
 }
 
 /** The open merge request from `branch` of the project, into the project (`from_source_branches`). */

@@ -31,6 +31,7 @@ import {
   setRef,
   type RefKind,
 } from '../repository/refs.js';
+import { emitEvent } from '../integrations/events.js';
 import { announceReceived, postReceive } from '../repository/post-receive.js';
 import { objectsFor, objectsOf } from '../repository/store.js';
 import { setting } from '../settings/model.js';
@@ -43,6 +44,7 @@ import {
   pushOptionsWarning,
   pushVariables,
   runMergeRequestOptions,
+  type OptionsOutcome,
   type PushOptions,
 } from './push-options.js';
 import { basesOf, basesView, connectivity, type Bases } from './quarantine.js';
@@ -412,7 +414,7 @@ function execute(
   const userId = actor.user?.id ?? null;
   const wasEmpty = project.default_branch === null;
   const base = requestBase(c);
-  let warnings: string[] = [];
+  let outcome: OptionsOutcome = { errors: [], created: [] };
   const received = write(c, (d) => {
     // The pipelines postReceive makes read the staged objects; they join the store once the write has
     // committed.
@@ -444,7 +446,7 @@ function execute(
     const done = postReceive(d, project.id, changes, { userId, now, wasEmpty, skipCi, base, variables });
     // `PostReceiveService#process_mr_push_options`, once the refs have moved.
     if (mrOptions !== undefined)
-      warnings = runMergeRequestOptions(
+      outcome = runMergeRequestOptions(
         d,
         proj as Project,
         actor.user,
@@ -460,7 +462,10 @@ function execute(
   store.admit();
 
   const after: string[] = [];
-  if (warnings.length > 0) after.push('', ...alertLines(pushOptionsWarning(push.raw, warnings)), '');
+  if (outcome.errors.length > 0)
+    after.push('', ...alertLines(pushOptionsWarning(push.raw, outcome.errors)), '');
+  // The merge requests the options made fire their hooks as the API's do.
+  for (const id of outcome.created) emitEvent(c, { kind: 'merge_request', id, before: null });
   announceReceived(c.get('fx'), base, received);
   const proj = tget(state(c).projects, project.id)! as Project;
   for (const cmd of accepted) after.push(...mergeRequestUrl(state(c), proj, cmd, base));

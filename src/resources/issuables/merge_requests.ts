@@ -43,6 +43,7 @@ import {
   deleteMergeRequest,
   duplicateMergeRequest,
   checkedMergeStatus,
+  updateMergeRef,
   labelIdsFor,
   mergeMergeRequest,
   requestMergeCheck,
@@ -433,6 +434,30 @@ function mergeRoute(c: Ctx): Response {
   return sendMergeRequest(c, mr.id, 200, project);
 }
 
+/**
+ * `GET .../merge_ref` (13.12 `lib/api/merge_requests.rb`): `MergeabilityCheckService#execute(recheck:
+ * true)`, which merges into `refs/merge-requests/:iid/merge` and answers its commit as `commit_id`; 400
+ * `Invalid argument` for a merge request that is not open, `Merge request is not mergeable` when it
+ * cannot be merged (conflicts, a missing branch).
+ */
+function mergeRefRoute(c: Ctx): Response {
+  const prm = parse(c, iidShape);
+  const project = loadProject(c);
+  const mr = findMergeRequest(c, project, prm.merge_request_iid);
+  if (mr.state !== 'opened') throw apiError(400, 'Invalid argument');
+  const st = state(c);
+  if (checkedMergeStatus(st, mr) !== 'can_be_merged' || headsOf(st, mr) === undefined)
+    throw apiError(400, 'Merge request is not mergeable');
+  const now = c.get('fx').clock.iso();
+  const fullRef = `${project.path_with_namespace}!${mr.iid}`;
+  const closes = mget(st.issuables.idx.closing, `m${mr.id}`);
+  const id = write(c, (d) =>
+    updateMergeRef(d, mr.id, now, defaultMergeCommitMessage(st, mr, closes, fullRef)),
+  );
+  if (id === undefined) throw apiError(400, 'Merge ref cannot be updated');
+  return c.json({ commit_id: id });
+}
+
 function participantsRoute(c: Ctx): Response {
   const prm = parse(c, { ...iidShape, ...paginationParams });
   const project = loadProject(c);
@@ -580,6 +605,7 @@ export function mergeRequestsRoutes(r: ApiRouter): void {
   r.put('/projects/:id/merge_requests/:merge_request_iid/merge', mergeRoute);
   r.put('/projects/:id/merge_requests/:merge_request_iid/rebase', rebase);
   r.get('/projects/:id/merge_requests/:merge_request_iid/participants', participantsRoute);
+  r.get('/projects/:id/merge_requests/:merge_request_iid/merge_ref', mergeRefRoute);
   r.get('/projects/:id/merge_requests/:merge_request_iid/commits', commitsRoute);
   r.get('/projects/:id/merge_requests/:merge_request_iid/changes', changesRoute);
   r.get('/projects/:id/merge_requests/:merge_request_iid/closes_issues', closesIssues);

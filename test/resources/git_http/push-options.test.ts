@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFauxlab, type Fauxlab } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { deliveries } from '../../../src/resources/integrations/delivery.js';
 import { json, localServers } from '../../helpers.js';
+import { listen as receiverListen } from '../hooks/receivers.js';
 import { hasGit, runGit } from './run-git.js';
 
 const scenario: ScenarioFile = {
   now: '2021-03-01T12:00:00.000Z',
+  settings: { allow_local_requests_from_web_hooks_and_services: true },
   users: [
     {
       username: 'root',
@@ -74,6 +77,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe.skipIf(!hasGit)('push options and merge request refs', () => {
   it('merge_request.create with target, title, labels makes the MR and says "View merge request"', async () => {
+    const receiver = await receiverListen();
+    const hook = await api('/projects/acme%2Fapp/hooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: receiver.url, merge_requests_events: true, push_events: false }),
+    });
+    expect(hook.status).toBe(201);
     const dir = join(root, 'work');
     expect((await git(['clone', '-q', url(), dir])).code).toBe(0);
     await git(['checkout', '-q', '-b', 'feature'], dir);
@@ -111,6 +120,12 @@ describe.skipIf(!hasGit)('push options and merge request refs', () => {
       force_remove_source_branch: true,
       assignees: [expect.objectContaining({ username: 'bob' })],
       author: expect.objectContaining({ username: 'bob' }),
+    });
+    // The merge request made by the option fires its hook as one made through the API does.
+    await deliveries(fx.clock).settled();
+    const opened = receiver.received.find((x) => x.headers['x-gitlab-event'] === 'Merge Request Hook');
+    expect(opened?.body).toMatchObject({
+      object_attributes: { iid: 1, action: 'open', source_branch: 'feature' },
     });
     // The target keeps the source head as refs/merge-requests/1/head: advertised, fetchable by name.
     const ls = await git(['ls-remote', url(), 'refs/merge-requests/*']);
@@ -154,6 +169,32 @@ describe.skipIf(!hasGit)('push options and merge request refs', () => {
     expect((await git(['ls-remote', url(), `refs/merge-requests/${iid}/head`])).stdout).toBe(
       `${head}\trefs/merge-requests/${iid}/head\n`,
     );
+  });
+
+  it('GET merge_ref merges into refs/merge-requests/:iid/merge, which git fetches; a closed MR is refused', async () => {
+    const res = await api('/projects/acme%2Fapp/merge_requests/1/merge_ref');
+    expect(res.status).toBe(200);
+    const { commit_id } = await json(res);
+    expect(commit_id).toMatch(/^[0-9a-f]{40}$/);
+    const other = join(root, 'merge-ref');
+    await git(['init', '-q', other]);
+    expect((await git(['fetch', '-q', url(), 'refs/merge-requests/1/merge'], other)).code).toBe(0);
+    expect((await git(['rev-parse', 'FETCH_HEAD'], other)).stdout.trim()).toBe(commit_id);
+    const mr = await json(await api('/projects/acme%2Fapp/merge_requests/1'));
+    // The merge of the source head into the target's: both parents, the target branch unmoved.
+    const parents = (await git(['log', '-1', '--format=%P', 'FETCH_HEAD'], other)).stdout.trim().split(' ');
+    const stable = await json(await api('/projects/acme%2Fapp/repository/branches/stable'));
+    expect(parents).toEqual([stable.commit.id, mr.sha]);
+    expect((await git(['log', '-1', '--format=%an%n%s', 'FETCH_HEAD'], other)).stdout).toBe(
+      "Bob Builder\nMerge branch 'feature' into 'stable'\n",
+    );
+    await api('/projects/acme%2Fapp/merge_requests/2', {
+      method: 'PUT',
+      body: JSON.stringify({ state_event: 'close' }),
+    });
+    const closed = await api('/projects/acme%2Fapp/merge_requests/2/merge_ref');
+    expect(closed.status).toBe(400);
+    expect(await json(closed)).toEqual({ message: 'Invalid argument' });
   });
 
   it("a bad target is reported in the platform's alert box, and no MR is made", async () => {

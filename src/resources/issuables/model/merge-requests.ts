@@ -496,6 +496,28 @@ export function mergeMergeRequest(st: S, id: number, userId: number, now: string
 }
 
 /**
+ * `MergeRequests::MergeToRefService` as the mergeability check runs it: the merge of the source head
+ * into the target's, committed by the merge request's author with its default merge commit message,
+ * kept in the target project as `refs/merge-requests/:iid/merge` (`merge_ref_path`); the target branch
+ * does not move. Returns the commit, or undefined when a branch is missing.
+ */
+export function updateMergeRef(st: S, id: number, now: string, message: string): string | undefined {
+  const mr = tget(st.issuables.mergeRequests, id)!;
+  const h = headsOf(st as PlatformState, mr);
+  const project = tget(st.projects, mr.project_id);
+  if (!h || !project) return undefined;
+  const author = tget(st.users, mr.author_id);
+  const time = Math.floor(Date.parse(now) / 1000);
+  const who = author
+    ? { name: author.name, email: author.commit_email ?? author.email, time }
+    : { name: 'Ghost User', email: 'ghost@example.com', time };
+  const tree = mergedTree(objectsOf(st as PlatformState), h);
+  const commit = putCommit(st, tree, [h.start, h.head], who, who, message);
+  setOtherRef(st, project, `refs/merge-requests/${mr.iid}/merge`, commit);
+  return commit;
+}
+
+/**
  * Diff versions and mergeability after a push: open merge requests from the pushed branch get a new
  * version (`reload_diff`), and every open merge request from or into it is checked again.
  */
