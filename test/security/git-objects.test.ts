@@ -4,9 +4,8 @@
  * refs reach, a pool's objects for a fork of a public project, and what the push itself carries. A
  * declined push leaves nothing behind. Each refusal reads as the refusal of an id nobody has.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -18,9 +17,9 @@ import { writePack } from '../../src/resources/repository/pack.js';
 import { objectsOf } from '../../src/resources/repository/store.js';
 import { localServers } from '../helpers.js';
 import { reliabilityFx } from '../reliability/world.js';
+import { hasGit, runGit } from '../resources/git_http/run-git.js';
 import { expectUnharmed } from './canary.js';
 
-const GIT = '/usr/bin/git';
 const ZERO = '0'.repeat(40);
 /** An id no object has (its content is not a git object's). */
 const NOBODY = 'f00d'.repeat(10);
@@ -395,42 +394,12 @@ describe("security: a fetch reveals no other project's ids", () => {
   });
 });
 
-const hasGit = existsSync(GIT);
 let root: string;
 let base: string;
 let gfx: Fauxlab;
 const listen = localServers();
 
-function git(args: string[], cwd = root): Promise<{ code: number; stderr: string; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      GIT,
-      args,
-      {
-        cwd,
-        timeout: 60_000,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: root,
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_AUTHOR_NAME: 'Git User',
-          GIT_AUTHOR_EMAIL: 'git@example.com',
-          GIT_COMMITTER_NAME: 'Git User',
-          GIT_COMMITTER_EMAIL: 'git@example.com',
-          GIT_AUTHOR_DATE: '1614600000 +0000',
-          GIT_COMMITTER_DATE: '1614600000 +0000',
-        },
-      },
-      (err, stdout, stderr) =>
-        resolve({
-          code: err ? ((err as { code?: number }).code ?? 1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        }),
-    );
-  });
-}
+const git = (args: string[], cwd = root) => runGit(root, args, cwd);
 
 describe.skipIf(!hasGit)('security: a declined push leaves nothing behind (git)', () => {
   beforeAll(async () => {
