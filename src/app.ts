@@ -39,6 +39,7 @@ import type { PendingRequest, Probe, RequestEnv } from './host/env.js';
 import type { Binding, Fauxlab, FauxlabOptions, Snapshot } from './host/instance.js';
 import { withSecurityHeaders } from './host/security.js';
 import { buildTable, NO_MATCH, sharedTable } from './host/table.js';
+import { Throttles, throttlesOn } from './host/throttle.js';
 
 export type { Binding, FaultControl, Fauxlab, FauxlabOptions, Snapshot } from './host/instance.js';
 export { DEFAULT_MAX_BODY_SIZE } from './host/body-cap.js';
@@ -106,6 +107,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
   const logger = options.logger ?? ((msg, err) => console.error(msg, err));
   const journal = new Journal(journalOptions(options.journal));
   const faults = new Faults(options.seed ?? scenario.seed);
+  const throttles = new Throttles();
   const initialFaults = options.faults ?? [];
   for (const f of initialFaults) faults.add(f);
   const named = new Map<string, Snapshot>();
@@ -151,7 +153,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     }
     // Background work that fell due since the last request happens before this one is answered.
     if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
-    if (faults.size > 0 || !isApiUrl(request.url)) return fullFetch(request, env);
+    if (faults.size > 0 || !isApiUrl(request.url) || throttlesOn(store.state)) return fullFetch(request, env);
     if (request.method !== 'GET') return leanWrite(request, env);
     const t0 = performance.now();
     const at = journal.enabled ? clock.ms() : 0;
@@ -439,6 +441,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
       clock.set(new Date(initialClock()));
       journal.reset();
       faults.reset();
+      throttles.reset();
       for (const f of initialFaults) faults.add(f);
       named.clear();
     },
@@ -465,6 +468,7 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     instance,
     journal,
     faults,
+    throttles,
     explain: options.explain ?? false,
     controlPlane: options.controlPlane ?? true,
     ...(options.controlPlaneToken !== undefined && { controlPlaneToken: options.controlPlaneToken }),

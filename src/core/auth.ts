@@ -82,12 +82,13 @@ export function findUser(state: PlatformState, idOrUsername: string | number): U
   return id === undefined ? undefined : tget(state.users, id);
 }
 
-function tokenExpired(c: Ctx, t: TokenRecord): boolean {
+function expiredAt(t: TokenRecord, now: number): boolean {
   if (!t.expires_at) return false;
-  const now = c.get('fx').clock.ms();
   // Personal tokens carry a date and stop working when that day begins.
   return now >= Date.parse(t.expires_at.length === 10 ? `${t.expires_at}T00:00:00Z` : t.expires_at);
 }
+
+const tokenExpired = (c: Ctx, t: TokenRecord): boolean => expiredAt(t, c.get('fx').clock.ms());
 
 function validateToken(c: Ctx, t: TokenRecord, scopes: string[]): void {
   if (tokenExpired(c, t)) throw invalidToken(EXPIRED);
@@ -187,3 +188,36 @@ export function requireAdmin(c: Ctx): UserRecord {
 }
 
 export const isAdmin = (c: Ctx) => c.get('viewer').user?.admin === true;
+
+/**
+ * The user a request's API credential names, found without failing, as Rack::Attack's
+ * `authenticated_user_id([:api])` does before the request reaches the API (`Gitlab::RackAttack::Request`):
+ * a personal, impersonation or OAuth token in the `Private-Token` or `Authorization: Bearer` header or
+ * the `private_token` / `access_token` query param, or a CI job token. A credential that would fail
+ * authentication (unknown, expired, revoked, a blocked user) names nobody: the request is throttled as
+ * unauthenticated.
+ */
+export function credentialUserId(fx: Fx, request: Request): number | null {
+  const st = fx.store.state;
+  const h = request.headers;
+  const q = request.url.includes('?') ? new URL(request.url).searchParams : undefined;
+  const authz = h.get('authorization') ?? '';
+  const bearer = /^bearer\s+/i.test(authz) ? authz.replace(/^bearer\s+/i, '').trim() : '';
+  const secrets = [
+    h.get('private-token'),
+    bearer,
+    q?.get('private_token'),
+    q?.get('access_token'),
+    h.get('job-token'),
+    q?.get('job_token'),
+  ];
+  const now = fx.clock.ms();
+  for (const s of secrets) {
+    if (!s) continue;
+    const t = lookupToken(fx, st, s);
+    if (!t || t.revoked || expiredAt(t, now)) continue;
+    const user = tget(st.users, t.user_id);
+    if (user && user.state !== 'blocked' && user.state !== 'ldap_blocked') return user.id;
+  }
+  return null;
+}

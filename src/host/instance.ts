@@ -10,6 +10,7 @@ import type { PlatformState, Tier } from '../core/state.js';
 import type { Scenario, ScenarioInput } from '../scenario/index.js';
 import type { Fault, FaultSpec, Faults } from '../testing/faults.js';
 import type { Journal, JournalOptions, RequestLog } from '../testing/journal.js';
+import type { Throttles } from './throttle.js';
 
 export interface FauxlabOptions {
   /** A scenario object, or the path of a JSON or YAML scenario file. Default: an empty world. */
@@ -152,6 +153,8 @@ export interface Binding {
   instance: Fauxlab;
   journal: Journal;
   faults: Faults;
+  /** Rack::Attack's counters (host/throttle.ts). */
+  throttles: Throttles;
   explain: boolean;
   controlPlane: boolean;
   controlPlaneToken?: string;

@@ -17,6 +17,7 @@ import { normalisePath } from '../testing/match.js';
 import { bodySizeMiddleware } from './body-cap.js';
 import { binding, type C, type RequestEnv } from './env.js';
 import { faultMiddleware } from './fault-middleware.js';
+import { throttleMiddleware } from './throttle-middleware.js';
 import { journalMiddleware } from './journal-middleware.js';
 import { clientClosed, CLIENT_CLOSED } from '../testing/journal.js';
 import { headerSafe, securityHeaders } from './security.js';
@@ -65,6 +66,7 @@ export function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
   app.use('*', journalMiddleware);
   app.use('*', bodySizeMiddleware);
   app.use('*', faultMiddleware);
+  app.use('*', throttleMiddleware);
   app.use('*', async (c, next) => {
     c.set('fx', binding(c).fx);
     // Before the response exists: set afterwards, Hono would rebuild the response around a stream.
