@@ -1,8 +1,7 @@
 /** Remote mirror rules: `RemoteMirror`'s URL validation and masking, and the writes. */
 import type { Draft } from 'immer';
 import { nextId, type PlatformState } from '../../core/state.js';
-import type { Project } from '../projects/model.js';
-import { madd, mget, mremove, tdelete, tget, tset, tvalues } from '../../core/table.js';
+import { madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import type { RemoteMirrorRecord } from './store.js';
 import { validateLiteralUrl } from '../../core/url-blocker.js';
 
@@ -28,24 +27,6 @@ export function literalUrlProblem(url: string): string | null {
   return r.ok ? null : `is blocked: ${r.message}`;
 }
 
-/** `url_inside_fork_network`: the mirror of a forked project stays in its fork network. */
-export function forkNetworkProblem(
-  url: string,
-  forkNetwork: readonly string[] | null,
-  host: string,
-): string | null {
-  if (!forkNetwork) return null;
-  const u = new URL(url);
-  // `Project.find_by_url`: this instance's host and a project's path, `.git` or not.
-  const path = decodeURIComponent(u.pathname)
-    .replace(/^\//, '')
-    .replace(/\.git$/, '')
-    .toLowerCase();
-  if (u.host.toLowerCase() !== host.toLowerCase() || !forkNetwork.includes(path))
-    return 'URL must be inside the fork network';
-  return null;
-}
-
 /** `SafeUrl#safe_url(allowed_usernames: %w[git])`: the password and any user but `git` masked. */
 export function safeUrl(url: string): string {
   let u: URL;
@@ -57,32 +38,6 @@ export function safeUrl(url: string): string {
   if (u.password) u.password = '*****';
   if (u.username && u.username !== 'git') u.username = '*****';
   return decodeURI(u.toString());
-}
-
-/**
- * The paths of the project's fork network (its root and every fork below it), or null when the project
- * has never been forked nor is a fork.
- */
-export function forkNetwork(st: PlatformState, project: Project): string[] | null {
-  if (project.forked_from_project_id === null && project.forks_count === 0) return null;
-  let root = project;
-  while (root.forked_from_project_id !== null) {
-    const parent = tget(st.projects, root.forked_from_project_id) as Project | undefined;
-    if (!parent) break;
-    root = parent;
-  }
-  // Forks point at their parent only: walk down from the root, a generation at a time.
-  const members = new Set<number>([root.id]);
-  const all = tvalues(st.projects) as Project[];
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of all)
-      if (p.forked_from_project_id !== null && members.has(p.forked_from_project_id) && !members.has(p.id)) {
-        members.add(p.id);
-        grew = true;
-      }
-  }
-  return [...members].map((id) => tget(st.projects, id)!.path_with_namespace.toLowerCase());
 }
 
 export function projectMirrors(st: PlatformState, projectId: number): RemoteMirrorRecord[] {

@@ -6,22 +6,14 @@
 import { ACCESS, findProject, projectAccess } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { recordNotFound, unauthorized, validationError } from '../../core/errors.js';
-import { paginate, paginationParams, requestBase } from '../../core/pagination.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import { tget } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import { setting } from '../settings/model.js';
 import { publicUrlProblem } from '../settings/outbound.js';
-import {
-  createMirror,
-  forkNetwork,
-  forkNetworkProblem,
-  MIRROR_URL,
-  projectMirrors,
-  safeUrl,
-  updateMirror,
-} from './model.js';
+import { createMirror, MIRROR_URL, projectMirrors, safeUrl, updateMirror } from './model.js';
 import type { RemoteMirrorRecord } from './store.js';
 
 /** `user_project`, then `admin_remote_mirror`: administrators, or maintainers while mirroring is on. */
@@ -62,17 +54,12 @@ export function remoteMirrorsRoutes(r: ApiRouter): void {
   });
 
   r.post('/projects/:id/remote_mirrors', async (c) => {
-    let proj = mirrorProject(c);
+    const proj = mirrorProject(c);
     const prm = parse(c, { url: p.str().required(), ...flags });
+    // The fork-network rule (`import_url_inside_fork_network`, EE) is a project's pull mirror's, not a
+    // push mirror's: a fork may push to any public URL.
     const problem =
-      prm.url.trim() === ''
-        ? "can't be blank"
-        : ((await publicUrlProblem(c.get('fx'), prm.url, MIRROR_URL)) ??
-          forkNetworkProblem(
-            prm.url,
-            forkNetwork(state(c), (proj = mirrorProject(c))),
-            new URL(requestBase(c)).host,
-          ));
+      prm.url.trim() === '' ? "can't be blank" : await publicUrlProblem(c.get('fx'), prm.url, MIRROR_URL);
     if (problem) throw validationError({ url: [problem] });
     const now = c.get('fx').clock.iso();
     const id = write(c, (d) => createMirror(d, proj.id, prm, now));

@@ -84,17 +84,23 @@ describe('remote mirrors', () => {
     }
   });
 
-  it('POST /projects/:id/remote_mirrors: a forked project mirrors only inside its fork network', async () => {
+  it('POST /projects/:id/remote_mirrors: a project in a fork network pushes to any public URL', async () => {
+    // `import_url_inside_fork_network` (EE) binds a fork's pull mirror, not its push mirrors.
     const fx = world();
     const fork = await call(fx, 'POST', `${APP}/fork`, 'maint', {
       namespace_path: 'maint',
       path: 'app-fork',
     });
     expect(fork.status).toBe(201);
-    const outside = await call(fx, 'POST', MIRRORS, 'maint', { url: 'https://mirror.example.com/a.git' });
-    expect(await body(outside)).toEqual({ message: { url: ['URL must be inside the fork network'] } });
-    const inside = await call(fx, 'POST', MIRRORS, 'maint', { url: 'http://localhost/maint/app-fork.git' });
-    expect(await body(inside)).toEqual({
+    const forkMirrors = `/api/v4/projects/${(await body(fork)).id}/remote_mirrors`;
+    for (const path of [MIRRORS, forkMirrors]) {
+      const outside = await call(fx, 'POST', path, 'maint', { url: 'https://mirror.example.com/a.git' });
+      expect([outside.status, (await body(outside)).url]).toEqual([201, 'https://mirror.example.com/a.git']);
+    }
+    const local = await call(fx, 'POST', forkMirrors, 'maint', {
+      url: 'http://localhost/maint/app-fork.git',
+    });
+    expect(await body(local)).toEqual({
       message: { url: ['is blocked: Requests to localhost are not allowed'] },
     });
   });
