@@ -11,12 +11,12 @@ import {
   emptyTable,
   isDraftNode,
   peekAt,
-  upgradeTables,
   type Index,
   type MultiIndex,
   type Table,
 } from './table.js';
 
+import { upgradeTables } from './table-upgrade.js';
 export type Tier = 'free' | 'premium' | 'ultimate';
 export type Visibility = 'private' | 'internal' | 'public';
 
