@@ -4,77 +4,26 @@
  * bound to each request through the request's env. Creating an instance therefore registers nothing.
  */
 import { parseVersion } from './core/versions.js';
-import { types } from 'node:util';
-import { Hono } from 'hono';
-import { recordActivity } from './core/activity.js';
 import { Clock } from './core/clock.js';
-import { iget, tget } from './core/table.js';
-import type { Env, Fx } from './core/context.js';
-import { chunkResponse, madeOf, materialize, plainHeaders, plainResponse } from './core/respond.js';
-import { ResponseMemo, type Kept } from './core/memo.js';
+import type { Fx } from './core/context.js';
+import { ResponseMemo } from './core/memo.js';
 import { Renderings } from './core/render-cache.js';
-import { ApiError } from './core/errors.js';
-import type { PlatformState } from './core/state.js';
 import { Store } from './core/store.js';
 import { defaultResolver } from './core/url-blocker.js';
-import { settleJobs } from './core/jobs.js';
-import { asFetch, knownBody, knownText, lightRequest } from './core/fetch.js';
 import { AREAS } from './resources/index.js';
-import { loadOnce } from './scenario/loaded.js';
-import { buildWorld, type Scenario, type ScenarioInput } from './scenario/index.js';
 import { Faults } from './testing/faults.js';
-import {
-  captureResponse,
-  Journal,
-  journalBodyKept,
-  journalHeaders,
-  PendingEntry,
-  requestLog,
-  type JournalEntry,
-  type JournalOptions,
-} from './testing/journal.js';
+import { Journal, type JournalOptions } from './testing/journal.js';
 import { DEFAULT_MAX_BODY_SIZE } from './host/body-cap.js';
-import { ALREADY_SENT, deliver, MOUNTED, rawHeadersOf } from './host/deliver.js';
-import type { PendingRequest, Probe, RequestEnv } from './host/env.js';
-import type { Binding, Fauxlab, FauxlabOptions, Snapshot } from './host/instance.js';
-import { withSecurityHeaders } from './host/security.js';
-import { buildTable, NO_MATCH, sharedTable } from './host/table.js';
-import { Throttles, throttlesOn } from './host/throttle.js';
+import { dispatcher } from './host/dispatch.js';
+import type { Binding, Fauxlab, FauxlabOptions } from './host/instance.js';
+import { instanceApp, instanceOf } from './host/instance-api.js';
+import { buildTable, sharedTable } from './host/table.js';
+import { Throttles } from './host/throttle.js';
+import { openWorld } from './host/world.js';
 
 export type { Binding, FaultControl, Fauxlab, FauxlabOptions, Snapshot } from './host/instance.js';
 export { DEFAULT_MAX_BODY_SIZE } from './host/body-cap.js';
-
-/** Whether a URL's raw path is under `/api/v4/` (the routes the lean path may answer). */
-function isApiUrl(url: string): boolean {
-  const start = url.indexOf('/', url.indexOf('://') + 3);
-  return start >= 0 && url.startsWith('/api/v4/', start);
-}
-
-/**
- * `{ ...env, fauxlab, probe }`. A Node server's bindings (`{ incoming, outgoing }`, nothing else) are
- * written out: V8 made the spread object, with the two members added after, about a microsecond, and
- * each later read of its members as much again.
- */
-function requestEnv(env: object | undefined, fauxlab: Binding, probe: Probe): object {
-  if (env === undefined || env === null) return { fauxlab, probe };
-  if (isNodeBindings(env)) return { incoming: env.incoming, outgoing: env.outgoing, fauxlab, probe };
-  return { ...env, fauxlab, probe };
-}
-
-/**
- * Whether what a spread of `env` copies is exactly `incoming` and `outgoing`, in that order: its own
- * enumerable members (a getter is read once either way; the prototype is not copied).
- */
-function isNodeBindings(env: object): env is { incoming: unknown; outgoing: unknown } {
-  if (types.isProxy(env)) return false;
-  const keys = Object.keys(env);
-  return (
-    keys.length === 2 &&
-    keys[0] === 'incoming' &&
-    keys[1] === 'outgoing' &&
-    Object.getOwnPropertySymbols(env).length === 0
-  );
-}
+export { DEFAULT_START } from './host/world.js';
 
 /** Default cap on the bytes of all uploads together. */
 export const DEFAULT_MAX_UPLOADS_TOTAL = 512 * 1024 * 1024;
@@ -85,39 +34,14 @@ function journalOptions(o: FauxlabOptions['journal']): JournalOptions {
   return o ?? {};
 }
 
-export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
-  const version = options.version === undefined ? undefined : parseVersion(options.version);
-  const startOf = (s: Scenario) => options.now ?? s.now ?? DEFAULT_START;
-  const open = (input: ScenarioInput): { scenario: Scenario; initial: PlatformState } => {
-    const s = loadOnce(input);
-    return {
-      scenario: s,
-      initial: buildWorld(s, {
-        seed: options.seed,
-        tier: options.tier,
-        version: version?.minor,
-        now: new Date(startOf(s)),
-      }),
-    };
-  };
-  let { scenario, initial } = open(options.scenario ?? {});
-  const initialClock = () => startOf(scenario);
-  const clock = new Clock(initialClock(), options.realtimeClock ?? false);
-  const store = new Store(initial, AREAS);
-  const logger = options.logger ?? ((msg, err) => console.error(msg, err));
-  const journal = new Journal(journalOptions(options.journal));
-  const faults = new Faults(options.seed ?? scenario.seed);
-  const throttles = new Throttles();
-  const initialFaults = options.faults ?? [];
-  for (const f of initialFaults) faults.add(f);
-  const named = new Map<string, Snapshot>();
-
-  const fx: Fx = {
+/** The instance's context for every request (`c.get('fx')`): its store, clock and options. */
+function instanceFx(options: FauxlabOptions, store: Store, clock: Clock, release: string | undefined): Fx {
+  return {
     store,
     clock,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     impersonationEnabled: options.impersonation ?? true,
-    version: version?.release,
+    version: release,
     maxUploadsTotal: options.maxUploadsTotal ?? DEFAULT_MAX_UPLOADS_TOTAL,
     renderings: new Renderings(options.renderCacheBytes),
     resolve: options.resolve ?? defaultResolver,
@@ -125,344 +49,47 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     tier: () => store.state.tier,
     gitlab: () => store.state.version,
   };
-  // The sockets already counted in `fx.servedPorts` (a keep-alive socket brings many requests).
-  const seenSockets = new WeakSet<object>();
+}
 
+export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
+  const version = options.version === undefined ? undefined : parseVersion(options.version);
+  const world = openWorld(options, version?.minor);
+  const clock = new Clock(world.start(), options.realtimeClock ?? false);
+  const store = new Store(world.initial, AREAS);
+  const fx = instanceFx(options, store, clock, version?.release);
+  const logger = options.logger ?? ((msg, err) => console.error(msg, err));
+  const journal = new Journal(journalOptions(options.journal));
+  const faults = new Faults(options.seed ?? world.scenario.seed);
+  for (const f of world.faults) faults.add(f);
+  const throttles = new Throttles();
   const table = options.routes ? buildTable(options.routes) : sharedTable();
   const memo = options.responseCache === false ? undefined : new ResponseMemo(options.responseCache);
-  const nowMs = () => clock.ms();
 
-  function fetch(request: Request, env?: object): Promise<Response> {
-    try {
-      const res = handle(request, env);
-      return res instanceof Promise ? res : Promise.resolve(res);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  }
-
-  /**
-   * `fetch`, answering at once where it can: a GET that needs nothing asynchronous gets its response
-   * without a promise, which lets @hono/node-server write it on its synchronous path (`app.fetch`).
-   */
-  function handle(request: Request, env?: object): Response | Promise<Response> {
-    const socket = (env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming?.socket;
-    if (socket !== undefined && !seenSockets.has(socket)) {
-      seenSockets.add(socket);
-      if (socket.localPort !== undefined) fx.servedPorts.add(socket.localPort);
-    }
-    // Background work that fell due since the last request happens before this one is answered.
-    if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
-    if (faults.size > 0 || !isApiUrl(request.url) || throttlesOn(store.state)) return fullFetch(request, env);
-    if (request.method !== 'GET') return leanWrite(request, env);
-    const t0 = performance.now();
-    const at = journal.enabled ? clock.ms() : 0;
-    const root = store.state;
-    const raw = memo || journal.enabled ? rawHeadersOf(request, env) : undefined;
-    let key: string | undefined;
-    if (memo) {
-      key = memo.key(request, raw);
-      const kept = memo.get(key, root, nowMs);
-      if (kept && !journal.recordsBody(kept.status)) return replay(kept, request, env, t0, at);
-    }
-    const probe: Probe = {};
-    const reads = clock.reads;
-    const res = table.lean.fetch(request, requestEnv(env, bound, probe));
-    const done = (r: Response) => {
-      if (r !== NO_MATCH && key !== undefined && store.state === root) keep(key, root, r, probe, reads);
-      return leanDone(request, env, raw, probe, r, t0, at);
-    };
-    return res instanceof Promise ? res.then(done) : done(res);
-  }
-
-  /**
-   * A write whose body is a light request's string (or none) within the body cap, with no declared
-   * length and not a form in parts: the lean table answers it as it answers a GET (the body cap has
-   * nothing to refuse, no fault is set, the journal entry is made when read). Anything else goes the
-   * full way, through the middleware.
-   */
-  function leanWrite(request: Request, env?: object): Response | Promise<Response> {
-    const m = request.method;
-    if (m !== 'POST' && m !== 'PUT' && m !== 'PATCH' && m !== 'DELETE') return fullFetch(request, env);
-    const body = knownBody(request);
-    if (body === undefined || request.headers.has('content-length')) return fullFetch(request, env);
-    const type = (request.headers.get('content-type') ?? '').toLowerCase();
-    if (type.startsWith('multipart/form-data')) return fullFetch(request, env);
-    const max = bound.maxBodySize;
-    if (body !== null && body.length * 3 > max && Buffer.byteLength(body, 'utf8') > max)
-      return fullFetch(request, env);
-    const t0 = performance.now();
-    const at = journal.enabled ? clock.ms() : 0;
-    const raw = journal.enabled ? rawHeadersOf(request, env) : undefined;
-    const journaled =
-      journal.enabled && body !== null
-        ? { text: journalBodyKept(knownText(request)!, journal.bodyLimit), type, limit: journal.bodyLimit }
-        : undefined;
-    const probe: Probe = {};
-    const res = table.lean.fetch(request, requestEnv(env, bound, probe));
-    const done = (r: Response) => leanDone(request, env, raw, probe, r, t0, at, journaled);
-    return res instanceof Promise ? res.then(done) : done(res);
-  }
-
-  /** Keeps a lean answer that wrote nothing, when it is held as bytes. */
-  function keep(key: string, root: PlatformState, res: Response, probe: Probe, reads: number): void {
-    const made = madeOf(res);
-    if (!made || !memo || !memo.admits(key, made.size)) return;
-    const err = probe.error instanceof ApiError ? probe.error : undefined;
-    memo.set(key, root, {
-      key,
-      status: res.status,
-      headers: made.headers,
-      body: made.body,
-      size: made.size,
-      route: probe.route ?? null,
-      user: probe.viewer?.user?.username ?? null,
-      sudoFrom: probe.viewer?.sudoFrom?.username,
-      explain: err?.explain,
-      clockMs: clock.reads !== reads ? clock.ms() : undefined,
-    });
-  }
-
-  /** Sends a kept answer again, and journals it as the route would have. */
-  function replay(kept: Kept, request: Request, env: object | undefined, t0: number, at: number): Response {
-    const b = kept.body;
-    const res =
-      typeof b === 'string' || b instanceof Uint8Array
-        ? plainResponse(b, kept.status, kept.headers)
-        : chunkResponse(b, kept.size, kept.status, kept.headers);
-    const out = deliver(res, env);
-    // The day may have turned since the answer was kept: the activity it records is still due.
-    if (kept.user !== null && kept.status < 400) {
-      const id = iget(store.state.idx.usernames, kept.user.toLowerCase());
-      recordActivity(fx, id === undefined ? undefined : tget(store.state.users, id));
-    }
-    if (journal.enabled)
-      journal.addPending(
-        // The request as its key, which the memo keeps anyway: nothing of this request outlives it.
-        new PendingEntry(
-          at,
-          request.method,
-          kept.key,
-          undefined,
-          kept.status,
-          kept.headers,
-          Math.round((performance.now() - t0) * 1000) / 1000,
-          kept.route,
-          kept.user,
-          kept.sudoFrom,
-          kept.explain,
-        ),
-      );
-    return out;
-  }
-
-  /** Completes a lean request: security headers, then the journal entry (made when the journal is read). */
-  function leanDone(
-    request: Request,
-    env: object | undefined,
-    raw: readonly string[] | undefined,
-    probe: Probe,
-    res: Response,
-    t0: number,
-    at: number,
-    requestBody?: PendingEntry['requestBody'],
-  ): Response | Promise<Response> {
-    if (res === NO_MATCH) return fullFetch(request, env);
-    const plain = plainHeaders(res);
-    if (!plain) res = withSecurityHeaders(res);
-    // A body in pieces goes to a Node server's response as it is; anywhere else it is joined.
-    const out = deliver(res, env);
-    if (!journal.enabled) return out;
-    const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
-    const err = probe.error instanceof ApiError ? probe.error : undefined;
-    const caughtAll = err?.status === 404 && (err.body as { error?: unknown })?.error === '404 Not Found';
-    const viewer = probe.viewer;
-    const answered = res;
-    const headers = raw ?? request.headers;
-    const pending = (body?: string, truncated?: boolean) =>
-      new PendingEntry(
-        at,
-        request.method,
-        request.url,
-        headers,
-        answered.status,
-        plain ?? answered.headers,
-        durationMs,
-        probe.route !== undefined && !caughtAll ? probe.route : null,
-        viewer?.user?.username ?? null,
-        viewer?.sudoFrom?.username,
-        err?.explain,
-        body,
-        truncated,
-        requestBody,
-      );
-    if (!journal.recordsBody(res.status)) {
-      journal.addPending(pending());
-      return out;
-    }
-    // Written already: the journal reads a joined copy, and the server is told it was sent.
-    const sent = out === ALREADY_SENT;
-    return captureResponse(sent ? materialize(answered) : out, journal.bodyLimit).then(
-      (captured) => {
-        journal.addPending(pending(captured.body, captured.truncated));
-        return sent ? out : captured.response;
-      },
-      (e: unknown) => {
-        logger('fauxlab: could not record a response in the journal', e);
-        return sent ? out : materialize(answered);
-      },
-    );
-  }
-
-  async function fullFetch(request: Request, env?: object): Promise<Response> {
-    const probe: Probe = {};
-    const res = materialize(await table.app.fetch(request, requestEnv(env, bound, probe)));
-    if (probe.pending && !probe.drop) return recordPending(probe.pending, res);
-    if (probe.entry && !probe.drop) return record(probe.entry, res);
-    if (!probe.drop) return res;
-    if (probe.entry) journal.add(probe.entry);
-    const socket = (env as RequestEnv | undefined)?.incoming?.socket;
-    if (socket) {
-      // On a real server: close the socket, and tell @hono/node-server not to answer.
-      socket.destroy();
-      return new Response(null, { headers: { 'x-hono-already-sent': '1' } });
-    }
-    // In process and in MSW, a network error (MSW 2 rejects the client's fetch with a TypeError).
-    return Response.error();
-  }
-
-  /** Completes a journal entry with the response; returns the response to send. */
-  async function record(entry: Omit<JournalEntry, 'id'>, res: Response): Promise<Response> {
-    try {
-      const captured = journal.recordsBody(res.status)
-        ? await captureResponse(res, journal.bodyLimit)
-        : { response: res, body: undefined, truncated: false };
-      const truncated = [
-        ...(entry.truncated ?? []),
-        ...(captured.truncated ? ['responseBody' as const] : []),
-      ];
-      journal.add({
-        ...entry,
-        status: res.status,
-        responseHeaders: journalHeaders(res.headers),
-        ...(captured.body !== undefined && { responseBody: captured.body }),
-        ...(truncated.length > 0 && { truncated }),
-      });
-      return captured.response;
-    } catch (e) {
-      logger('fauxlab: could not record a response in the journal', e);
-      return res;
-    }
-  }
-
-  /** `record` of a request kept for a pending entry (`PendingRequest`). */
-  async function recordPending(p: PendingRequest, res: Response): Promise<Response> {
-    try {
-      const captured = journal.recordsBody(res.status)
-        ? await captureResponse(res, journal.bodyLimit)
-        : { response: res, body: undefined, truncated: false };
-      const plain = plainHeaders(res);
-      // The plain headers only where they are all the response has (a string body names its type);
-      // anything else is copied, as the caller may change the response's headers afterwards.
-      const headers =
-        plain && ('content-type' in plain || typeof madeOf(res)?.body !== 'string')
-          ? plain
-          : new Headers(res.headers);
-      journal.addPending(
-        new PendingEntry(
-          p.atMs,
-          p.method,
-          p.url,
-          p.headers,
-          res.status,
-          headers,
-          p.durationMs,
-          p.route,
-          p.user,
-          p.sudoFrom,
-          p.explain,
-          captured.body,
-          captured.truncated,
-          p.body,
-        ),
-      );
-      return captured.response;
-    } catch (e) {
-      logger('fauxlab: could not record a response in the journal', e);
-      return res;
-    }
-  }
-
-  // The instance's own app: one catch-all route (for mounting in another Hono app), and `fetch` (which
-  // `app.request()` calls) going straight to the instance, without a second dispatch.
-  const app = new Hono<Env>({ getPath: () => '/' });
-  // Mounted in another app, whose middleware may still change the response: never written directly.
-  app.all('*', (c) => handle(c.req.raw, { ...(c.env as object), [MOUNTED]: true }));
-  app.fetch = (request, env) => handle(request, env as object);
-  // A URL and a plain init (string body or none) make a light request: the native one's web stream,
-  // abort signal and WebIDL conversion cost more than most routes do.
-  const honoRequest = app.request;
-  app.request = (input, init, env, ctx) => {
-    if (!(input instanceof Request)) {
-      const s = input.toString();
-      // Where Hono's `request` sends a path: `http://localhost` and the path with one leading slash.
-      const url = /^https?:\/\//.test(s)
-        ? s
-        : `http://localhost/${s === '/' ? '' : s[0] === '/' ? s.slice(1) : s}`;
-      const light = lightRequest(url, init);
-      if (light) return handle(light, env as object | undefined);
-    }
-    return honoRequest(input, init, env, ctx);
-  };
-
-  const instance: Fauxlab = {
-    app,
-    fetch: asFetch(fetch),
-    get state() {
-      // What a test reads after advancing the clock includes the background work that fell due.
-      if (store.state.jobs.length > 0) settleJobs(fx, table.jobs, logger);
-      return store.state;
-    },
+  const { fetch, handle } = dispatcher({
+    fx,
+    store,
     clock,
-    get scenario() {
-      return scenario;
-    },
-    routes: table.routes,
-    renderCache: fx.renderings.budget,
-    requests: requestLog(journal),
-    faults: {
-      add: (spec) => faults.add(spec),
-      list: () => faults.list(),
-      remove: (id) => faults.remove(id),
-      clear: () => faults.clear(),
-    },
-    reset() {
-      store.replace(initial);
-      clock.set(new Date(initialClock()));
-      journal.reset();
-      faults.reset();
-      throttles.reset();
-      for (const f of initialFaults) faults.add(f);
-      named.clear();
-    },
-    load(input) {
-      ({ scenario, initial } = open(input));
-      instance.reset();
-    },
-    snapshot(name) {
-      const s = { state: store.state, clock: clock.ms() };
-      if (name !== undefined) named.set(name, s);
-      return s;
-    },
-    restore(s) {
-      const snap = typeof s === 'string' ? named.get(s) : s;
-      if (!snap) throw new Error(`no snapshot named "${String(s)}"`);
-      store.replace(snap.state);
-      clock.set(snap.clock);
-    },
-    snapshots: () => [...named.keys()],
-  };
-
+    table,
+    journal,
+    faults,
+    memo,
+    logger,
+    binding: () => bound,
+  });
+  const app = instanceApp(handle);
+  const instance = instanceOf({
+    app,
+    fetch,
+    fx,
+    store,
+    clock,
+    world,
+    table,
+    journal,
+    faults,
+    throttles,
+    logger,
+  });
   const bound: Binding = {
     fx,
     instance,
@@ -476,9 +103,5 @@ export function createFauxlab(options: FauxlabOptions = {}): Fauxlab {
     logger,
     spawn: createFauxlab,
   };
-
   return instance;
 }
-
-/** Where a frozen clock starts when neither the scenario nor the options say. */
-export const DEFAULT_START = '2021-01-04T10:00:00.000Z';
