@@ -225,6 +225,19 @@ const newRelease = (fx: Fauxlab, v: Visibility) =>
   });
 /** `authorize_download_code!` on one release: reporters, or anyone public and internal access lets in. */
 const releaseCode = (c: Cell): Expect => (!c.visible ? PNF : readsMr(c) ? [200] : F);
+/** A set-up that posts the Terraform state `prod` (serial 1) as root. */
+const postState = (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'POST', `${P(v)}/terraform/state/prod`, 'root-api', { version: 4, serial: 1, lineage: 'l' });
+/** The lock info Terraform's http backend sends with a lock and an unlock. */
+const LOCK_INFO = {
+  ID: 'a1b2',
+  Operation: 'OperationTypeApply',
+  Info: '',
+  Who: 'me@host',
+  Version: '1.0.11',
+  Created: '2021-03-01T12:00:00Z',
+  Path: '',
+};
 /** A set-up that gives the project's or group's wiki a `Home` page. */
 const wikiPage = (kind: 'project' | 'group') => (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${kind === 'project' ? P(v) : G(v)}/wikis`, 'root-api', { title: 'Home', content: 'x' });
@@ -2353,6 +2366,47 @@ export const ENDPOINTS: Endpoint[] = [
     () => '/merge_requests/1/unapprove',
     mrFound((c) => (c.level >= 30 && c.role !== 'owner' ? [201] : [404, { message: '404 Not Found' }])),
     { setup: (fx, v, _ids, token) => send(fx, 'POST', `${P(v)}/merge_requests/1/approve`, token) },
+  ),
+  // ---- Terraform state: `authenticate!`, then `read_terraform_state` (developers) in `before`;
+  // writes, locks and version deletes `admin_terraform_state` (maintainers). The set-ups post state
+  // `prod` (serial 1) as root, or lock it with the lock the unlock sends.
+  project('GET /projects/:id/terraform/state/:name', () => '/terraform/state/prod', pLevel(30, 200), {
+    setup: postState,
+  }),
+  project('POST /projects/:id/terraform/state/:name', () => '/terraform/state/prod', pLevel(40, 200), {
+    body: json({ version: 4, serial: 1, lineage: 'l', resources: [] }),
+  }),
+  project('DELETE /projects/:id/terraform/state/:name', () => '/terraform/state/prod', pLevel(40, 200), {
+    setup: postState,
+  }),
+  project(
+    'POST /projects/:id/terraform/state/:name/lock',
+    () => '/terraform/state/prod/lock',
+    pLevel(40, 200),
+    {
+      body: json(LOCK_INFO),
+    },
+  ),
+  project(
+    'DELETE /projects/:id/terraform/state/:name/lock',
+    () => '/terraform/state/prod/lock',
+    pLevel(40, 200),
+    {
+      body: json(LOCK_INFO),
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/terraform/state/prod/lock`, 'root-api', LOCK_INFO),
+    },
+  ),
+  project(
+    'GET /projects/:id/terraform/state/:name/versions/:serial',
+    () => '/terraform/state/prod/versions/1',
+    pLevel(30, 200),
+    { setup: postState },
+  ),
+  project(
+    'DELETE /projects/:id/terraform/state/:name/versions/:serial',
+    () => '/terraform/state/prod/versions/1',
+    pLevel(40, 204),
+    { setup: postState },
   ),
 ];
 
