@@ -2402,6 +2402,23 @@ export const ENDPOINTS: Endpoint[] = [
     pLevel(30, 200),
     { setup: postState },
   ),
+  // The module registry's upload: `authorized_project_find!` (401 for no one, 404 for someone), then
+  // `create_package` (developers).
+  project(
+    'PUT /projects/:id/packages/terraform/modules/:module_name/:module_system/:module_version/file',
+    () => '/packages/terraform/modules/vpc/aws/1.0.0/file',
+    (c) =>
+      c.anonymous
+        ? c.vis === 'public'
+          ? F
+          : U
+        : !c.visible
+          ? [404, { message: '404 Not Found' }]
+          : c.level >= 30
+            ? [201]
+            : F,
+    { body: json({ any: 'bytes' }) },
+  ),
   project(
     'DELETE /projects/:id/terraform/state/:name/versions/:serial',
     () => '/terraform/state/prod/versions/1',
@@ -2420,6 +2437,14 @@ function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): n
  * list fails the coverage test below.
  */
 export const EXCLUDED: Record<string, string> = {
+  // `authenticate_with`: the module registry's reads take Bearer tokens and a JWT only, never the
+  // matrix's PRIVATE-TOKEN: covered in test/resources/terraform/modules.test.ts.
+  'GET /packages/terraform/modules/v1/:module_namespace/:module_name/:module_system/versions':
+    'Bearer tokens only; see terraform/modules.test.ts',
+  'GET /packages/terraform/modules/v1/:module_namespace/:module_name/:module_system/:module_version/download':
+    'Bearer tokens only; see terraform/modules.test.ts',
+  'GET /packages/terraform/modules/v1/:module_namespace/:module_name/:module_system/:module_version/file':
+    'the download’s JWT only; see terraform/modules.test.ts',
   // Who may cancel depends on the merge request's author as well as the role (`can_cancel_auto_merge?`):
   // covered in test/resources/issuables/mr-pipelines.test.ts.
   'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds':

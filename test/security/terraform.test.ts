@@ -69,4 +69,49 @@ describe('Terraform state: attacks', () => {
     expect((await post(fx, `${STATE}/prod/lock`, JSON.stringify({ ...info, ID: 'ok' }))).status).toBe(200);
     await expectUnharmed(fx);
   });
+
+  it('module uploads: traversal and prototype names refused or plain, nothing kept for a refused one', async () => {
+    const fx = fxOf();
+    const MOD = '/api/v4/projects/g-private%2Fp/packages/terraform/modules';
+    const put = (path: string) =>
+      fx.app.request(`${MOD}/${path}`, {
+        method: 'PUT',
+        headers: { 'PRIVATE-TOKEN': 'maint-api' },
+        body: new Uint8Array([1, 2, 3]),
+      });
+    const before = fx.state.packages.bytes;
+    for (const bad of [
+      '..%2F..%2Fetc/aws/1.0.0/file',
+      '__proto__/aws/1.0.0/file',
+      'a/..%5C..%5Cx/1.0.0/file',
+    ])
+      expect([bad, (await put(bad)).status]).toEqual([bad, 500]);
+    expect((await put('..%2F../aws/1.0.0/file')).status).toBe(500);
+    expect(fx.state.packages.bytes).toBe(before);
+    // A name the regex takes is a plain name, whatever it spells.
+    expect((await put('constructor/aws/1.0.0/file')).status).toBe(201);
+    const v = await fx.app.request(
+      '/api/v4/packages/terraform/modules/v1/g-private/constructor/aws/versions',
+      {
+        headers: { Authorization: 'Bearer maint-api' },
+      },
+    );
+    expect((await v.json()) as unknown).toMatchObject({ modules: [{ versions: [{ version: '1.0.0' }] }] });
+    await expectUnharmed(fx);
+  });
+
+  it('module uploads past the instance’s upload total: 400 File is too large, nothing kept', async () => {
+    const fx = fxOf(4096);
+    const res = await fx.app.request(
+      '/api/v4/projects/g-private%2Fp/packages/terraform/modules/big/aws/1.0.0/file',
+      {
+        method: 'PUT',
+        headers: { 'PRIVATE-TOKEN': 'maint-api' },
+        body: new Uint8Array(5000),
+      },
+    );
+    expect([res.status, await res.json()]).toEqual([400, { message: '400 Bad request - File is too large' }]);
+    expect(fx.state.packages.bytes).toBe(0);
+    await expectUnharmed(fx);
+  });
 });
