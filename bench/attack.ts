@@ -588,6 +588,49 @@ const ATTACKS: Attack[] = [
     },
   },
   {
+    name: 'terraform state: prototype names, 100,000-char lock IDs, forged module JWTs',
+    count: 1_200,
+    concurrency: 4,
+    once: (port, i) => {
+      const base = '/api/v4/projects/acme%2Fapp/terraform/state';
+      const name = ['__proto__', 'constructor', 'toString'][i % 3]!;
+      if (i % 4 === 0)
+        return post(port, `${base}/${name}`, json({ serial: i, lineage: 'l' }), undefined, {
+          'PRIVATE-TOKEN': ADMIN,
+        });
+      if (i % 4 === 1)
+        return post(
+          port,
+          `${base}/${name}/lock`,
+          json({
+            ID: 'i'.repeat(100_000),
+            Operation: 'o',
+            Info: '',
+            Who: 'w',
+            Version: '1',
+            Created: 'c',
+            Path: '',
+          }),
+          undefined,
+          { 'PRIVATE-TOKEN': ADMIN },
+        );
+      if (i % 4 === 2)
+        return send(
+          port,
+          'PUT',
+          `/api/v4/projects/acme%2Fapp/packages/terraform/modules/..%2F..%2F${name}/aws/1.0.${i}/file`,
+          { 'PRIVATE-TOKEN': ADMIN, 'Content-Length': '3' },
+          'abc',
+        ).then((r) => r.status);
+      return send(
+        port,
+        'GET',
+        `/api/v4/packages/terraform/modules/v1/acme/m/aws/1.0.0/file?token=e30.${Buffer.from(json({ token: 1, exp: 9e9 })).toString('base64url')}.x`,
+        {},
+      ).then((r) => r.status);
+    },
+  },
+  {
     name: 'scenario load: generate 20,000 users (legitimate)',
     count: 3,
     concurrency: 1,

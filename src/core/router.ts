@@ -69,6 +69,12 @@ export interface RouteOptions<S extends Shape = Shape> {
    * whatever its content type; the handler reads it.
    */
   rawBody?: boolean;
+  /**
+   * The route reads its credentials itself, as an endpoint with Grape's `authenticate_with` does (only
+   * the token types and places it names count): the usual lookup is skipped and the viewer is anonymous
+   * until the handler finds its own.
+   */
+  ownCredentials?: boolean;
 }
 
 export interface RouteInfo {
@@ -258,7 +264,9 @@ export class ApiRouter {
     const run = (c: Ctx, raw: RawParams, probe: RequestProbe | undefined): Response | Promise<Response> => {
       c.set('params', raw);
       c.set('linkParams', raw);
-      const viewer = resolveViewer(c, auth);
+      const viewer = opts.ownCredentials
+        ? { user: null, token: null, sudoFrom: null }
+        : resolveViewer(c, auth);
       c.set('viewer', viewer);
       if (probe) probe.viewer = viewer;
       if (!read && auth.auth !== 'optional') requireUser(c);

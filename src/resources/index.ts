@@ -63,6 +63,7 @@ import { pipelineSchedulesArea } from './pipeline_schedules/area.js';
 import { approvalsArea } from './approvals/area.js';
 import { deployKeysArea } from './deploy_keys/area.js';
 import { pushRulesArea } from './push_rules/area.js';
+import { terraformArea } from './terraform/area.js';
 
 const LIST = [
   usersArea,
@@ -118,6 +119,7 @@ const LIST = [
   deployKeysArea,
   pushRulesArea,
   approvalsArea,
+  terraformArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -225,6 +225,19 @@ const newRelease = (fx: Fauxlab, v: Visibility) =>
   });
 /** `authorize_download_code!` on one release: reporters, or anyone public and internal access lets in. */
 const releaseCode = (c: Cell): Expect => (!c.visible ? PNF : readsMr(c) ? [200] : F);
+/** A set-up that posts the Terraform state `prod` (serial 1) as root. */
+const postState = (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'POST', `${P(v)}/terraform/state/prod`, 'root-api', { version: 4, serial: 1, lineage: 'l' });
+/** The lock info Terraform's http backend sends with a lock and an unlock. */
+const LOCK_INFO = {
+  ID: 'a1b2',
+  Operation: 'OperationTypeApply',
+  Info: '',
+  Who: 'me@host',
+  Version: '1.0.11',
+  Created: '2021-03-01T12:00:00Z',
+  Path: '',
+};
 /** A set-up that gives the project's or group's wiki a `Home` page. */
 const wikiPage = (kind: 'project' | 'group') => (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${kind === 'project' ? P(v) : G(v)}/wikis`, 'root-api', { title: 'Home', content: 'x' });
@@ -2354,6 +2367,64 @@ export const ENDPOINTS: Endpoint[] = [
     mrFound((c) => (c.level >= 30 && c.role !== 'owner' ? [201] : [404, { message: '404 Not Found' }])),
     { setup: (fx, v, _ids, token) => send(fx, 'POST', `${P(v)}/merge_requests/1/approve`, token) },
   ),
+  // ---- Terraform state: `authenticate!`, then `read_terraform_state` (developers) in `before`;
+  // writes, locks and version deletes `admin_terraform_state` (maintainers). The set-ups post state
+  // `prod` (serial 1) as root, or lock it with the lock the unlock sends.
+  project('GET /projects/:id/terraform/state/:name', () => '/terraform/state/prod', pLevel(30, 200), {
+    setup: postState,
+  }),
+  project('POST /projects/:id/terraform/state/:name', () => '/terraform/state/prod', pLevel(40, 200), {
+    body: json({ version: 4, serial: 1, lineage: 'l', resources: [] }),
+  }),
+  project('DELETE /projects/:id/terraform/state/:name', () => '/terraform/state/prod', pLevel(40, 200), {
+    setup: postState,
+  }),
+  project(
+    'POST /projects/:id/terraform/state/:name/lock',
+    () => '/terraform/state/prod/lock',
+    pLevel(40, 200),
+    {
+      body: json(LOCK_INFO),
+    },
+  ),
+  project(
+    'DELETE /projects/:id/terraform/state/:name/lock',
+    () => '/terraform/state/prod/lock',
+    pLevel(40, 200),
+    {
+      body: json(LOCK_INFO),
+      setup: (fx, v) => send(fx, 'POST', `${P(v)}/terraform/state/prod/lock`, 'root-api', LOCK_INFO),
+    },
+  ),
+  project(
+    'GET /projects/:id/terraform/state/:name/versions/:serial',
+    () => '/terraform/state/prod/versions/1',
+    pLevel(30, 200),
+    { setup: postState },
+  ),
+  // The module registry's upload: `authorized_project_find!` (401 for no one, 404 for someone), then
+  // `create_package` (developers).
+  project(
+    'PUT /projects/:id/packages/terraform/modules/:module_name/:module_system/:module_version/file',
+    () => '/packages/terraform/modules/vpc/aws/1.0.0/file',
+    (c) =>
+      c.anonymous
+        ? c.vis === 'public'
+          ? F
+          : U
+        : !c.visible
+          ? [404, { message: '404 Not Found' }]
+          : c.level >= 30
+            ? [201]
+            : F,
+    { body: json({ any: 'bytes' }) },
+  ),
+  project(
+    'DELETE /projects/:id/terraform/state/:name/versions/:serial',
+    () => '/terraform/state/prod/versions/1',
+    pLevel(40, 204),
+    { setup: postState },
+  ),
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {
@@ -2366,6 +2437,14 @@ function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): n
  * list fails the coverage test below.
  */
 export const EXCLUDED: Record<string, string> = {
+  // `authenticate_with`: the module registry's reads take Bearer tokens and a JWT only, never the
+  // matrix's PRIVATE-TOKEN: covered in test/resources/terraform/modules.test.ts.
+  'GET /packages/terraform/modules/v1/:module_namespace/:module_name/:module_system/versions':
+    'Bearer tokens only; see terraform/modules.test.ts',
+  'GET /packages/terraform/modules/v1/:module_namespace/:module_name/:module_system/:module_version/download':
+    'Bearer tokens only; see terraform/modules.test.ts',
+  'GET /packages/terraform/modules/v1/:module_namespace/:module_name/:module_system/:module_version/file':
+    'the download’s JWT only; see terraform/modules.test.ts',
   // Who may cancel depends on the merge request's author as well as the role (`can_cancel_auto_merge?`):
   // covered in test/resources/issuables/mr-pipelines.test.ts.
   'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds':

@@ -26,7 +26,7 @@ export type Actor =
 
 export type PackageAbility = 'read_package' | 'create_package' | 'destroy_package';
 
-const JOB_USERNAME = 'gitlab-ci-token';
+export const JOB_USERNAME = 'gitlab-ci-token';
 
 function header(c: Ctx, name: string): string | undefined {
   const v = c.req.header(name);
@@ -65,7 +65,7 @@ function deployToken(c: Ctx, secret: string, username?: string): DeployTokenReco
   );
 }
 
-function fromJobToken(c: Ctx, secret: string): Actor {
+export function fromJobToken(c: Ctx, secret: string): Actor {
   const t = findToken(state(c), secret);
   if (!t || t.kind !== 'job') throw unauthorized();
   const job = runningJob(c, t);
@@ -73,7 +73,7 @@ function fromJobToken(c: Ctx, secret: string): Actor {
 }
 
 /** A personal access token given as a Basic password: valid, unexpired, with a scope the route takes. */
-function fromBasicPassword(c: Ctx, secret: string): Actor {
+export function fromBasicPassword(c: Ctx, secret: string): Actor {
   const t = findToken(state(c), secret);
   if (!t || (t.kind !== 'personal' && t.kind !== 'impersonation') || t.revoked) throw unauthorized();
   if (t.expires_at && c.get('fx').clock.ms() >= Date.parse(`${t.expires_at.slice(0, 10)}T00:00:00Z`))

@@ -18,6 +18,7 @@ export const PACKAGE_TYPES = [
   'debian',
   'rubygems',
   'helm',
+  'terraform_module',
 ] as const;
 export type PackageType = (typeof PACKAGE_TYPES)[number];
 
