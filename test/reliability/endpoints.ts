@@ -235,6 +235,22 @@ const publishPackage = async (fx: Fauxlab, v: Visibility) =>
     headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/octet-stream' },
     body: 'a',
   });
+/** What `npm publish` sends for `@g-<vis>/lib` (the project's root namespace is its scope). */
+const npmDoc = (v: Visibility, version = '1.0.0') => {
+  const name = `@g-${v}/lib`;
+  const tgz = Buffer.from(`lib ${version}`);
+  return {
+    name,
+    versions: {
+      [version]: { name, version, dist: { shasum: createHash('sha1').update(tgz).digest('hex') } },
+    },
+    'dist-tags': { latest: version },
+    _attachments: { [`${name}-${version}.tgz`]: { data: tgz.toString('base64'), length: tgz.length } },
+  };
+};
+/** A set-up that publishes npm package `@g-<vis>/lib 1.0.0` (tagged latest) to the project as root. */
+const publishNpm = (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'PUT', `${P(v)}/packages/npm/@g-${v}%2flib`, 'root-api', npmDoc(v));
 /** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
 const pushTo =
   (ok: number) =>
@@ -2299,6 +2315,42 @@ export const ENDPOINTS: Endpoint[] = [
     (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [204] : F),
     { setup: (fx, v) => publishPackage(fx, v) },
   ),
+  // npm (`NpmEndpoints`): `authenticate_non_get!` first, then the project, then the ability.
+  project(
+    'PUT /projects/:id/packages/npm/:package_name',
+    (v) => `/packages/npm/@g-${v}%2flib`,
+    pLevel(30, 200),
+    {
+      body: (v) => npmDoc(v),
+    },
+  ),
+  project('GET /projects/:id/packages/npm/:package_name', (v) => `/packages/npm/@g-${v}%2flib`, mrRead(), {
+    setup: (fx, v) => publishNpm(fx, v),
+  }),
+  project(
+    'GET /projects/:id/packages/npm/:tarball{.+/-/.+}',
+    (v) => `/packages/npm/@g-${v}/lib/-/@g-${v}/lib-1.0.0.tgz`,
+    mrRead(),
+    { setup: (fx, v) => publishNpm(fx, v) },
+  ),
+  project(
+    'GET /projects/:id/packages/npm/-/package/:package_name/dist-tags',
+    (v) => `/packages/npm/-/package/@g-${v}%2flib/dist-tags`,
+    mrRead(),
+    { setup: (fx, v) => publishNpm(fx, v) },
+  ),
+  project(
+    'PUT /projects/:id/packages/npm/-/package/:package_name/dist-tags/:tag',
+    (v) => `/packages/npm/-/package/@g-${v}%2flib/dist-tags/stable`,
+    pLevel(30, 204),
+    { setup: (fx, v) => publishNpm(fx, v), body: json('1.0.0') },
+  ),
+  project(
+    'DELETE /projects/:id/packages/npm/-/package/:package_name/dist-tags/:tag',
+    (v) => `/packages/npm/-/package/@g-${v}%2flib/dist-tags/latest`,
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [204] : F),
+    { setup: (fx, v) => publishNpm(fx, v) },
+  ),
   group(
     'GET /groups/:id/packages',
     () => '/packages',
@@ -2366,6 +2418,14 @@ function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): n
  * list fails the coverage test below.
  */
 export const EXCLUDED: Record<string, string> = {
+  // The instance-level npm registry finds its project through the package's scope, then checks as the
+  // project routes do: covered in test/resources/packages/npm.test.ts and npm-cli.test.ts.
+  'GET /packages/npm/:package_name': 'the project comes from the scope; see npm.test.ts',
+  'GET /packages/npm/-/package/:package_name/dist-tags': 'the project comes from the scope; see npm.test.ts',
+  'PUT /packages/npm/-/package/:package_name/dist-tags/:tag':
+    'the project comes from the scope; see npm.test.ts',
+  'DELETE /packages/npm/-/package/:package_name/dist-tags/:tag':
+    'the project comes from the scope; see npm.test.ts',
   // Who may cancel depends on the merge request's author as well as the role (`can_cancel_auto_merge?`):
   // covered in test/resources/issuables/mr-pipelines.test.ts.
   'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds':
