@@ -251,6 +251,22 @@ const npmDoc = (v: Visibility, version = '1.0.0') => {
 /** A set-up that publishes npm package `@g-<vis>/lib 1.0.0` (tagged latest) to the project as root. */
 const publishNpm = (fx: Fauxlab, v: Visibility) =>
   send(fx, 'PUT', `${P(v)}/packages/npm/@g-${v}%2flib`, 'root-api', npmDoc(v));
+/** A wheel as twine uploads it (multipart), for the PyPI rows. */
+const pypiForm = () => {
+  const bytes = Buffer.from('wheel');
+  const f = new FormData();
+  f.set('name', 'demo');
+  f.set('version', '1.0.0');
+  f.set('requires_python', '>=3.8');
+  f.set('sha256_digest', createHash('sha256').update(bytes).digest('hex'));
+  f.set('content', new Blob([new Uint8Array(bytes)]), 'demo-1.0.0-py3-none-any.whl');
+  return f;
+};
+/** A set-up that uploads PyPI package `demo 1.0.0` to the project as root. */
+const publishPypi = (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'POST', `${P(v)}/packages/pypi`, 'root-api', pypiForm());
+/** `BasicAuthHelpers#authorized_user_project`: a hidden project is 401 to anonymous, `404 Not Found` to others. */
+const pypiHidden = (c: Cell): Expect => (c.anonymous ? U : [404, { message: '404 Not Found' }]);
 /** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
 const pushTo =
   (ok: number) =>
@@ -2350,6 +2366,27 @@ export const ENDPOINTS: Endpoint[] = [
     (v) => `/packages/npm/-/package/@g-${v}%2flib/dist-tags/latest`,
     (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [204] : F),
     { setup: (fx, v) => publishNpm(fx, v) },
+  ),
+  // PyPI (`pypi_packages.rb`): the project first, then the params, then who may read it and the ability;
+  // files are served by digest and name to whoever asks.
+  project(
+    'POST /projects/:id/packages/pypi',
+    () => '/packages/pypi',
+    (c) => (!c.visible ? pypiHidden(c) : c.level >= 30 ? [201] : F),
+    { body: () => pypiForm() },
+  ),
+  project(
+    'GET /projects/:id/packages/pypi/simple/:package_name{.+}',
+    () => '/packages/pypi/simple/demo',
+    (c) => (!c.visible ? pypiHidden(c) : readsMr(c) ? [200] : F),
+    { setup: (fx, v) => publishPypi(fx, v) },
+  ),
+  project(
+    'GET /projects/:id/packages/pypi/files/:sha256/:file_identifier{.+}',
+    () =>
+      `/packages/pypi/files/${createHash('sha256').update('wheel').digest('hex')}/demo-1.0.0-py3-none-any.whl`,
+    anyone(200),
+    { setup: (fx, v) => publishPypi(fx, v) },
   ),
   group(
     'GET /groups/:id/packages',

@@ -75,3 +75,12 @@ export function compareVersions(a: string, b: string): number {
   }
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** `pypi_version_regex` (PEP 440, from `packaging`'s `VERSION_PATTERN`), case-insensitive. */
+export const validPypiVersion = lazy(
+  '(?i)(?:v?(?:([0-9]+)!)?([0-9]+(?:\\.[0-9]+)*)' +
+    '([-_\\.]?((a|b|c|rc|alpha|beta|pre|preview))[-_\\.]?([0-9]+)?)?' +
+    '((?:-([0-9]+))|(?:[-_\\.]?(post|rev|r)[-_\\.]?([0-9]+)?))?' +
+    '([-_\\.]?(dev)[-_\\.]?([0-9]+)?)?' +
+    '(?:\\+([a-z0-9]+(?:[-_\\.][a-z0-9]+)*))?)',
+);

@@ -68,6 +68,8 @@ export function addPackageFile(
     created_at: string;
     file_md5?: string | null;
     file_sha1?: string | null;
+    /** The digest the client declared (PyPI's `sha256_digest`), kept as given. */
+    file_sha256?: string;
   },
 ): number {
   const id = nextId(st, 'package_files');
@@ -76,7 +78,7 @@ export function addPackageFile(
     package_id: pkg.id,
     file_name: file.file_name,
     size: file.bytes.byteLength,
-    file_sha256: sha256(file.bytes),
+    file_sha256: file.file_sha256 ?? sha256(file.bytes),
     file_md5: file.file_md5 ?? null,
     file_sha1: file.file_sha1 ?? null,
     data: Buffer.from(file.bytes).toString('base64'),

@@ -37,6 +37,7 @@ import {
   projectPackages,
 } from './model.js';
 import { npmRoutes } from './npm-routes.js';
+import { pypiRoutes } from './pypi-routes.js';
 import { validGenericName, validGenericVersion } from './validation.js';
 import { PACKAGE_STATUSES, PACKAGE_TYPES, type PackageFileRecord, type PackageRecord } from './store.js';
 
@@ -439,6 +440,7 @@ export function packagesRoutes(r: ApiRouter): void {
 
   // ---- The registries of the package managers, each in its own file.
   npmRoutes(r);
+  pypiRoutes(r);
 
   // ---- Group packages
   r.get('/groups/:id/packages', (c) => {
