@@ -622,7 +622,7 @@ const ATTACKS: Attack[] = [
     },
   },
   {
-    name: 'npm publishes named __proto__, base64 past the bound (3 MiB declaring 10 bytes)',
+    name: 'npm publishes named __proto__, 3 MiB of base64 declaring 10 bytes',
     count: 400,
     concurrency: 2,
     once: (port, i) =>
