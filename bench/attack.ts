@@ -22,6 +22,8 @@ import { FLUSH, pkt } from '../src/resources/git_http/pktline.js';
 import { deflateSync, gzipSync } from 'node:zlib';
 
 const SECONDS = Number(process.env.ATTACK_SECONDS ?? 6);
+/** `ATTACK_ONLY=npm,PyPI`: only the attacks whose names contain one of these words. */
+const ONLY = (process.env.ATTACK_ONLY ?? '').split(',').filter((w) => w !== '');
 const ADMIN = 'attack-admin-token';
 const MALLORY = 'attack-mallory-token';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -71,7 +73,39 @@ const post = (port: number, path: string, body: string, type = 'application/json
     { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...extra },
     body,
   ).then((r) => r.status);
+const put = (port: number, path: string, body: string, type = 'application/json', extra = {}) =>
+  send(
+    port,
+    'PUT',
+    path,
+    { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...extra },
+    body,
+  ).then((r) => r.status);
 const get = (port: number, path: string, extra = {}) => send(port, 'GET', path, extra).then((r) => r.status);
+
+/** npm publish documents: a `__proto__` package, dist-tag and dependency; base64 past the instance bound. */
+const npmDoc = (version: string, data: string, length: number) =>
+  `{"name":"@mallory/__proto__","dist-tags":{"__proto__":"${version}"},"versions":{"${version}":` +
+  `{"dist":{"shasum":"x"},"dependencies":{"__proto__":"1"}}},"_attachments":{"@mallory/__proto__-${version}.tgz":` +
+  `{"data":"${data}","length":${length}}}}`;
+const NPM_BIG = 'A'.repeat(3 << 20);
+const NPM_ATTACK = [
+  (i: number) => npmDoc(`1.0.${i}`, 'eA==', 1),
+  (i: number) => npmDoc(`2.0.${i}`, NPM_BIG, 10),
+];
+const PYPI_BOUNDARY = 'fauxlabattack';
+/** A twine-style upload of `__proto__` version `1.0.<i>` whose file name climbs out. */
+const pypiAttackBody = (i: number) =>
+  [
+    ['name', '__proto__'],
+    ['version', `1.0.${i}`],
+    ['requires_python', ''],
+    ['constructor[prototype][polluted]', 'yes'],
+  ]
+    .map(([k, v]) => `--${PYPI_BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join('') +
+  `--${PYPI_BOUNDARY}\r\nContent-Disposition: form-data; name="content"; filename="../../etc/passwd.whl"\r\n` +
+  `Content-Type: application/octet-stream\r\n\r\nwheel\r\n--${PYPI_BOUNDARY}--\r\n`;
 
 /** The address forms `Gitlab::UrlBlocker` refuses (PORT: the server's own). */
 const LOCAL_URLS = [
@@ -631,6 +665,40 @@ const ATTACKS: Attack[] = [
     },
   },
   {
+    name: 'npm publishes named __proto__, 3 MiB of base64 declaring 10 bytes',
+    count: 400,
+    concurrency: 2,
+    once: (port, i) =>
+      put(
+        port,
+        '/api/v4/projects/mallory%2Fpkgs/packages/npm/@mallory%2f__proto__',
+        NPM_ATTACK[i % 2]!(i),
+        'application/json',
+        {
+          Authorization: `Bearer ${MALLORY}`,
+        },
+      ),
+  },
+  {
+    name: 'PyPI uploads named __proto__ with ../ file names; index paths with ..',
+    count: 1_000,
+    concurrency: 2,
+    once: (port, i) =>
+      i % 2
+        ? get(port, '/api/v4/projects/mallory%2Fpkgs/packages/pypi/simple/..%2F..%2Fsecret', {
+            'PRIVATE-TOKEN': MALLORY,
+          })
+        : post(
+            port,
+            '/api/v4/projects/mallory%2Fpkgs/packages/pypi',
+            pypiAttackBody(i),
+            `multipart/form-data; boundary=${PYPI_BOUNDARY}`,
+            {
+              'PRIVATE-TOKEN': MALLORY,
+            },
+          ),
+  },
+  {
     name: 'scenario load: generate 20,000 users (legitimate)',
     count: 3,
     concurrency: 1,
@@ -663,6 +731,7 @@ async function startServer(): Promise<{ child: ChildProcess; port: number }> {
       groups: [{ path: 'acme', visibility: 'public' }],
       projects: [
         { path: 'acme/app', visibility: 'public' },
+        { path: 'mallory/pkgs', visibility: 'public' },
         {
           path: 'root/vault',
           visibility: 'private',
@@ -792,7 +861,7 @@ async function run(attack: Attack, port: number, pid: number) {
 const { child, port } = await startServer();
 const results = [];
 try {
-  for (const attack of ATTACKS) {
+  for (const attack of ATTACKS.filter((a) => ONLY.length === 0 || ONLY.some((w) => a.name.includes(w)))) {
     const r = await run(attack, port, child.pid!);
     results.push(r);
     const c = r.canary;

@@ -13,8 +13,13 @@ export interface AuthOptions {
   auth: 'optional' | 'required' | 'admin';
   /** Scopes a token may carry for this route (the platform's allow_access_with_scope, already per method). */
   scopes: string[];
-  /** Route accepts CI job tokens (`JOB-TOKEN`, `job_token`). */
+  /** Route accepts CI job tokens (`JOB-TOKEN`, `job_token`, and as a Bearer value). */
   jobToken: boolean;
+  /**
+   * Route accepts deploy tokens (`deploy_token_allowed`), as a `Deploy-Token` header or a Bearer value: a
+   * Bearer value that names no token is left to the route's area, which knows deploy tokens.
+   */
+  deployToken?: boolean;
 }
 
 const EXPIRED = 'Token is expired. You can either do re-authorization or token refresh.';
@@ -120,7 +125,10 @@ function locateToken(c: Ctx, opts: AuthOptions): TokenRecord | null {
     if (t?.kind === 'oauth') return t;
     // A personal token sent as a Bearer value is a personal token, unless a private token is also sent.
     if (t && (t.kind === 'personal' || t.kind === 'impersonation') && pat === undefined) return t;
-    if (pat === undefined) throw unauthorized();
+    // `find_user_from_job_bearer_token`: a route that takes job tokens takes one as a Bearer value.
+    if (t?.kind === 'job' && opts.jobToken && bearer !== undefined && pat === undefined) return t;
+    // `deploy_token_from_request` reads the Bearer value too: the area looks it up.
+    if (pat === undefined && !(opts.deployToken && bearer !== undefined && !t)) throw unauthorized();
   }
   if (pat !== undefined) {
     const t = lookupToken(fx, st, pat);

@@ -51,6 +51,8 @@ export interface RouteOptions<S extends Shape = Shape> {
   /** Extra scopes that open the route on reads, e.g. `read_user` on the users API. */
   readScopes?: string[];
   jobToken?: boolean;
+  /** Deploy tokens as Bearer values are the area's to check (`deploy_token_allowed`). */
+  deployToken?: boolean;
   /**
    * The lowest tier that has the route. Below it the route does not exist (the community edition lacks
    * the EE endpoint): the catch-all 404, explained as a tier problem in the request journal.
@@ -236,6 +238,7 @@ export class ApiRouter {
       auth: opts.auth ?? (read ? 'optional' : 'required'),
       scopes: allowedScopes(method, opts.readScopes),
       jobToken: opts.jobToken ?? false,
+      deployToken: opts.deployToken ?? false,
     };
     const shape = opts.params;
     const tier = opts.tier;

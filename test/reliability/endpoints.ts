@@ -248,6 +248,38 @@ const publishPackage = async (fx: Fauxlab, v: Visibility) =>
     headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/octet-stream' },
     body: 'a',
   });
+/** What `npm publish` sends for `@g-<vis>/lib` (the project's root namespace is its scope). */
+const npmDoc = (v: Visibility, version = '1.0.0') => {
+  const name = `@g-${v}/lib`;
+  const tgz = Buffer.from(`lib ${version}`);
+  return {
+    name,
+    versions: {
+      [version]: { name, version, dist: { shasum: createHash('sha1').update(tgz).digest('hex') } },
+    },
+    'dist-tags': { latest: version },
+    _attachments: { [`${name}-${version}.tgz`]: { data: tgz.toString('base64'), length: tgz.length } },
+  };
+};
+/** A set-up that publishes npm package `@g-<vis>/lib 1.0.0` (tagged latest) to the project as root. */
+const publishNpm = (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'PUT', `${P(v)}/packages/npm/@g-${v}%2flib`, 'root-api', npmDoc(v));
+/** A wheel as twine uploads it (multipart), for the PyPI rows. */
+const pypiForm = () => {
+  const bytes = Buffer.from('wheel');
+  const f = new FormData();
+  f.set('name', 'demo');
+  f.set('version', '1.0.0');
+  f.set('requires_python', '>=3.8');
+  f.set('sha256_digest', createHash('sha256').update(bytes).digest('hex'));
+  f.set('content', new Blob([new Uint8Array(bytes)]), 'demo-1.0.0-py3-none-any.whl');
+  return f;
+};
+/** A set-up that uploads PyPI package `demo 1.0.0` to the project as root. */
+const publishPypi = (fx: Fauxlab, v: Visibility) =>
+  send(fx, 'POST', `${P(v)}/packages/pypi`, 'root-api', pypiForm());
+/** `BasicAuthHelpers#authorized_user_project`: a hidden project is 401 to anonymous, `404 Not Found` to others. */
+const pypiHidden = (c: Cell): Expect => (c.anonymous ? U : [404, { message: '404 Not Found' }]);
 /** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
 const pushTo =
   (ok: number) =>
@@ -2312,6 +2344,63 @@ export const ENDPOINTS: Endpoint[] = [
     (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [204] : F),
     { setup: (fx, v) => publishPackage(fx, v) },
   ),
+  // npm (`NpmEndpoints`): `authenticate_non_get!` first, then the project, then the ability.
+  project(
+    'PUT /projects/:id/packages/npm/:package_name',
+    (v) => `/packages/npm/@g-${v}%2flib`,
+    pLevel(30, 200),
+    {
+      body: (v) => npmDoc(v),
+    },
+  ),
+  project('GET /projects/:id/packages/npm/:package_name', (v) => `/packages/npm/@g-${v}%2flib`, mrRead(), {
+    setup: (fx, v) => publishNpm(fx, v),
+  }),
+  project(
+    'GET /projects/:id/packages/npm/:tarball{.+/-/.+}',
+    (v) => `/packages/npm/@g-${v}/lib/-/@g-${v}/lib-1.0.0.tgz`,
+    mrRead(),
+    { setup: (fx, v) => publishNpm(fx, v) },
+  ),
+  project(
+    'GET /projects/:id/packages/npm/-/package/:package_name/dist-tags',
+    (v) => `/packages/npm/-/package/@g-${v}%2flib/dist-tags`,
+    mrRead(),
+    { setup: (fx, v) => publishNpm(fx, v) },
+  ),
+  project(
+    'PUT /projects/:id/packages/npm/-/package/:package_name/dist-tags/:tag',
+    (v) => `/packages/npm/-/package/@g-${v}%2flib/dist-tags/stable`,
+    pLevel(30, 204),
+    { setup: (fx, v) => publishNpm(fx, v), body: json('1.0.0') },
+  ),
+  project(
+    'DELETE /projects/:id/packages/npm/-/package/:package_name/dist-tags/:tag',
+    (v) => `/packages/npm/-/package/@g-${v}%2flib/dist-tags/latest`,
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [204] : F),
+    { setup: (fx, v) => publishNpm(fx, v) },
+  ),
+  // PyPI (`pypi_packages.rb`): the project first, then the params, then who may read it and the ability;
+  // files are served by digest and name to whoever asks.
+  project(
+    'POST /projects/:id/packages/pypi',
+    () => '/packages/pypi',
+    (c) => (!c.visible ? pypiHidden(c) : c.level >= 30 ? [201] : F),
+    { body: () => pypiForm() },
+  ),
+  project(
+    'GET /projects/:id/packages/pypi/simple/:package_name{.+}',
+    () => '/packages/pypi/simple/demo',
+    (c) => (!c.visible ? pypiHidden(c) : readsMr(c) ? [200] : F),
+    { setup: (fx, v) => publishPypi(fx, v) },
+  ),
+  project(
+    'GET /projects/:id/packages/pypi/files/:sha256/:file_identifier{.+}',
+    () =>
+      `/packages/pypi/files/${createHash('sha256').update('wheel').digest('hex')}/demo-1.0.0-py3-none-any.whl`,
+    anyone(200),
+    { setup: (fx, v) => publishPypi(fx, v) },
+  ),
   group(
     'GET /groups/:id/packages',
     () => '/packages',
@@ -2445,6 +2534,14 @@ export const EXCLUDED: Record<string, string> = {
     'Bearer tokens only; see terraform/modules.test.ts',
   'GET /packages/terraform/modules/v1/:module_namespace/:module_name/:module_system/:module_version/file':
     'the download’s JWT only; see terraform/modules.test.ts',
+  // The instance-level npm registry finds its project through the package's scope, then checks as the
+  // project routes do: covered in test/resources/packages/npm.test.ts and npm-cli.test.ts.
+  'GET /packages/npm/:package_name': 'the project comes from the scope; see npm.test.ts',
+  'GET /packages/npm/-/package/:package_name/dist-tags': 'the project comes from the scope; see npm.test.ts',
+  'PUT /packages/npm/-/package/:package_name/dist-tags/:tag':
+    'the project comes from the scope; see npm.test.ts',
+  'DELETE /packages/npm/-/package/:package_name/dist-tags/:tag':
+    'the project comes from the scope; see npm.test.ts',
   // Who may cancel depends on the merge request's author as well as the role (`can_cancel_auto_merge?`):
   // covered in test/resources/issuables/mr-pipelines.test.ts.
   'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds':

@@ -85,9 +85,10 @@ export function fromBasicPassword(c: Ctx, secret: string): Actor {
 
 /**
  * The request's actor, or null for an anonymous request. A credential that is sent but worthless is a
- * 401, as the platform's authentication finders raise.
+ * 401, as the platform's authentication finders raise. `basic: false` for the registries that take no
+ * Basic auth (npm: its tokens come as Bearer values).
  */
-export function packageActor(c: Ctx): Actor | null {
+export function packageActor(c: Ctx, o: { basic?: boolean } = {}): Actor | null {
   const viewer = c.get('viewer');
   if (viewer.token?.kind === 'job') {
     const job = runningJob(c, viewer.token);
@@ -101,6 +102,13 @@ export function packageActor(c: Ctx): Actor | null {
     return { kind: 'deploy', token: t };
   }
   const authz = header(c, 'authorization');
+  // `deploy_token_from_request` reads a Bearer value too; the core passed over one it did not know.
+  if (authz && /^bearer\s+/i.test(authz)) {
+    const t = deployToken(c, authz.replace(/^bearer\s+/i, '').trim());
+    if (!t) throw unauthorized();
+    return { kind: 'deploy', token: t };
+  }
+  if (o.basic === false) return null;
   if (authz && /^basic\s+/i.test(authz)) {
     const decoded = Buffer.from(authz.replace(/^basic\s+/i, '').trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');

@@ -33,8 +33,11 @@ import {
   deletePackageFile,
   findPackageByName,
   packageFiles,
+  packageTags,
   projectPackages,
 } from './model.js';
+import { npmRoutes } from './npm-routes.js';
+import { pypiRoutes } from './pypi-routes.js';
 import { validGenericName, validGenericVersion } from './validation.js';
 import { PACKAGE_STATUSES, PACKAGE_TYPES, type PackageFileRecord, type PackageRecord } from './store.js';
 
@@ -159,10 +162,21 @@ class PackageRenderer {
       out.project_id = project.id;
       out.project_path = project.path_with_namespace;
     }
-    out.tags = [];
+    out.tags = this.#tags(pkg);
     Object.assign(out, this.#builtBy(pkg));
     if (o.single) out.versions = this.#versions(pkg);
     return out;
+  }
+
+  /** `expose :tags`: the records as they are (`Packages::Tag#as_json`). */
+  #tags(pkg: PackageRecord): Json[] {
+    return packageTags(this.#st, pkg.id).map((t) => ({
+      id: t.id,
+      package_id: t.package_id,
+      name: t.name,
+      created_at: t.created_at,
+      updated_at: t.updated_at,
+    }));
   }
 
   /** The package's other versions (same name and type in the project). */
@@ -170,7 +184,13 @@ class PackageRenderer {
     return projectPackages(this.#st, pkg.project_id)
       .filter((x) => x.name === pkg.name && x.package_type === pkg.package_type && x.version !== pkg.version)
       .map((x) => {
-        return { id: x.id, version: x.version, created_at: x.created_at, tags: [], ...this.#builtBy(x) };
+        return {
+          id: x.id,
+          version: x.version,
+          created_at: x.created_at,
+          tags: this.#tags(x),
+          ...this.#builtBy(x),
+        };
       });
   }
 
@@ -181,9 +201,9 @@ class PackageRenderer {
       created_at: f.created_at,
       file_name: f.file_name,
       size: f.size,
-      // Generic uploads record only the SHA-256.
-      file_md5: null,
-      file_sha1: null,
+      // Generic uploads record only the SHA-256; npm's the shasum it declares, Maven's its checksums.
+      file_md5: f.file_md5,
+      file_sha1: f.file_sha1,
       file_sha256: f.file_sha256,
     };
     const pipelines = f.pipeline_id === null ? [] : this.#pipelinesOf([f.pipeline_id]);
@@ -417,6 +437,10 @@ export function packagesRoutes(r: ApiRouter): void {
     write(c, (d) => deletePackageFile(d, file.id));
     return c.body(null, 204);
   });
+
+  // ---- The registries of the package managers, each in its own file.
+  npmRoutes(r);
+  pypiRoutes(r);
 
   // ---- Group packages
   r.get('/groups/:id/packages', (c) => {

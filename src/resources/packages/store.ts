@@ -1,9 +1,10 @@
 /**
- * The package registry's records (`Packages::Package`, `Packages::PackageFile`): fauxlab makes generic
- * packages only; the other types exist as filter values. A file's bytes are kept base64-encoded on its
+ * The package registry's records (`Packages::Package`, `Packages::PackageFile`): fauxlab makes generic,
+ * npm, PyPI and Maven packages; the other types exist as filter values. A file's bytes are kept base64-encoded on its
  * record, so the state stays plain JSON; `bytes` counts them all against the instance's upload bound.
  */
 import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from '../../core/table.js';
+import type { PackageMeta } from './meta.js';
 
 /** `Packages::Package.package_types` of 13.12. */
 export const PACKAGE_TYPES = [
@@ -46,15 +47,30 @@ export interface PackageFileRecord {
   file_name: string;
   size: number;
   file_sha256: string;
+  /** The digests the client declared or the registry computes (npm's `shasum`, Maven's checksums). */
+  file_md5: string | null;
+  file_sha1: string | null;
   /** The bytes, base64. */
   data: string;
   pipeline_id: number | null;
   created_at: string;
 }
 
+/** `Packages::Tag`: a name (npm's dist-tags) pointing at one package of a name in a project. */
+export interface PackageTagRecord {
+  id: number;
+  package_id: number;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface PackagesState {
   records: Table<PackageRecord>;
   files: Table<PackageFileRecord>;
+  tags: Table<PackageTagRecord>;
+  /** package id -> what its format keeps besides files (`Packages::*::Metadatum`, dependency links) */
+  meta: Table<PackageMeta>;
   /** Bytes of every file together. */
   bytes: number;
   idx: {
@@ -64,14 +80,18 @@ export interface PackagesState {
     files: MultiIndex;
     /** `<project id>/<type>/<name>/<version>` -> package id */
     byName: Index;
+    /** package id -> tag ids */
+    tags: MultiIndex;
   };
 }
 
 export const emptyPackages = (): PackagesState => ({
   records: emptyTable(),
   files: emptyTable(),
+  tags: emptyTable(),
+  meta: emptyTable(),
   bytes: 0,
-  idx: { byProject: emptyIndex(), files: emptyIndex(), byName: emptyIndex() },
+  idx: { byProject: emptyIndex(), files: emptyIndex(), byName: emptyIndex(), tags: emptyIndex() },
 });
 
 declare module '../../core/state.js' {
