@@ -5,7 +5,7 @@
  */
 import type { Draft } from 'immer';
 import { requireUser } from '../../core/auth.js';
-import { state, write, type Ctx } from '../../core/context.js';
+import { state, write, type Ctx, type Fx } from '../../core/context.js';
 import { apiError, recordNotFound, unauthorized, validationError } from '../../core/errors.js';
 import { cancelJobs, scheduleJob } from '../../core/jobs.js';
 import { mergeBlocked } from '../../core/merge-checks.js';
@@ -30,6 +30,7 @@ import type { Project } from '../projects/model.js';
 import { isAncestor } from '../repository/history.js';
 import { objectsOf } from '../repository/store.js';
 import { abilities, canSeeIssue } from './access.js';
+import { announceMerged, receiveMerged } from './merge-push.js';
 import { loadProject, mergeRequestByIid } from './common.js';
 import { canMerge } from './entities.js';
 import { headsOf } from './model/git.js';
@@ -84,6 +85,8 @@ export function enableAutoMerge(
   const st = state(c);
   const pl = headPipeline(st, mr)!;
   const due = finishAt(st, pl.id, nowMs);
+  // The hooks of the merge the job makes link to the instance as this request reached it.
+  const base = requestBase(c);
   write(c, (d) => {
     const draft = tget(d.issuables.mergeRequests, mr.id)!;
     draft.merge_when_pipeline_succeeds = true;
@@ -92,7 +95,7 @@ export function enableAutoMerge(
     const t = { type: 'MergeRequest' as const, id: mr.id, project_id: mr.project_id };
     systemNote(d, t, userId, `enabled an automatic merge when the pipeline for ${pl.sha} succeeds`, now);
     cancelJobs(d, (j) => j.kind === MWPS_JOB && j.payload.mr === mr.id);
-    if (due !== undefined) scheduleJob(d, MWPS_JOB, due, { mr: mr.id, user: userId, ...params });
+    if (due !== undefined) scheduleJob(d, MWPS_JOB, due, { mr: mr.id, user: userId, base, ...params });
   });
 }
 
@@ -114,9 +117,15 @@ function cancelAutoMerge(d: Draft<PlatformState>, mr: MergeRequestRecord, userId
 /**
  * The job: at the pipeline's finish, a green head pipeline merges the merge request as the user who
  * asked (`AutoMerge::MergeWhenPipelineSucceedsService#process`); a pipeline still running (retried,
- * its jobs played) is waited for again; a failed one leaves the flag set, as the platform does.
+ * its jobs played) is waited for again; a failed one leaves the flag set, as the platform does. The
+ * merge's pushes and its merge hook are told once the job's write has committed.
  */
-function runAutoMerge(d: Draft<PlatformState>, payload: Record<string, unknown>, dueMs: number): void {
+function runAutoMerge(
+  d: Draft<PlatformState>,
+  payload: Record<string, unknown>,
+  dueMs: number,
+  fx: Fx,
+): (() => void) | undefined {
   const st = d as PlatformState;
   const mr = tget(st.issuables.mergeRequests, payload.mr as number);
   if (!mr || mr.state !== 'opened' || !mr.merge_when_pipeline_succeeds) return;
@@ -152,7 +161,9 @@ function runAutoMerge(d: Draft<PlatformState>, payload: Record<string, unknown>,
     return i !== undefined && canSeeIssue(a, i);
   });
   const fullRef = `${project.path_with_namespace}!${mr.iid}`;
-  mergeMergeRequest(d, mr.id, userId, now, {
+  // The committed record, as it was before this write: the merge hook's changes are against it.
+  const before = tget(fx.store.state.issuables.mergeRequests, mr.id)!;
+  const moved = mergeMergeRequest(d, mr.id, userId, now, {
     squash: payload.squash as boolean | undefined,
     should_remove_source_branch: payload.should_remove_source_branch as boolean | undefined,
     message: (payload.message as string | undefined) ?? defaultMergeCommitMessage(st, mr, closes, fullRef),
@@ -160,10 +171,13 @@ function runAutoMerge(d: Draft<PlatformState>, payload: Record<string, unknown>,
     closes,
   });
   tget(d.issuables.mergeRequests, mr.id)!.merge_when_pipeline_succeeds = false;
+  const base = (payload.base as string | undefined) ?? fx.baseUrl ?? 'http://localhost';
+  const received = receiveMerged(d, moved, userId, now, base);
+  return () => announceMerged(fx, base, userId, received, before);
 }
 
 export function mergeRequestPipelineRoutes(r: ApiRouter): void {
-  r.job(MWPS_JOB, (d, job) => runAutoMerge(d, job.payload, job.due_ms));
+  r.job(MWPS_JOB, (d, job, fx) => runAutoMerge(d, job.payload, job.due_ms, fx));
 
   // `Ci::PipelinesForMergeRequestFinder`: none for a viewer who may not read the source's pipelines.
   r.get(

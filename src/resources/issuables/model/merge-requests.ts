@@ -6,7 +6,7 @@ import { nextId, type PlatformState } from '../../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../../core/table.js';
 import { type Project } from '../../projects/record.js';
 import { protectionsOf } from '../../repository/access.js';
-import { setOtherRef } from '../../repository/refs.js';
+import { BLANK_SHA, setOtherRef } from '../../repository/refs.js';
 import { objectsOf } from '../../repository/store.js';
 import {
   chunkAdd,
@@ -410,12 +410,29 @@ export interface MergeOptions {
   closes: readonly number[];
 }
 
+/** A branch merging moved (`next` blank: removed), for the post-receive step the caller runs. */
+export interface MergedRef {
+  projectId: number;
+  branch: string;
+  old: string;
+  next: string;
+}
+
 /**
  * `MergeRequests::MergeService`: the commits (a squash commit, then a merge commit or a fast-forward),
  * the target branch moved, the merge request merged, the issues it closes closed, and the source branch
- * removed when asked. The caller has checked that the merge is possible.
+ * removed when asked. The caller has checked that the merge is possible. Returns the branches moved:
+ * Gitaly's `UserMergeBranch` (`UserFFBranch`) and `UserDeleteBranch` run the post-receive hooks, which
+ * the caller runs on them as a push's (`Git::BranchPushService`).
  */
-export function mergeMergeRequest(st: S, id: number, userId: number, now: string, opts: MergeOptions): void {
+export function mergeMergeRequest(
+  st: S,
+  id: number,
+  userId: number,
+  now: string,
+  opts: MergeOptions,
+): MergedRef[] {
+  const moved: MergedRef[] = [];
   const mr = tget(st.issuables.mergeRequests, id)!;
   const t: Target = { type: 'MergeRequest', id, project_id: mr.project_id };
   const project = tget(st.projects, mr.project_id) as Project | undefined;
@@ -465,6 +482,8 @@ export function mergeMergeRequest(st: S, id: number, userId: number, now: string
       }
     }
   projectMeta(st, mr.project_id);
+  if (h && newHead !== undefined && newHead !== h.start)
+    moved.push({ projectId: mr.project_id, branch: mr.target_branch, old: h.start, next: newHead });
   if (h && newHead !== undefined)
     branchMoved(st, {
       projectId: mr.project_id,
@@ -484,6 +503,7 @@ export function mergeMergeRequest(st: S, id: number, userId: number, now: string
     protectionsOf(st as PlatformState, sourceProject.id, mr.source_branch).length === 0
   ) {
     moveRef(st, sourceProject.id, mr.source_branch, null);
+    moved.push({ projectId: sourceProject.id, branch: mr.source_branch, old: h.head, next: BLANK_SHA });
     branchMoved(st, {
       projectId: sourceProject.id,
       branch: mr.source_branch,
@@ -493,6 +513,7 @@ export function mergeMergeRequest(st: S, id: number, userId: number, now: string
       now,
     });
   }
+  return moved;
 }
 
 /**
