@@ -35,11 +35,11 @@ import { loadProject, mergeRequestByIid } from './common.js';
 import { canMerge } from './entities.js';
 import { headsOf } from './model/git.js';
 import { checkedMergeStatus, defaultMergeCommitMessage, mergeMergeRequest } from './model.js';
+import { MWPS_JOB } from './model/merge-requests.js';
 import { systemNote } from './model/notes.js';
 import type { MergeRequestRecord } from './store.js';
 
-/** The job that merges a merge request whose pipeline finished. */
-export const MWPS_JOB = 'merge_when_pipeline_succeeds';
+export { MWPS_JOB };
 
 const iidShape = { id: p.str().required(), merge_request_iid: p.int().required() };
 
@@ -81,22 +81,39 @@ export function enableAutoMerge(
   params: AutoMergeParams,
 ): void {
   const nowMs = c.get('fx').clock.ms();
-  const now = new Date(nowMs).toISOString();
-  const st = state(c);
-  const pl = headPipeline(st, mr)!;
-  const due = finishAt(st, pl.id, nowMs);
   // The hooks of the merge the job makes link to the instance as this request reached it.
   const base = requestBase(c);
-  write(c, (d) => {
-    const draft = tget(d.issuables.mergeRequests, mr.id)!;
-    draft.merge_when_pipeline_succeeds = true;
-    if (params.squash !== undefined) draft.squash = params.squash;
-    draft.updated_at = now;
-    const t = { type: 'MergeRequest' as const, id: mr.id, project_id: mr.project_id };
+  write(c, (d) => autoMergeInWrite(d, mr.id, userId, params, { nowMs, base, note: true }));
+}
+
+/**
+ * In a write: the merge request set to merge when its head pipeline succeeds, as `userId` asked, with
+ * the head it was asked for (`merge_params['sha']`, the merge request's head by default), and the job
+ * at the pipeline's finish (none while no pipeline runs: the flag waits). `note`: the system note of
+ * `AutoMergeService#execute`; a push option sets the attributes alone (`PushOptionsHandlerService`).
+ */
+export function autoMergeInWrite(
+  d: Draft<PlatformState>,
+  mrId: number,
+  userId: number,
+  params: AutoMergeParams & { sha?: string },
+  o: { nowMs: number; base: string; note: boolean },
+): void {
+  const st = d as PlatformState;
+  const draft = tget(d.issuables.mergeRequests, mrId)!;
+  const now = new Date(o.nowMs).toISOString();
+  const pl = headPipeline(st, draft);
+  const due = pl && finishAt(st, pl.id, o.nowMs);
+  const sha = params.sha ?? tget(st.issuables.diffs, draft.diff_id)?.head_commit_sha;
+  draft.merge_when_pipeline_succeeds = true;
+  if (params.squash !== undefined) draft.squash = params.squash;
+  draft.updated_at = now;
+  const t = { type: 'MergeRequest' as const, id: mrId, project_id: draft.project_id };
+  if (o.note && pl)
     systemNote(d, t, userId, `enabled an automatic merge when the pipeline for ${pl.sha} succeeds`, now);
-    cancelJobs(d, (j) => j.kind === MWPS_JOB && j.payload.mr === mr.id);
-    if (due !== undefined) scheduleJob(d, MWPS_JOB, due, { mr: mr.id, user: userId, base, ...params });
-  });
+  cancelJobs(d, (j) => j.kind === MWPS_JOB && j.payload.mr === mrId);
+  if (due !== undefined)
+    scheduleJob(d, MWPS_JOB, due, { ...params, mr: mrId, user: userId, base: o.base, sha });
 }
 
 /** `AutoMerge::BaseService#clear_auto_merge_parameters`, with its system note. */

@@ -1,6 +1,7 @@
 /** Merge request writes: diff versions, mergeability checks, merging. */
 import { type Draft } from 'immer';
 import type { BranchMove } from '../../../core/push.js';
+import { cancelJobs } from '../../../core/jobs.js';
 import { branchMoved } from '../../../core/push.js';
 import { nextId, type PlatformState } from '../../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../../core/table.js';
@@ -564,6 +565,25 @@ export function openMergeRequestsFrom(
   return out;
 }
 
+/** The job that merges a merge request whose pipeline finished (merge when pipeline succeeds). */
+export const MWPS_JOB = 'merge_when_pipeline_succeeds';
+
+/**
+ * `MergeRequests::RefreshService#abort_auto_merges`: a push to the source branch of a merge request
+ * set to merge when the pipeline succeeds aborts it, unless the push brought the very head the merge
+ * was asked for (`merge_params['sha']`: a push option's own push, `PushOptionsHandlerService`).
+ */
+function abortAutoMergeOnPush(st: S, mr: Draft<MergeRequestRecord>, move: BranchMove): void {
+  if (!mr.merge_when_pipeline_succeeds) return;
+  const job = st.jobs.find((j) => j.kind === MWPS_JOB && j.payload.mr === mr.id);
+  if (job !== undefined && job.payload.sha === move.after) return;
+  mr.merge_when_pipeline_succeeds = false;
+  mr.updated_at = move.now;
+  const t: Target = { type: 'MergeRequest', id: mr.id, project_id: mr.project_id };
+  systemNote(st, t, move.userId, 'aborted the automatic merge because source branch was updated', move.now);
+  cancelJobs(st, (j) => j.kind === MWPS_JOB && j.payload.mr === mr.id);
+}
+
 export function mergeRequestsAfterPush(st: S, move: BranchMove): void {
   const projectIds = new Set([move.projectId]);
   const project = tget(st.projects, move.projectId) as Project | undefined;
@@ -578,6 +598,7 @@ export function mergeRequestsAfterPush(st: S, move: BranchMove): void {
       const intoIt = mr.project_id === move.projectId && mr.target_branch === move.branch;
       if (!fromIt && !intoIt) continue;
       if (fromIt && move.after !== undefined) {
+        abortAutoMergeOnPush(st, mr, move);
         mr.diff_id = addDiffVersion(st, mr, move.now);
         mr.merge_error = null;
         cacheClosingIssues(st, mr);
