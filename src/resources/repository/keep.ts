@@ -30,5 +30,7 @@ export function keepAround(st: S, projectId: number, shas: readonly (string | nu
 export function createDeploymentRef(st: S, projectId: number, slug: string, iid: number, sha: string): void {
   const project = tget(st.projects, projectId) as ProjectRecord | undefined;
   if (!project || objectsOf(st as PlatformState).type(sha) !== 'commit') return;
+  // A repository never written stays unstored (a large world's declared deployments write nothing).
+  if (tget(st.refs, projectId) === undefined) return;
   setOtherRef(st, project, `refs/environments/${slug}/deployments/${iid}`, sha);
 }
