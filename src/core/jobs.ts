@@ -13,9 +13,11 @@ export type { JobRecord } from './state.js';
 /**
  * Does a job's work on the draft. `job.due_ms` is the moment it happens (use it for timestamps, not the
  * clock, so that a clock advanced past several steps still dates each step exactly). A runner that
- * throws changes nothing; the job is then dropped and the error logged.
+ * throws changes nothing; the job is then dropped and the error logged. A runner may return what is
+ * told once its write has committed (hooks, as a request tells them after its write), run before the
+ * next job.
  */
-export type JobRunner = (draft: Draft<PlatformState>, job: JobRecord, fx: Fx) => void;
+export type JobRunner = (draft: Draft<PlatformState>, job: JobRecord, fx: Fx) => void | (() => void);
 
 /** Queues a job; jobs are kept in due order (ties in the order queued). */
 export function scheduleJob(
@@ -53,11 +55,12 @@ export function settleJobs(
     const job = store.state.jobs[0];
     if (!job || job.due_ms > now) return;
     const runner = runners.get(job.kind);
+    let after: (() => void) | undefined;
     try {
       store.write((d) => {
         d.jobs.shift();
         if (!runner) throw new Error(`no runner for job kind "${job.kind}"`);
-        runner(d, job, fx);
+        after = runner(d, job, fx) ?? undefined;
       });
     } catch (e) {
       logger(`fauxlab: background job ${job.kind} #${job.id} failed`, e);
@@ -65,6 +68,12 @@ export function settleJobs(
         const i = d.jobs.findIndex((j) => j.id === job.id);
         if (i >= 0) d.jobs.splice(i, 1);
       });
+      continue;
+    }
+    try {
+      after?.();
+    } catch (e) {
+      logger(`fauxlab: background job ${job.kind} #${job.id} could not tell its hooks`, e);
     }
   }
 }

@@ -3,6 +3,7 @@
  * clock once. Check order, as the platform's: writes need a user (401), params (400), the project (404),
  * the pipeline (404 `Not found`), the ability (403), then the ref and the model (400).
  */
+import { keepAround } from '../repository/keep.js';
 import { findProject } from '../../core/access.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
@@ -239,6 +240,8 @@ export function queuePipeline(d: Draft<PlatformState>, p: NewPipeline): number {
   const queueMs = d.ciJobs.queue_ms;
   const builds = newBuilds(p.specs, p.stages, { created_at: p.now, user_id: p.user_id });
   if (queueMs > 0) queueFirstStage(builds, p.now);
+  // `Ci::Pipeline` `after_create :keep_around_commits`: its sha and before_sha stay in the repository.
+  keepAround(d, p.project_id, [p.sha, p.before_sha]);
   return createPipeline(d, {
     project_id: p.project_id,
     ref: p.ref,

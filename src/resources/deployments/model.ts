@@ -8,6 +8,7 @@ import { nextId, type PipelineRecord, type PlatformState } from '../../core/stat
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../core/table.js';
 import { liveBuilds, type BuildRecord, type LiveBuild } from '../ci/builds.js';
 import { createEnvironment, environmentErrors } from '../environments/model.js';
+import { createDeploymentRef } from '../repository/keep.js';
 import type { DeploymentRecord, DeploymentStatus } from './store.js';
 
 type S = Draft<PlatformState>;
@@ -50,6 +51,9 @@ export function createDeployment(st: S, d: NewDeployment): number {
   madd(st.deployments.idx.byProject, key, id);
   madd(st.deployments.idx.byEnvironment, String(d.environment_id), id);
   if (d.deployable_id !== null) iset(st.deployments.idx.byJob, String(d.deployable_id), id);
+  // `after_create :create_ref`: `refs/environments/<slug>/deployments/<iid>` at the deployed commit.
+  const env = tget(st.environments.records, d.environment_id);
+  if (env) createDeploymentRef(st, d.project_id, env.slug, iid, d.sha);
   return id;
 }
 

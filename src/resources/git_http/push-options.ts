@@ -131,10 +131,14 @@ function builtText(
   return { title: subject!.trim(), description: body === '' ? null : body };
 }
 
-/** What the merge request options did: the errors collected, and the merge requests made. */
+/** What the merge request options did: the errors collected, the merge requests made and updated. */
 export interface OptionsOutcome {
   errors: string[];
   created: number[];
+  /** The merge requests updated (their update hooks follow the write). */
+  updated: number[];
+  /** `merge_request.merge_when_pipeline_succeeds`: the merge requests (made or updated) to set. */
+  autoMerge: { id: number; sha: string }[];
 }
 
 /**
@@ -153,6 +157,9 @@ export function runMergeRequestOptions(
   const st = d as PlatformState;
   const errors: string[] = [];
   const created: number[] = [];
+  const updated: number[] = [];
+  const autoMerge: { id: number; sha: string }[] = [];
+  const done = () => ({ errors, created, updated, autoMerge });
   const branches = [
     ...new Set(
       changes
@@ -169,21 +176,27 @@ export function runMergeRequestOptions(
   const target = str(opts.get('target'));
   if (target !== undefined && refTarget(st, project, 'branch', target) === undefined)
     errors.push(`Branch ${target} does not exist`);
-  if (errors.length > 0 || !user) return { errors, created };
+  if (errors.length > 0 || !user) return done();
   const title = str(opts.get('title'));
   // `Issuable` validates the title's length (`validates :title, length: { maximum: 255 }`): the
   // merge request is not saved, and the error is the push's warning.
   if (title !== undefined && [...title].length > 255)
-    return { errors: ['Title is too long (maximum is 255 characters)'], created };
+    return { ...done(), errors: ['Title is too long (maximum is 255 characters)'] };
   const labels = (opts.get('label') as string[] | undefined) ?? [];
   const unlabels = (opts.get('unlabel') as string[] | undefined) ?? [];
   const description = str(opts.get('description'));
   const removeSource = bool(opts.get('remove_source_branch'));
+  // `merge_params`: the flag, the pusher as the merge user, and the pushed head as the merge's sha.
+  const mwps = opts.has('merge_when_pipeline_succeeds')
+    ? bool(opts.get('merge_when_pipeline_succeeds')) === true
+    : false;
+  const pushed = (branch: string) => changes.find((ch) => ch.name === branch)!.next;
   for (const branch of branches) {
     const into = target ?? project.default_branch;
     const open = findOpen(st, project, branch);
     if (open !== undefined) {
       const mr = tget(d.issuables.mergeRequests, open)!;
+      if (mwps) autoMerge.push({ id: open, sha: pushed(branch) });
       const ch: MergeRequestChanges = {};
       if (title !== undefined) ch.title = title;
       if (description !== undefined) ch.description = description;
@@ -196,6 +209,8 @@ export function runMergeRequestOptions(
           (id, i, all) => all.indexOf(id) === i && !remove.includes(id),
         );
       }
+      // Setting the flag is a change of the merge request too (`UpdateService`'s update hook).
+      if (Object.keys(ch).length > 0 || (mwps && !mr.merge_when_pipeline_succeeds)) updated.push(open);
       if (Object.keys(ch).length > 0) updateMergeRequest(d, open, ch, user.id, now);
       continue;
     }
@@ -230,8 +245,9 @@ export function runMergeRequestOptions(
       now,
     );
     created.push(id);
+    if (mwps) autoMerge.push({ id, sha: pushed(branch) });
   }
-  return { errors, created };
+  return done();
 }
 
 /** The open merge request from `branch` of the project, into the project (`from_source_branches`). */

@@ -31,10 +31,10 @@ import {
   setRef,
   type RefKind,
 } from '../repository/refs.js';
-import { emitEvent } from '../integrations/events.js';
 import { announceReceived, postReceive } from '../repository/post-receive.js';
 import { objectsFor, objectsOf } from '../repository/store.js';
 import { setting } from '../settings/model.js';
+import { announceMergeRequestOptions, mergeRequestOptionsInWrite } from './push-mr.js';
 import { FLUSH, PktReader, pkt, sideband } from './pktline.js';
 import { hiddenBy, listRefs, RECEIVE_HIDDEN } from './refs.js';
 import {
@@ -43,7 +43,6 @@ import {
   parsePushOptions,
   pushOptionsWarning,
   pushVariables,
-  runMergeRequestOptions,
   type OptionsOutcome,
   type PushOptions,
 } from './push-options.js';
@@ -414,7 +413,8 @@ function execute(
   const userId = actor.user?.id ?? null;
   const wasEmpty = project.default_branch === null;
   const base = requestBase(c);
-  let outcome: OptionsOutcome = { errors: [], created: [] };
+  let outcome: OptionsOutcome = { errors: [], created: [], updated: [], autoMerge: [] };
+  const nowMs = c.get('fx').clock.ms();
   const received = write(c, (d) => {
     // The pipelines postReceive makes read the staged objects; they join the store once the write has
     // committed.
@@ -446,7 +446,7 @@ function execute(
     const done = postReceive(d, project.id, changes, { userId, now, wasEmpty, skipCi, base, variables });
     // `PostReceiveService#process_mr_push_options`, once the refs have moved.
     if (mrOptions !== undefined)
-      outcome = runMergeRequestOptions(
+      outcome = mergeRequestOptionsInWrite(
         d,
         proj as Project,
         actor.user,
@@ -454,7 +454,7 @@ function execute(
           .filter((cmd) => cmd.kind === 'branch')
           .map((cmd) => ({ name: cmd.name!, old: cmd.old, next: cmd.next })),
         mrOptions,
-        now,
+        { now, nowMs, base, received: done },
       );
     return done;
   });
@@ -464,8 +464,8 @@ function execute(
   const after: string[] = [];
   if (outcome.errors.length > 0)
     after.push('', ...alertLines(pushOptionsWarning(push.raw, outcome.errors)), '');
-  // The merge requests the options made fire their hooks as the API's do.
-  for (const id of outcome.created) emitEvent(c, { kind: 'merge_request', id, before: null });
+  // The merge requests the options made or updated fire their hooks as the API's do.
+  announceMergeRequestOptions(c, st, outcome);
   announceReceived(c.get('fx'), base, received);
   const proj = tget(state(c).projects, project.id)! as Project;
   for (const cmd of accepted) after.push(...mergeRequestUrl(state(c), proj, cmd, base));

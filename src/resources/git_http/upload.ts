@@ -48,16 +48,22 @@ export function advertiseUpload(st: PlatformState, project: ProjectRecord): Buff
   return Buffer.concat(lines);
 }
 
-/** v2's capability advertisement. */
+/**
+ * v2's capability advertisement as git 2.31's `serve.c` makes it under Gitaly's configuration:
+ * `ls-refs=unborn` (`lsrefs.unborn` defaults to advertise), `fetch` with `wait-for-done` and
+ * `uploadpack.allowFilter`'s `filter` (no `ref-in-want`, `sideband-all` or `packfile-uris`, which
+ * need settings Gitaly leaves off), and `object-info`.
+ */
 export function advertiseV2(): Buffer {
   return Buffer.concat(
     [
       'version 2\n',
       `agent=${AGENT}\n`,
-      'ls-refs\n',
-      'fetch=shallow filter\n',
+      'ls-refs=unborn\n',
+      'fetch=shallow wait-for-done filter\n',
       'server-option\n',
       'object-format=sha1\n',
+      'object-info\n',
     ]
       .map((l) => pkt(l))
       .concat(FLUSH),
@@ -418,7 +424,35 @@ export function* uploadPackV2(st: PlatformState, project: ProjectRecord, body: B
   }
   if (command === 'ls-refs') return yield lsRefs(st, project, args);
   if (command === 'fetch') return yield* fetchV2(st, project, args);
+  if (command === 'object-info') return yield objectInfo(st, project, args);
   throw new UploadError(`invalid command '${command ?? ''}'`);
+}
+
+/**
+ * `object-info` (git's `protocol-caps.c`): with `size`, a `size` line, then `<oid> <size>` for each
+ * `oid` asked, or `<oid> ` for one the repository does not hold (without `size`, the oids alone); an
+ * object another project holds is as unknown here as one nobody wrote (its size would tell it exists).
+ */
+function objectInfo(st: PlatformState, project: ProjectRecord, args: string[]): Buffer {
+  const store = objectsOf(st);
+  const size = args.includes('size');
+  const out: Buffer[] = [];
+  if (size) out.push(pkt('size'));
+  for (const a of args) {
+    if (a === 'size') continue;
+    if (!a.startsWith('oid ')) throw new UploadError(`object-info: unexpected line: '${a}'`);
+    const id = a.slice(4);
+    if (!/^[0-9a-f]{40}$/.test(id))
+      throw new UploadError(`object-info: protocol error, expected to get oid, not '${id}'`);
+    if (!size) {
+      out.push(pkt(id));
+      continue;
+    }
+    const held = store.has(id) && reachableFrom(st, project, id) ? store.raw(id) : undefined;
+    out.push(pkt(held === undefined ? `${id} ` : `${id} ${held.length}`));
+  }
+  out.push(FLUSH);
+  return Buffer.concat(out);
 }
 
 function lsRefs(st: PlatformState, project: ProjectRecord, args: string[]): Buffer {

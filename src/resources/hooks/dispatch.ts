@@ -218,6 +218,8 @@ const MR_FIELDS = [
   'updated_at',
   'state',
   'merge_status',
+  // `MergeRequestBuilder.safe_hook_attributes` has it: a push option or the API setting MWPS.
+  'merge_when_pipeline_succeeds',
   'milestone_id',
   'time_estimate',
   'label_ids',

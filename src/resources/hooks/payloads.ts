@@ -9,6 +9,7 @@ import type { PipelineRecord, PlatformState, ProjectRecord, UserRecord } from '.
 import { tget } from '../../core/table.js';
 import type { PushedCommits } from '../integrations/kinds.js';
 import type { IssueRecord, MergeRequestRecord, NoteRecord } from '../issuables/store.js';
+import { peel } from '../repository/refs.js';
 import { objectsOf } from '../repository/store.js';
 import { diffTrees } from '../repository/tree.js';
 
@@ -405,7 +406,9 @@ export function pushPayload(st: PlatformState, u: Urls, p: ProjectRecord, d: Pus
     before: d.before,
     after: d.after,
     ref: `${d.kind === 'tag_push' ? 'refs/tags/' : 'refs/heads/'}${d.ref}`,
-    checkout_sha: d.after === BLANK_SHA ? null : d.after,
+    // `Push.checkout_sha`: a tag's commit (an annotated tag dereferenced), a branch's new head.
+    checkout_sha:
+      d.after === BLANK_SHA ? null : d.kind === 'tag_push' ? peel(objectsOf(st), d.after) : d.after,
     message: null,
     user_id: user?.id ?? null,
     user_name: a.name,

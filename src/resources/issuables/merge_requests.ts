@@ -53,6 +53,7 @@ import {
 import { emitEvent } from '../integrations/events.js';
 import { livePipeline } from '../ci/model.js';
 import { headPipeline, mergeRequestPipelineIfAny, pipelineActive } from '../ci/mr-pipelines.js';
+import { announceMerged, receiveMerged } from './merge-push.js';
 import { enableAutoMerge } from './mr-pipelines.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import { chunkIds, type IssueRecord, type MergeRequestRecord } from './store.js';
@@ -421,16 +422,18 @@ function mergeRoute(c: Ctx): Response {
     return i !== undefined && canSeeIssue(a, i);
   });
   const fullRef = `${project.path_with_namespace}!${mr.iid}`;
-  write(c, (d) =>
-    mergeMergeRequest(d, mr.id, user.id, now, {
+  const base = requestBase(c);
+  const received = write(c, (d) => {
+    const moved = mergeMergeRequest(d, mr.id, user.id, now, {
       squash: prm.squash || undefined,
       should_remove_source_branch: prm.should_remove_source_branch,
       message: prm.merge_commit_message ?? defaultMergeCommitMessage(st, mr, closes, fullRef),
       squash_message: prm.squash_commit_message,
       closes,
-    }),
-  );
-  emitEvent(c, { kind: 'merge_request', id: mr.id, before: mr.state, prev: mr });
+    });
+    return receiveMerged(d, moved, user.id, now, base);
+  });
+  announceMerged(c.get('fx'), base, user.id, received, mr);
   return sendMergeRequest(c, mr.id, 200, project);
 }
 

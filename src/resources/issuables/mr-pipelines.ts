@@ -5,7 +5,7 @@
  */
 import type { Draft } from 'immer';
 import { requireUser } from '../../core/auth.js';
-import { state, write, type Ctx } from '../../core/context.js';
+import { state, write, type Ctx, type Fx } from '../../core/context.js';
 import { apiError, recordNotFound, unauthorized, validationError } from '../../core/errors.js';
 import { cancelJobs, scheduleJob } from '../../core/jobs.js';
 import { mergeBlocked } from '../../core/merge-checks.js';
@@ -30,15 +30,16 @@ import type { Project } from '../projects/model.js';
 import { isAncestor } from '../repository/history.js';
 import { objectsOf } from '../repository/store.js';
 import { abilities, canSeeIssue } from './access.js';
+import { announceMerged, receiveMerged } from './merge-push.js';
 import { loadProject, mergeRequestByIid } from './common.js';
 import { canMerge } from './entities.js';
 import { headsOf } from './model/git.js';
 import { checkedMergeStatus, defaultMergeCommitMessage, mergeMergeRequest } from './model.js';
+import { MWPS_JOB } from './model/merge-requests.js';
 import { systemNote } from './model/notes.js';
 import type { MergeRequestRecord } from './store.js';
 
-/** The job that merges a merge request whose pipeline finished. */
-export const MWPS_JOB = 'merge_when_pipeline_succeeds';
+export { MWPS_JOB };
 
 const iidShape = { id: p.str().required(), merge_request_iid: p.int().required() };
 
@@ -80,20 +81,39 @@ export function enableAutoMerge(
   params: AutoMergeParams,
 ): void {
   const nowMs = c.get('fx').clock.ms();
-  const now = new Date(nowMs).toISOString();
-  const st = state(c);
-  const pl = headPipeline(st, mr)!;
-  const due = finishAt(st, pl.id, nowMs);
-  write(c, (d) => {
-    const draft = tget(d.issuables.mergeRequests, mr.id)!;
-    draft.merge_when_pipeline_succeeds = true;
-    if (params.squash !== undefined) draft.squash = params.squash;
-    draft.updated_at = now;
-    const t = { type: 'MergeRequest' as const, id: mr.id, project_id: mr.project_id };
+  // The hooks of the merge the job makes link to the instance as this request reached it.
+  const base = requestBase(c);
+  write(c, (d) => autoMergeInWrite(d, mr.id, userId, params, { nowMs, base, note: true }));
+}
+
+/**
+ * In a write: the merge request set to merge when its head pipeline succeeds, as `userId` asked, with
+ * the head it was asked for (`merge_params['sha']`, the merge request's head by default), and the job
+ * at the pipeline's finish (none while no pipeline runs: the flag waits). `note`: the system note of
+ * `AutoMergeService#execute`; a push option sets the attributes alone (`PushOptionsHandlerService`).
+ */
+export function autoMergeInWrite(
+  d: Draft<PlatformState>,
+  mrId: number,
+  userId: number,
+  params: AutoMergeParams & { sha?: string },
+  o: { nowMs: number; base: string; note: boolean },
+): void {
+  const st = d as PlatformState;
+  const draft = tget(d.issuables.mergeRequests, mrId)!;
+  const now = new Date(o.nowMs).toISOString();
+  const pl = headPipeline(st, draft);
+  const due = pl && finishAt(st, pl.id, o.nowMs);
+  const sha = params.sha ?? tget(st.issuables.diffs, draft.diff_id)?.head_commit_sha;
+  draft.merge_when_pipeline_succeeds = true;
+  if (params.squash !== undefined) draft.squash = params.squash;
+  draft.updated_at = now;
+  const t = { type: 'MergeRequest' as const, id: mrId, project_id: draft.project_id };
+  if (o.note && pl)
     systemNote(d, t, userId, `enabled an automatic merge when the pipeline for ${pl.sha} succeeds`, now);
-    cancelJobs(d, (j) => j.kind === MWPS_JOB && j.payload.mr === mr.id);
-    if (due !== undefined) scheduleJob(d, MWPS_JOB, due, { mr: mr.id, user: userId, ...params });
-  });
+  cancelJobs(d, (j) => j.kind === MWPS_JOB && j.payload.mr === mrId);
+  if (due !== undefined)
+    scheduleJob(d, MWPS_JOB, due, { ...params, mr: mrId, user: userId, base: o.base, sha });
 }
 
 /** `AutoMerge::BaseService#clear_auto_merge_parameters`, with its system note. */
@@ -114,9 +134,15 @@ function cancelAutoMerge(d: Draft<PlatformState>, mr: MergeRequestRecord, userId
 /**
  * The job: at the pipeline's finish, a green head pipeline merges the merge request as the user who
  * asked (`AutoMerge::MergeWhenPipelineSucceedsService#process`); a pipeline still running (retried,
- * its jobs played) is waited for again; a failed one leaves the flag set, as the platform does.
+ * its jobs played) is waited for again; a failed one leaves the flag set, as the platform does. The
+ * merge's pushes and its merge hook are told once the job's write has committed.
  */
-function runAutoMerge(d: Draft<PlatformState>, payload: Record<string, unknown>, dueMs: number): void {
+function runAutoMerge(
+  d: Draft<PlatformState>,
+  payload: Record<string, unknown>,
+  dueMs: number,
+  fx: Fx,
+): (() => void) | undefined {
   const st = d as PlatformState;
   const mr = tget(st.issuables.mergeRequests, payload.mr as number);
   if (!mr || mr.state !== 'opened' || !mr.merge_when_pipeline_succeeds) return;
@@ -152,7 +178,9 @@ function runAutoMerge(d: Draft<PlatformState>, payload: Record<string, unknown>,
     return i !== undefined && canSeeIssue(a, i);
   });
   const fullRef = `${project.path_with_namespace}!${mr.iid}`;
-  mergeMergeRequest(d, mr.id, userId, now, {
+  // The committed record, as it was before this write: the merge hook's changes are against it.
+  const before = tget(fx.store.state.issuables.mergeRequests, mr.id)!;
+  const moved = mergeMergeRequest(d, mr.id, userId, now, {
     squash: payload.squash as boolean | undefined,
     should_remove_source_branch: payload.should_remove_source_branch as boolean | undefined,
     message: (payload.message as string | undefined) ?? defaultMergeCommitMessage(st, mr, closes, fullRef),
@@ -160,10 +188,13 @@ function runAutoMerge(d: Draft<PlatformState>, payload: Record<string, unknown>,
     closes,
   });
   tget(d.issuables.mergeRequests, mr.id)!.merge_when_pipeline_succeeds = false;
+  const base = (payload.base as string | undefined) ?? fx.baseUrl ?? 'http://localhost';
+  const received = receiveMerged(d, moved, userId, now, base);
+  return () => announceMerged(fx, base, userId, received, before);
 }
 
 export function mergeRequestPipelineRoutes(r: ApiRouter): void {
-  r.job(MWPS_JOB, (d, job) => runAutoMerge(d, job.payload, job.due_ms));
+  r.job(MWPS_JOB, (d, job, fx) => runAutoMerge(d, job.payload, job.due_ms, fx));
 
   // `Ci::PipelinesForMergeRequestFinder`: none for a viewer who may not read the source's pipelines.
   r.get(

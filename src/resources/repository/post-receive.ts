@@ -25,9 +25,9 @@ import { openMergeRequestsFrom } from '../issuables/model/merge-requests.js';
 import type { Project } from '../projects/model.js';
 import { ancestors, walk } from './history.js';
 import { protectDefaultBranch } from './protect.js';
-import { BLANK_SHA, peel, refTarget, type RefKind } from './refs.js';
+import { BLANK_SHA, peel, refTarget, setRef, type RefKind } from './refs.js';
 import { objectsOf } from './store.js';
-import { moveBranch, pusherOf, updateBranch } from './write.js';
+import { moveBranch, pusherOf, updateBranch, type Pusher } from './write.js';
 
 /** One ref that moved: its old and new heads, `BLANK_SHA` for none (created, removed). */
 export interface RefChange {
@@ -220,30 +220,68 @@ function pushedCommits(
   return { ids: ids.slice(-PAYLOAD_COMMITS), total };
 }
 
+/** A branch or tag the API moves to `id` (`null` removes it). */
+export interface RefMove {
+  kind: RefKind;
+  name: string;
+  id: string | null;
+}
+
 /**
- * Moves branches through the API (`null` removes one) in one write, and runs the post-receive step as a
- * push does: Gitaly's `UserCommitFiles`, `UserCreateBranch` and `UserDeleteBranch` call the same hooks.
- * A branch given a commit on an empty repository becomes its default branch.
+ * Inside a write: moves the refs as Gitaly's operations do (`UserCreateBranch`, `UserDeleteBranch`,
+ * `UserCommitFiles`, `UserCreateTag`, `UserDeleteTag`) and runs the post-receive step those operations'
+ * hooks start, as for a push. A branch given a commit on an empty repository becomes its default branch.
  */
-export function pushBranches(
+export function receiveMoves(
+  d: Draft<PlatformState>,
+  p: Project,
+  moves: readonly RefMove[],
+  by: Pusher,
+  o: { userId: number | null; base: string },
+): Received {
+  const project = tget(d.projects, p.id)! as Project;
+  const wasEmpty = project.default_branch === null;
+  const changes: RefChange[] = [];
+  for (const m of moves) {
+    const old = refTarget(d as PlatformState, project, m.kind, m.name) ?? BLANK_SHA;
+    if (m.kind === 'tag') setRef(d, project, 'tag', m.name, m.id);
+    else if (m.id === null) updateBranch(d, project, m.name, null, by);
+    else moveBranch(d, project, m.name, m.id, by);
+    changes.push({ kind: m.kind, name: m.name, old, next: m.id ?? BLANK_SHA });
+  }
+  return postReceive(d, p.id, changes, { userId: o.userId, now: by.now, wasEmpty, base: o.base });
+}
+
+/**
+ * Moves branches and tags through the API in one write (with `also`, the request's other changes in
+ * the same write), then announces them as a push: the push and tag push hooks, the pipelines' events.
+ */
+export function pushRefs(
   c: Ctx,
   p: Project,
-  moves: readonly { branch: string; id: string | null }[],
+  moves: readonly RefMove[],
+  also?: (d: Draft<PlatformState>) => void,
 ): void {
   const by = pusherOf(c);
   const userId = c.get('viewer').user?.id ?? null;
   const base = requestBase(c);
   const received = write(c, (d) => {
-    const project = tget(d.projects, p.id)! as Project;
-    const wasEmpty = project.default_branch === null;
-    const changes: RefChange[] = [];
-    for (const m of moves) {
-      const old = refTarget(d as PlatformState, project, 'branch', m.branch) ?? BLANK_SHA;
-      if (m.id === null) updateBranch(d, project, m.branch, null, by);
-      else moveBranch(d, project, m.branch, m.id, by);
-      changes.push({ kind: 'branch', name: m.branch, old, next: m.id ?? BLANK_SHA });
-    }
-    return postReceive(d, p.id, changes, { userId, now: by.now, wasEmpty, base });
+    const done = receiveMoves(d, p, moves, by, { userId, base });
+    also?.(d);
+    return done;
   });
   announceReceived(c.get('fx'), base, received);
+}
+
+/** `pushRefs` of branches. */
+export function pushBranches(
+  c: Ctx,
+  p: Project,
+  moves: readonly { branch: string; id: string | null }[],
+): void {
+  pushRefs(
+    c,
+    p,
+    moves.map((m) => ({ kind: 'branch', name: m.branch, id: m.id })),
+  );
 }

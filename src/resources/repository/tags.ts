@@ -2,7 +2,7 @@
  * The tags API (`lib/api/tags.rb`): list, get, create (lightweight, or annotated with a message) and
  * delete. Reads need `download_code`, writes `admin_tag` (developers).
  */
-import { state, write, type Ctx } from '../../core/context.js';
+import { state, type Ctx } from '../../core/context.js';
 import { apiError, notFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
@@ -11,7 +11,8 @@ import type { Project } from '../projects/model.js';
 import { authorizePush, readableRepo } from './access.js';
 import { commitEntity } from './entities.js';
 import { validRefName } from './names.js';
-import { names, peel, refTarget, resolveCommit, setRef } from './refs.js';
+import { pushRefs } from './post-receive.js';
+import { names, peel, refTarget, resolveCommit } from './refs.js';
 import { objectsOf } from './store.js';
 import { refuseByPushRule, signatureOf } from './write.js';
 import type { PlatformState } from '../../core/state.js';
@@ -124,8 +125,9 @@ export function tagRoutes(r: ApiRouter): void {
         });
       }
       const now = c.get('fx').clock.iso();
-      write(c, (d) => {
-        setRef(d, proj, 'tag', prm.tag_name, target);
+      // `Tags::CreateService` through Gitaly's `UserCreateTag`, whose hooks run the post-receive step
+      // (`Git::TagPushService`): the tag push event, hooks and pipeline, as a `git push` of the tag.
+      pushRefs(c, proj, [{ kind: 'tag', name: prm.tag_name, id: target }], (d) => {
         // Releases made through the tags API (deprecated in 11.7, still honoured): named after the tag.
         if (prm.release_description)
           createRelease(
@@ -158,8 +160,8 @@ export function tagRoutes(r: ApiRouter): void {
       // `Tags::DestroyService` takes the tag's release (and its links) with it.
       refuseByPushRule(state(c), proj, 'tag', prm.tag_name, { deleting: true });
       const rel = releaseOfTag(state(c), proj.id, prm.tag_name);
-      write(c, (d) => {
-        setRef(d, proj, 'tag', prm.tag_name, null);
+      // Gitaly's `UserDeleteTag` runs the hooks too: a tag push with the blank after.
+      pushRefs(c, proj, [{ kind: 'tag', name: prm.tag_name, id: null }], (d) => {
         if (rel) deleteRelease(d, rel.id);
       });
       return c.body(null, 204);

@@ -84,6 +84,51 @@ describe('git smart HTTP endpoints', () => {
     expect(text).not.toContain('# service=');
   });
 
+  it("POST git-upload-pack, v2 object-info: each oid's size, an oid the project does not hold with none (another project's alike)", async () => {
+    const fx = createFauxlab({ scenario });
+    const head = await headOf(fx, 'alice/site');
+    const wrote = await fx.fetch(
+      new Request(`${HOST}/api/v4/projects/root%2Fhidden/repository/commits`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': 'root-api', 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          branch: 'master',
+          commit_message: 'Secret',
+          actions: [{ action: 'create', file_path: 'secret.txt', content: 'secret' }],
+        }),
+      }),
+    );
+    const hidden = ((await wrote.json()) as { id: string }).id;
+    const ask = (lines: string[]) =>
+      post(
+        fx,
+        '/alice/site.git/git-upload-pack',
+        Buffer.concat([pkt('command=object-info\n'), DELIM, ...lines.map((l) => pkt(l)), FLUSH]),
+        { 'Git-Protocol': 'version=2', 'Content-Type': 'application/x-git-upload-pack-request' },
+      );
+    const res = await ask(['size', `oid ${head}`, `oid ${hidden}`, `oid ${'1'.repeat(40)}`]);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const size = (await (
+      await get(fx, `/api/v4/projects/alice%2Fsite/repository/commits/${head}`, {
+        'PRIVATE-TOKEN': 'root-api',
+      })
+    ).json()) as { id: string };
+    expect(size.id).toBe(head);
+    const lines: string[] = [];
+    for (let at = 0; at < text.length - 4;) {
+      const n = parseInt(text.slice(at, at + 4), 16);
+      lines.push(text.slice(at + 4, at + n));
+      at += n;
+    }
+    expect(lines[0]).toBe('size');
+    expect(lines[1]).toMatch(new RegExp(`^${head} [1-9][0-9]*$`));
+    expect(lines.slice(2)).toEqual([`${hidden} `, `${'1'.repeat(40)} `]);
+    expect(text.endsWith('0000')).toBe(true);
+    // Without `size`, the oids alone.
+    expect(await (await ask([`oid ${head}`])).text()).toBe(`${pkt(head).toString()}0000`);
+  });
+
   it('HEAD /:path.git/info/refs: 403, as the platform denies HEAD requests there', async () => {
     const fx = createFauxlab({ scenario });
     const res = await get(fx, '/alice/site.git/info/refs?service=git-upload-pack', {}, 'HEAD');

@@ -156,6 +156,36 @@ describe.skipIf(!hasGit)('protocol v2 and shallow fetches', () => {
     expect((await git(['rev-parse', 'refs/notes/commits'], other)).stdout.trim()).toBe(note);
   });
 
+  it("v2 as git 2.31's upload-pack advertises it: ls-refs=unborn (git's clone then asks for it), fetch with wait-for-done, object-info", async () => {
+    const dir = join(root, 'v2-trace');
+    const trace = join(root, 'v2-trace.log');
+    const r = await runGit(root, ['-c', 'protocol.version=2', 'clone', '-q', url(), dir], root, {
+      GIT_TRACE_PACKET: trace,
+    });
+    expect(r.code).toBe(0);
+    const lines = readFileSync(trace, 'utf8')
+      .split('\n')
+      .map((l) => /packet: +\S+([<>]) (.*)$/.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => `${m[1]} ${m[2]}`);
+    // git's trace shows the version line twice (read once to pick the protocol, once as the list).
+    const advertised = lines
+      .slice(0, lines.indexOf('< 0000'))
+      .filter((l, i, all) => l !== '< version 2' || all.indexOf(l) === i);
+    expect(advertised).toEqual([
+      '< version 2',
+      '< agent=git/2.31.1',
+      '< ls-refs=unborn',
+      '< fetch=shallow wait-for-done filter',
+      '< server-option',
+      '< object-format=sha1',
+      '< object-info',
+    ]);
+    // git's clone sends `unborn` only to a server that advertises it.
+    expect(lines).toContain('> unborn');
+    expect(lines).toContain('> command=fetch');
+  });
+
   for (const version of ['0', '2'])
     it(`--shallow-since, --shallow-exclude and --unshallow (protocol v${version})`, async () => {
       const dir = join(root, `since-v${version}`);

@@ -145,4 +145,96 @@ describe('post-receive after API writes', () => {
     const events = await body(await call(fx, 'GET', `/projects/${created.id}/events`, 'maint'));
     expect(events.map((e: any) => e.action_name)).toContain('pushed new');
   });
+
+  it('POST and DELETE /repository/tags: tag push hooks, push events and the tag pipeline, as a git push of the tag (Tags::CreateService through UserCreateTag)', async () => {
+    const r = await listen();
+    const fx = world({}, LOCAL_OK);
+    await call(fx, 'POST', `${APP}/hooks`, 'maint', { url: r.url, push_events: true, tag_push_events: true });
+    const c1 = await commit(fx, 'master', { '.gitlab-ci.yml': CI });
+    const made = await call(fx, 'POST', `${APP}/repository/tags`, 'maint', {
+      tag_name: 'v1.0.0',
+      ref: 'master',
+      message: 'Release',
+    });
+    expect(made.status).toBe(201);
+    const tagId = (await body(made)).target as string;
+    expect((await call(fx, 'DELETE', `${APP}/repository/tags/v1.0.0`, 'maint')).status).toBe(204);
+    await deliveries(fx.clock).settled();
+    const got = r.received.map((x) => [x.headers['x-gitlab-event'], x.body.ref, x.body.before, x.body.after]);
+    const BLANK = '0000000000000000000000000000000000000000';
+    expect(got.slice(1)).toEqual([
+      ['Tag Push Hook', 'refs/tags/v1.0.0', BLANK, tagId],
+      ['Tag Push Hook', 'refs/tags/v1.0.0', tagId, BLANK],
+    ]);
+    expect(r.received[1]!.body).toMatchObject({ object_kind: 'tag_push', checkout_sha: c1.id });
+    const events = await body(await call(fx, 'GET', `${APP}/events?action=pushed`, 'maint'));
+    expect(
+      events.slice(0, 2).map((e: any) => [e.push_data.action, e.push_data.ref_type, e.push_data.ref]),
+    ).toEqual([
+      ['removed', 'tag', 'v1.0.0'],
+      ['created', 'tag', 'v1.0.0'],
+    ]);
+    const pipelines = await body(await call(fx, 'GET', `${APP}/pipelines`, 'maint'));
+    expect(pipelines.map((p: any) => [p.ref, p.sha])).toEqual([
+      ['v1.0.0', c1.id],
+      ['master', c1.id],
+    ]);
+  });
+
+  it('PUT .../merge: the target branch moves as a push (push hook, event, branch pipeline), the removed source branch too, then the merge hook', async () => {
+    const r = await listen();
+    const fx = world({}, LOCAL_OK);
+    const c1 = await commit(fx, 'master', { '.gitlab-ci.yml': CI });
+    await call(fx, 'POST', `${APP}/repository/branches`, 'maint', { branch: 'topic', ref: 'master' });
+    const c2 = await commit(fx, 'topic', { 'a.txt': 'a' });
+    const mr = await body(
+      await call(fx, 'POST', `${APP}/merge_requests`, 'maint', {
+        source_branch: 'topic',
+        target_branch: 'master',
+        title: 'Topic',
+        description: 'Closes #1',
+      }),
+    );
+    await call(fx, 'POST', `${APP}/hooks`, 'maint', {
+      url: r.url,
+      push_events: true,
+      merge_requests_events: true,
+    });
+    const merged = await call(fx, 'PUT', `${APP}/merge_requests/${mr.iid}/merge`, 'maint', {
+      should_remove_source_branch: true,
+    });
+    expect(merged.status).toBe(200);
+    const sha = (await body(merged)).merge_commit_sha as string;
+    await deliveries(fx.clock).settled();
+    const BLANK = '0000000000000000000000000000000000000000';
+    expect(
+      r.received.map((x) => [x.headers['x-gitlab-event'], x.body.ref ?? x.body.object_attributes?.action]),
+    ).toEqual([
+      ['Push Hook', 'refs/heads/master'],
+      ['Push Hook', 'refs/heads/topic'],
+      ['Merge Request Hook', 'merge'],
+    ]);
+    expect(r.received[0]!.body).toMatchObject({
+      before: c1.id,
+      after: sha,
+      user_username: 'maint',
+      total_commits_count: 2,
+    });
+    expect(r.received[0]!.body.commits.map((cm: any) => cm.id)).toEqual([c2.id, sha]);
+    expect([r.received[1]!.body.before, r.received[1]!.body.after]).toEqual([c2.id, BLANK]);
+    const events = await body(await call(fx, 'GET', `${APP}/events?action=pushed`, 'maint'));
+    expect(
+      events.slice(0, 2).map((e: any) => [e.push_data.action, e.push_data.ref, e.push_data.commit_to]),
+    ).toEqual([
+      ['removed', 'topic', null],
+      ['pushed', 'master', sha],
+    ]);
+    const pipelines = await body(await call(fx, 'GET', `${APP}/pipelines?ref=master`, 'maint'));
+    expect(pipelines.map((p: any) => [p.ref, p.sha])).toEqual([
+      ['master', sha],
+      ['master', c1.id],
+    ]);
+    // `Closes #1` in the description (and so in the merge commit) closes the issue.
+    expect((await body(await call(fx, 'GET', `${APP}/issues/1`, 'maint'))).state).toBe('closed');
+  });
 });

@@ -1,12 +1,13 @@
 /** Merge request writes: diff versions, mergeability checks, merging. */
 import { type Draft } from 'immer';
 import type { BranchMove } from '../../../core/push.js';
+import { cancelJobs } from '../../../core/jobs.js';
 import { branchMoved } from '../../../core/push.js';
 import { nextId, type PlatformState } from '../../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../../core/table.js';
 import { type Project } from '../../projects/record.js';
 import { protectionsOf } from '../../repository/access.js';
-import { setOtherRef } from '../../repository/refs.js';
+import { BLANK_SHA, setOtherRef } from '../../repository/refs.js';
 import { objectsOf } from '../../repository/store.js';
 import {
   chunkAdd,
@@ -410,12 +411,29 @@ export interface MergeOptions {
   closes: readonly number[];
 }
 
+/** A branch merging moved (`next` blank: removed), for the post-receive step the caller runs. */
+export interface MergedRef {
+  projectId: number;
+  branch: string;
+  old: string;
+  next: string;
+}
+
 /**
  * `MergeRequests::MergeService`: the commits (a squash commit, then a merge commit or a fast-forward),
  * the target branch moved, the merge request merged, the issues it closes closed, and the source branch
- * removed when asked. The caller has checked that the merge is possible.
+ * removed when asked. The caller has checked that the merge is possible. Returns the branches moved:
+ * Gitaly's `UserMergeBranch` (`UserFFBranch`) and `UserDeleteBranch` run the post-receive hooks, which
+ * the caller runs on them as a push's (`Git::BranchPushService`).
  */
-export function mergeMergeRequest(st: S, id: number, userId: number, now: string, opts: MergeOptions): void {
+export function mergeMergeRequest(
+  st: S,
+  id: number,
+  userId: number,
+  now: string,
+  opts: MergeOptions,
+): MergedRef[] {
+  const moved: MergedRef[] = [];
   const mr = tget(st.issuables.mergeRequests, id)!;
   const t: Target = { type: 'MergeRequest', id, project_id: mr.project_id };
   const project = tget(st.projects, mr.project_id) as Project | undefined;
@@ -465,6 +483,8 @@ export function mergeMergeRequest(st: S, id: number, userId: number, now: string
       }
     }
   projectMeta(st, mr.project_id);
+  if (h && newHead !== undefined && newHead !== h.start)
+    moved.push({ projectId: mr.project_id, branch: mr.target_branch, old: h.start, next: newHead });
   if (h && newHead !== undefined)
     branchMoved(st, {
       projectId: mr.project_id,
@@ -484,6 +504,7 @@ export function mergeMergeRequest(st: S, id: number, userId: number, now: string
     protectionsOf(st as PlatformState, sourceProject.id, mr.source_branch).length === 0
   ) {
     moveRef(st, sourceProject.id, mr.source_branch, null);
+    moved.push({ projectId: sourceProject.id, branch: mr.source_branch, old: h.head, next: BLANK_SHA });
     branchMoved(st, {
       projectId: sourceProject.id,
       branch: mr.source_branch,
@@ -493,6 +514,7 @@ export function mergeMergeRequest(st: S, id: number, userId: number, now: string
       now,
     });
   }
+  return moved;
 }
 
 /**
@@ -543,6 +565,25 @@ export function openMergeRequestsFrom(
   return out;
 }
 
+/** The job that merges a merge request whose pipeline finished (merge when pipeline succeeds). */
+export const MWPS_JOB = 'merge_when_pipeline_succeeds';
+
+/**
+ * `MergeRequests::RefreshService#abort_auto_merges`: a push to the source branch of a merge request
+ * set to merge when the pipeline succeeds aborts it, unless the push brought the very head the merge
+ * was asked for (`merge_params['sha']`: a push option's own push, `PushOptionsHandlerService`).
+ */
+function abortAutoMergeOnPush(st: S, mr: Draft<MergeRequestRecord>, move: BranchMove): void {
+  if (!mr.merge_when_pipeline_succeeds) return;
+  const job = st.jobs.find((j) => j.kind === MWPS_JOB && j.payload.mr === mr.id);
+  if (job !== undefined && job.payload.sha === move.after) return;
+  mr.merge_when_pipeline_succeeds = false;
+  mr.updated_at = move.now;
+  const t: Target = { type: 'MergeRequest', id: mr.id, project_id: mr.project_id };
+  systemNote(st, t, move.userId, 'aborted the automatic merge because source branch was updated', move.now);
+  cancelJobs(st, (j) => j.kind === MWPS_JOB && j.payload.mr === mr.id);
+}
+
 export function mergeRequestsAfterPush(st: S, move: BranchMove): void {
   const projectIds = new Set([move.projectId]);
   const project = tget(st.projects, move.projectId) as Project | undefined;
@@ -557,6 +598,7 @@ export function mergeRequestsAfterPush(st: S, move: BranchMove): void {
       const intoIt = mr.project_id === move.projectId && mr.target_branch === move.branch;
       if (!fromIt && !intoIt) continue;
       if (fromIt && move.after !== undefined) {
+        abortAutoMergeOnPush(st, mr, move);
         mr.diff_id = addDiffVersion(st, mr, move.now);
         mr.merge_error = null;
         cacheClosingIssues(st, mr);
