@@ -9,11 +9,23 @@ const scenario = {
     { username: 'bob', tokens: tok('bob-api') },
   ],
   groups: [
-    { path: 'acme', visibility: 'private' as const, members: [{ username: 'alice', access_level: 50 }] },
+    {
+      path: 'acme',
+      visibility: 'private' as const,
+      members: [{ username: 'alice', access_level: 50 as const }],
+    },
     { path: 'acme/tools', visibility: 'private' as const },
-    { path: 'open', visibility: 'public' as const, members: [{ username: 'alice', access_level: 50 }] },
+    {
+      path: 'open',
+      visibility: 'public' as const,
+      members: [{ username: 'alice', access_level: 50 as const }],
+    },
     { path: 'open/docs', visibility: 'public' as const },
-    { path: 'other', visibility: 'public' as const, members: [{ username: 'bob', access_level: 50 }] },
+    {
+      path: 'other',
+      visibility: 'public' as const,
+      members: [{ username: 'bob', access_level: 50 as const }],
+    },
   ],
   projects: [{ path: 'open/docs/site', visibility: 'public' as const }],
 };
