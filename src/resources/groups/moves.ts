@@ -1,9 +1,10 @@
 /**
- * Routes GitLab added to a group after 13.12: `GET /groups/:id/avatar` (14.0, `API::GroupAvatar`) and
- * `POST /groups/:id/transfer` (14.6, `Groups::TransferService` through the API).
+ * Routes GitLab added to a group after 13.12: `GET /groups/:id/avatar` (14.0, `API::GroupAvatar`),
+ * `POST /groups/:id/transfer` (14.6, `Groups::TransferService` through the API) and
+ * `GET /groups/:id/transfer_locations` (15.4).
  */
 import type { Draft } from 'immer';
-import { ACCESS, VISIBILITY_LEVEL } from '../../core/access.js';
+import { ACCESS, groupAccess, VISIBILITY_LEVEL } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { apiError, forbidden, recordNotFound } from '../../core/errors.js';
@@ -11,7 +12,8 @@ import { p } from '../../core/params.js';
 import { sendJson } from '../../core/respond.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
-import { iget, madd, mget, mremove, tget } from '../../core/table.js';
+import { iget, madd, mget, mremove, tget, tvalues } from '../../core/table.js';
+import { paginate, paginationParams } from '../../core/pagination.js';
 import { setMember } from '../projects/model.js';
 import { canAdminGroup, canCreateSubgroup, findGroupRecord } from './access.js';
 import { groupRenderer } from './entities.js';
@@ -96,7 +98,48 @@ function transferGroup(
   }
 }
 
+/**
+ * `Groups::AcceptingGroupTransfersFinder`: the groups the user manages as an owner
+ * (`manageable_groups`, owners of a group own its subgroups too), less the group, its subtree and its
+ * parent; `search` as `Group.search` (name or path containing it, any case).
+ */
+function transferLocations(st: PlatformState, user: UserRecord, group: Group, search: string | undefined) {
+  const excluded = new Set([group.id, ...descendantIds(st, group.id)]);
+  if (group.parent_id !== null) excluded.add(group.parent_id);
+  const q = search?.trim().toLowerCase();
+  return tvalues(st.groups)
+    .filter((g) => !excluded.has(g.id) && groupAccess(st, user, g) >= ACCESS.OWNER)
+    .filter((g) => !q || g.name.toLowerCase().includes(q) || g.path.toLowerCase().includes(q))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id)) as Group[];
+}
+
 export function groupMovesRoutes(r: ApiRouter): void {
+  r.get(
+    '/groups/:id/transfer_locations',
+    {
+      auth: 'required',
+      params: { search: p.str(), ...paginationParams },
+      since: '15.4',
+      source: `${GROUPS_DOC} "Get groups to which a user can transfer a group" (Introduced in GitLab 15.4, gitlab-org/gitlab#371117)`,
+    },
+    (c, prm) => {
+      const user = requireUser(c);
+      const st = state(c);
+      const group = findGroupRecord(c, c.req.param('id')!);
+      if (!canAdminGroup(st, user, group)) throw forbidden();
+      const rr = groupRenderer(c);
+      // `Entities::PublicGroupDetails`: BasicGroupDetails and the avatar, full name and full path.
+      return paginate(c, transferLocations(st, user, group, prm.search), (g) => ({
+        id: g.id,
+        web_url: rr.webUrl(g),
+        name: g.name,
+        avatar_url: rr.avatarUrl(g),
+        full_name: g.full_name,
+        full_path: g.full_path,
+      }));
+    },
+  );
+
   r.get(
     '/groups/:id/avatar',
     { since: '14.0', source: `${GROUPS_DOC} "Download a group avatar" (Introduced in GitLab 14.0)` },

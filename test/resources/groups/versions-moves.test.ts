@@ -162,3 +162,37 @@ describe('POST /groups/:id/transfer (GitLab 14.6)', () => {
     ]);
   });
 });
+
+describe('GET /groups/:id/transfer_locations (GitLab 15.4)', () => {
+  it('15.3 has no such route: the catch-all 404', async () => {
+    const fx = at('15.3');
+    const tools = (await group(fx, 'acme/tools')).id;
+    const res = await api(fx, 'GET', `/groups/${tools}/transfer_locations`);
+    expect(res.status).toBe(404);
+    expect(await json(res)).toEqual({ error: '404 Not Found' });
+  });
+
+  it('15.4: the groups the user owns, less the group, its subtree and its parent; search; 403 without admin_group', async () => {
+    const fx = at('15.4');
+    const tools = (await group(fx, 'acme/tools')).id;
+    const res = await api(fx, 'GET', `/groups/${tools}/transfer_locations`);
+    expect(res.status).toBe(200);
+    const out = await json(res);
+    // By name: `docs` before `open`.
+    expect(out.map((g: { full_path: string }) => g.full_path)).toEqual(['open/docs', 'open']);
+    expect(out[1]).toEqual({
+      id: (await group(fx, 'open')).id,
+      web_url: 'http://localhost/groups/open',
+      name: 'open',
+      avatar_url: null,
+      full_name: 'open',
+      full_path: 'open',
+    });
+    const found = await json(await api(fx, 'GET', `/groups/${tools}/transfer_locations?search=DOC`));
+    expect(found.map((g: { full_path: string }) => g.full_path)).toEqual(['open/docs']);
+    const acme = (await group(fx, 'acme')).id;
+    expect((await api(fx, 'GET', `/groups/${acme}/transfer_locations`, 'bob-api')).status).toBe(404);
+    const other = (await group(fx, 'other')).id;
+    expect((await api(fx, 'GET', `/groups/${other}/transfer_locations`)).status).toBe(403);
+  });
+});
