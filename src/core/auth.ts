@@ -4,15 +4,18 @@
  */
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.js';
 import type { Ctx, Fx, Viewer } from './context.js';
-import type { PlatformState, TokenRecord, UserRecord } from './state.js';
+import { isBlocked, type PlatformState, type TokenRecord, type UserRecord } from './state.js';
 import { digest } from './store.js';
 import { iget, tget } from './table.js';
 
 export interface AuthOptions {
   /** `optional`: anonymous allowed; `required`: authenticate!; `admin`: authenticated_as_admin! */
   auth: 'optional' | 'required' | 'admin';
-  /** Scopes a token may carry for this route (the platform's allow_access_with_scope, already per method). */
-  scopes: string[];
+  /**
+   * Scopes a token may carry for this route (the platform's allow_access_with_scope, already per method);
+   * `any`: every scope (`allow_access_with_scope(Gitlab::Auth.all_available_scopes)`).
+   */
+  scopes: string[] | 'any';
   /** Route accepts CI job tokens (`JOB-TOKEN`, `job_token`, and as a Bearer value). */
   jobToken: boolean;
   /**
@@ -97,12 +100,12 @@ function expiredAt(t: TokenRecord, now: number): boolean {
 const tokenExpired = (c: Ctx, t: TokenRecord): boolean =>
   t.expires_at ? expiredAt(t, c.get('fx').clock.ms()) : false;
 
-function validateToken(c: Ctx, t: TokenRecord, scopes: string[]): void {
+function validateToken(c: Ctx, t: TokenRecord, scopes: string[] | 'any'): void {
   if (tokenExpired(c, t)) throw invalidToken(EXPIRED);
   if (t.revoked) throw invalidToken(REVOKED);
   if (t.kind === 'impersonation' && !c.get('fx').impersonationEnabled)
     throw invalidToken(IMPERSONATION_DISABLED);
-  if (!t.scopes.some((s) => scopes.includes(s))) throw insufficientScope(scopes);
+  if (scopes !== 'any' && !t.scopes.some((s) => scopes.includes(s))) throw insufficientScope(scopes);
 }
 
 function header(c: Ctx, name: string): string | undefined {
@@ -151,7 +154,7 @@ function locateToken(c: Ctx, opts: AuthOptions): TokenRecord | null {
  * a deactivated user is sent to the web sign-in, which is the one way back to active.
  */
 function accessDeniedReason(c: Ctx, user: UserRecord): string | null {
-  if (user.state === 'blocked' || user.state === 'ldap_blocked') return 'Your account has been blocked.';
+  if (isBlocked(user)) return 'Your account has been blocked.';
   if (user.state === 'deactivated')
     return `Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${c.get('fx').baseUrl ?? new URL(c.req.url).origin}`;
   return null;

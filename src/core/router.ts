@@ -50,6 +50,11 @@ export interface RouteOptions<S extends Shape = Shape> {
   requirements?: Record<string, RegExp>;
   /** Extra scopes that open the route on reads, e.g. `read_user` on the users API. */
   readScopes?: string[];
+  /**
+   * A token of any scope opens the route, reads and writes alike (the platform's
+   * `allow_access_with_scope(Gitlab::Auth.all_available_scopes)`, as the token self-service classes have).
+   */
+  anyScope?: boolean;
   jobToken?: boolean;
   /** Deploy tokens as Bearer values are the area's to check (`deploy_token_allowed`). */
   deployToken?: boolean;
@@ -230,13 +235,36 @@ export class ApiRouter {
     return this.on('DELETE', path, a, b);
   }
 
+  /** Matchers of the routes' paths, by route index, made when first asked. */
+  readonly #matchers: RegExp[] = [];
+
+  /**
+   * Whether a route registered after route `index`, of its method and present at this instance's release
+   * and tier, matches `path` (the request's path): Hono tries it next. Asked only for a dated route out
+   * of its span, so that a route added later does not change what the releases before it answer.
+   */
+  #laterRouteTakes(
+    index: number,
+    path: string,
+    fx: { gitlab(): Minor; tier(): 'free' | 'premium' | 'ultimate' },
+  ) {
+    const method = this.routes[index]!.method;
+    for (let i = index + 1; i < this.routes.length; i++) {
+      const r = this.routes[i]!;
+      if (r.method !== method || !tierHas(fx.tier(), r.tier) || !inSpan(fx.gitlab(), r)) continue;
+      const re = (this.#matchers[i] ??= patternMatcher(`/api/v4${r.path}`));
+      if (re.test(path)) return true;
+    }
+    return false;
+  }
+
   on<S extends Shape>(method: Method, path: string, a: RouteOptions<S> | Handler<S>, b?: Handler<S>): this {
     const opts: RouteOptions<S> = typeof a === 'function' ? {} : a;
     const handler = (typeof a === 'function' ? a : b)!;
     const read = method === 'GET';
     const auth: AuthOptions = {
       auth: opts.auth ?? (read ? 'optional' : 'required'),
-      scopes: allowedScopes(method, opts.readScopes),
+      scopes: opts.anyScope ? 'any' : allowedScopes(method, opts.readScopes),
       jobToken: opts.jobToken ?? false,
       deployToken: opts.deployToken ?? false,
     };
@@ -254,7 +282,7 @@ export class ApiRouter {
       if (span.until !== undefined) info.until = span.until;
       info.source = opts.source;
     }
-    this.routes.push(info);
+    const index = this.routes.push(info) - 1;
     const requirements = Object.entries(opts.requirements ?? {});
     // The routing path has lost a `.json` suffix (src/host/table.ts); this param gets it back.
     const suffixed = keepsSuffix(path, opts.requirements);
@@ -288,7 +316,7 @@ export class ApiRouter {
       return res;
     };
     // Not async: a GET runs to its response in one go (the lean path of app.ts returns it as it is).
-    this.hono.on(method, path, (c: Ctx): Response | Promise<Response> => {
+    this.hono.on(method, path, (c: Ctx, next: () => Promise<void>): Response | Promise<Response> => {
       const env = c.env as Partial<RequestEnv> | undefined;
       const bound = env?.fauxlab;
       if (bound) c.set('fx', bound.fx);
@@ -297,8 +325,12 @@ export class ApiRouter {
       const fx = c.get('fx');
       if (!tierHas(fx.tier(), tier))
         throw noRoute(`no such route on the ${fx.tier()} tier (it needs ${tier})`);
-      if (dated && !inSpan(fx.gitlab(), span))
+      if (dated && !inSpan(fx.gitlab(), span)) {
+        // Grape has no such route at this release, so the path goes to the route that takes it then
+        // (`DELETE /personal_access_tokens/self` before 15.0 is `DELETE /personal_access_tokens/:id`).
+        if (this.#laterRouteTakes(index, c.req.path, fx)) return next().then(() => c.res);
         throw noRoute(`no such route in GitLab ${fx.gitlab()} (it is in ${spanText(span)})`);
+      }
       for (const [n, re] of requirements) if (!re.test(param(c, n))) throw noRoute();
       if (suffixed === undefined) {
         if (read || opts.rawBody) return run(c, readQueryParams(c), probe);

@@ -26,12 +26,20 @@ export interface Identity {
   saml_provider_id: number | null;
 }
 
+/**
+ * `User#blocked?`: the states the platform's state machine groups as blocked (`state :blocked,
+ * :ldap_blocked, :banned do def blocked? = true`), which may not sign in, use a token or run git.
+ */
+export const isBlocked = (u: { state: string }): boolean =>
+  u.state === 'blocked' || u.state === 'ldap_blocked' || u.state === 'banned';
+
 export interface UserRecord {
   id: number;
   username: string;
   name: string;
   email: string;
-  state: 'active' | 'blocked' | 'ldap_blocked' | 'deactivated';
+  /** `banned` from GitLab 14.3 (`POST /users/:id/ban`, src/resources/users/moderation.ts). */
+  state: 'active' | 'blocked' | 'ldap_blocked' | 'deactivated' | 'banned';
   admin: boolean;
   bot: boolean;
   created_at: string;

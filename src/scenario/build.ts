@@ -10,7 +10,8 @@ import type { PlatformState, Tier } from '../core/state.js';
 import { freezeNew, iget, tget, tvalues } from '../core/table.js';
 import type { AreaScenario, ScenarioBuild } from '../core/area.js';
 import { AREAS, emptyWorld } from '../resources/index.js';
-import type { Minor } from '../core/versions.js';
+import { inSpan, type Minor } from '../core/versions.js';
+import { BANNED_STATE } from '../resources/users/versions.js';
 import {
   addGroupLink,
   addShare,
@@ -80,6 +81,8 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
   for (const u of s.users) {
     const { tokens, password_digest: passwordDigest, ...rest } = u;
     const fields = withoutAreaFields(rest, 'userFields');
+    // A release without the banned state has the user blocked, the state of the same group it has.
+    if (fields.state === 'banned' && !inSpan(st.version, BANNED_STATE)) fields.state = 'blocked';
     const id = createUser(
       st,
       {

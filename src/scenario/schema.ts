@@ -69,7 +69,10 @@ export const userSchema = z
     name: z.string().min(1).optional(),
     email: z.email().optional(),
     admin: z.boolean().default(false),
-    state: z.enum(['active', 'blocked', 'deactivated']).default('active'),
+    state: z
+      .enum(['active', 'blocked', 'deactivated', 'banned'])
+      .default('active')
+      .describe('banned: GitLab 14.3 on; loaded as blocked by an earlier release'),
     password: z.string().min(8).optional(),
     password_digest: digestHex.optional().describe('SHA-256 of the password; instead of password'),
     external: z.boolean().optional(),

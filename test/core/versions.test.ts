@@ -137,6 +137,27 @@ describe('GitLab versions: the mechanism', () => {
     });
   });
 
+  it('a dated route out of its span leaves its path to a later route that takes it (Grape has only that one)', async () => {
+    const routes = (
+      r: Parameters<NonNullable<Parameters<typeof createFauxlab>[0]>['routes'] & object>[0],
+    ) => {
+      r.get('/things/self', { since: '15.5', source: 'a test' }, (c) => c.json({ self: true }));
+      r.get('/things/:id', (c) => c.json({ id: c.req.param('id') }));
+      r.get('/other/self', { since: '15.5', source: 'a test' }, (c) => c.json({ self: true }));
+      r.get('/other/:id', { since: '15.1', source: 'a test' }, (c) => c.json({ id: c.req.param('id') }));
+    };
+    const at = (version: string) => createFauxlab({ scenario: scenario(), version, routes, explain: true });
+    expect((await get(at('15.5'), '/things/self')).body).toEqual({ self: true });
+    expect((await get(at('15.4'), '/things/self')).body).toEqual({ id: 'self' });
+    expect((await get(at('15.4'), '/other/self')).body).toEqual({ id: 'self' });
+    // Out of both spans: the first route's explanation.
+    const none = await at('15.0').app.request('/api/v4/other/self', {
+      headers: { 'PRIVATE-TOKEN': 'root-api' },
+    });
+    expect(none.status).toBe(404);
+    expect(none.headers.get('x-fauxlab-explain')).toBe('no such route in GitLab 15.0 (it is in 15.5 on)');
+  });
+
   it('a dated route without its source, or with a span outside the supported range, is refused when registered', () => {
     expect(() => createFauxlab({ routes: (r) => r.get('/x', { since: '14.3' }, (c) => c.json({})) })).toThrow(
       'GET /x: a dated route needs its source',

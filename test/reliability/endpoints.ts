@@ -2542,6 +2542,28 @@ export const EXCLUDED: Record<string, string> = {
     'the project comes from the scope; see npm.test.ts',
   'DELETE /packages/npm/-/package/:package_name/dist-tags/:tag':
     'the project comes from the scope; see npm.test.ts',
+  'POST /users/:id/ban':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-ban.test.ts',
+  'POST /users/:id/unban':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-ban.test.ts',
+  'GET /users/:id/keys/:key_id':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-keys.test.ts',
+  'GET /personal_access_tokens/self':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-pat.test.ts',
+  'GET /personal_access_tokens/:id':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-pat.test.ts',
+  'DELETE /personal_access_tokens/self':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-pat.test.ts',
+  'GET /groups/:id/avatar':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-moves.test.ts',
+  'POST /groups/:id/transfer':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-moves.test.ts',
+  'GET /groups/:id/transfer_locations':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-moves.test.ts',
+  'GET /projects/:id/deploy_tokens/:token_id':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-single.test.ts',
+  'GET /groups/:id/deploy_tokens/:token_id':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-single.test.ts',
   // Who may cancel depends on the merge request's author as well as the role (`can_cancel_auto_merge?`):
   // covered in test/resources/issuables/mr-pipelines.test.ts.
   'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds':

@@ -113,6 +113,23 @@ export function deployTokensRoutes(r: ApiRouter): void {
       return c.json({ ...deployTokenEntity(t), token: out.token }, 201);
     });
 
+    // 14.9: `authorize!(:read_deploy_token)` as the list, then `deploy_tokens.find`: RecordNotFound's 404.
+    r.get(
+      `${base}/:token_id`,
+      {
+        params: tokenIdShape,
+        since: '14.9',
+        source: `doc/api/deploy_tokens.md "Get a ${kind} deploy token" (Introduced in GitLab 14.9)`,
+      },
+      (c, prm) => {
+        const o = loadOwner(c, kind, 'read');
+        const t = tget(state(c).deployTokens.records, prm.token_id);
+        if (!t || t.owner !== kind || t.owner_id !== o.rec.id)
+          throw recordNotFound(`no such token in this ${kind}`);
+        return c.json(deployTokenEntity(t));
+      },
+    );
+
     r.delete(`${base}/:token_id`, { auth: 'optional', params: tokenIdShape }, (c, prm) => {
       const o = loadOwner(c, kind, 'write');
       const t = tget(state(c).deployTokens.records, prm.token_id);

@@ -8,6 +8,7 @@
 import { state, type Ctx } from '../../core/context.js';
 import type { ApiRouter } from '../../core/router.js';
 import { iget, tget } from '../../core/table.js';
+import { isBlocked } from '../../core/state.js';
 import type { Project } from '../projects/model.js';
 import { canPushCode } from '../repository/access.js';
 import {
@@ -85,8 +86,7 @@ function authorize(c: Ctx, project: Project | undefined, service: Service): GitA
   } else return accessDenied(false, base);
 
   const user = actor.user;
-  if (user && (user.state === 'blocked' || user.state === 'ldap_blocked'))
-    return plain(403, MESSAGES.blocked);
+  if (user && isBlocked(user)) return plain(403, MESSAGES.blocked);
   if (download && !actor.abilities.has('download_code') && !actor.abilities.has('build_download_code'))
     return plain(403, MESSAGES.authDownload);
   if (!download && !actor.abilities.has('push_code')) return plain(403, MESSAGES.authUpload);

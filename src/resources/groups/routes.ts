@@ -34,6 +34,7 @@ import {
   type GroupOrder,
 } from './finder.js';
 import { groupMembersRoutes } from './members.js';
+import { groupMovesRoutes } from './moves.js';
 import { groupSharesRoutes } from './shares.js';
 import { projectGroupsRoutes } from './project-groups.js';
 import { setting } from '../settings/model.js';
@@ -451,6 +452,7 @@ export function groupsRoutes(r: ApiRouter): void {
 
   r.delete('/groups/:id', { requirements: GROUP }, deleteGroupRoute);
 
+  groupMovesRoutes(r);
   groupMembersRoutes(r);
   groupSharesRoutes(r);
   projectGroupsRoutes(r);

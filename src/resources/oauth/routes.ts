@@ -8,7 +8,7 @@ import type { Ctx } from '../../core/context.js';
 import { state, write } from '../../core/context.js';
 import type { RawParams } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
-import { nextId, type PlatformState, type UserRecord } from '../../core/state.js';
+import { isBlocked, nextId, type PlatformState, type UserRecord } from '../../core/state.js';
 import { digest } from '../../core/store.js';
 import { idelete, iget, iset, tdelete, tget, tset } from '../../core/table.js';
 import { authorize, denyLocation, preAuthorize, PreAuthError, type PreAuth } from './authorize.js';
@@ -57,7 +57,7 @@ const BLOCKED =
 /** A user who may use the web side: signed in, present and not blocked. */
 function sessionUser(st: PlatformState, s: WebSession | undefined): UserRecord | undefined {
   const u = s?.kind === 'user' ? tget(st.users, s.record.user_id) : undefined;
-  return u && u.state !== 'blocked' && u.state !== 'ldap_blocked' ? u : undefined;
+  return u && !isBlocked(u) ? u : undefined;
 }
 
 /** Starts a signed-in session; returns the cookie value (only its digest is kept). */
@@ -126,7 +126,11 @@ function blockedLogin(st: PlatformState, login: string, password: string): boole
   const key = login.toLowerCase();
   const id = iget(st.idx.usernames, key) ?? iget(st.idx.emails, key);
   const u = id === undefined ? undefined : tget(st.users, id);
-  return u !== undefined && u.state === 'blocked' && u.password_digest === digest(password);
+  return (
+    u !== undefined &&
+    (u.state === 'blocked' || u.state === 'banned') &&
+    u.password_digest === digest(password)
+  );
 }
 
 async function signIn(c: Ctx): Promise<Response> {

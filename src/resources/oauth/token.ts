@@ -8,7 +8,7 @@ import type { Draft } from 'immer';
 import type { Ctx } from '../../core/context.js';
 import { state, write } from '../../core/context.js';
 import type { RawParams } from '../../core/params.js';
-import type { PlatformState, UserRecord } from '../../core/state.js';
+import { isBlocked, type PlatformState, type UserRecord } from '../../core/state.js';
 import { digest } from '../../core/store.js';
 import { iget, tget } from '../../core/table.js';
 import { redirectUriAllowed } from './authorize.js';
@@ -66,7 +66,7 @@ export function userFromCredentials(
   const key = login.toLowerCase();
   const id = iget(st.idx.usernames, key) ?? iget(st.idx.emails, key);
   const user = id === undefined ? undefined : tget(st.users, id);
-  if (!user || user.state === 'blocked' || user.state === 'ldap_blocked') return undefined;
+  if (!user || isBlocked(user)) return undefined;
   if (user.password_digest === null || user.password_digest !== digest(password)) return undefined;
   return user;
 }

@@ -11,7 +11,13 @@ import { ACCESS, canReadProject, lookupProject, projectAccess } from '../../core
 import { findToken } from '../../core/auth.js';
 import { state, type Ctx } from '../../core/context.js';
 import { forbidden, insufficientScope, notFound, unauthorized } from '../../core/errors.js';
-import type { PlatformState, ProjectRecord, TokenRecord, UserRecord } from '../../core/state.js';
+import {
+  isBlocked,
+  type PlatformState,
+  type ProjectRecord,
+  type TokenRecord,
+  type UserRecord,
+} from '../../core/state.js';
 import { digest } from '../../core/store.js';
 import { iget, tget, tvalues } from '../../core/table.js';
 import { jobIdOfToken } from '../ci/job-tokens.js';
@@ -47,8 +53,7 @@ function runningJob(c: Ctx, token: TokenRecord): JobRef {
 function userOf(st: PlatformState, token: TokenRecord): UserRecord {
   const user = tget(st.users, token.user_id);
   if (!user) throw unauthorized();
-  if (user.state === 'blocked' || user.state === 'ldap_blocked')
-    throw forbidden('Your account has been blocked.');
+  if (isBlocked(user)) throw forbidden('Your account has been blocked.');
   return user;
 }
 

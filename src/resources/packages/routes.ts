@@ -4,6 +4,7 @@
  * `group_packages.rb`, `package_files.rb`). Check order, as the platform's: the credential (401), the
  * project or group (404), the ability (403), the params (400), the records (404).
  */
+import { createHash } from 'node:crypto';
 import { ACCESS, findGroup, findProject, groupAccess, projectAccess } from '../../core/access.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
@@ -23,6 +24,8 @@ import type { GroupRecord, PlatformState, ProjectRecord, UserRecord } from '../.
 import { mget, tget } from '../../core/table.js';
 import { PipelineRenderer } from '../ci/entities.js';
 import { featureAvailable } from '../projects/access.js';
+import { has } from '../../core/versions.js';
+import { GENERIC_SELECT } from './versions.js';
 import type { Project } from '../projects/record.js';
 import { userRenderer } from '../users/entities.js';
 import { authorizePackage, canPackage, packageActor, projectForActor, type Actor } from './access.js';
@@ -55,7 +58,7 @@ const TRAVERSAL = /(^\.{1,2}$|^\.\.[/\\]|[/\\]\.\.$|[/\\]\.\.[/\\]|\n)/;
 function checkGenericParams(
   c: Ctx,
   withStatus: boolean,
-): { name: string; version: string; file: string; status?: 'default' | 'hidden' } {
+): { name: string; version: string; file: string; status?: 'default' | 'hidden'; select?: 'package_file' } {
   const name = c.req.param('package_name') ?? '';
   const { version, file } = genericPath(c);
   const problems: string[] = [];
@@ -72,8 +75,16 @@ function checkGenericParams(
       else problems.push('status does not have a valid value');
     }
   }
+  let select: 'package_file' | undefined;
+  if (withStatus && has(c, GENERIC_SELECT)) {
+    const raw = c.get('params').select;
+    if (raw !== undefined && raw !== null) {
+      if (raw === 'package_file') select = raw;
+      else problems.push('select does not have a valid value');
+    }
+  }
   if (problems.length) throw grapeError(400, problems.join(', '));
-  return { name, version, file, ...(status && { status }) };
+  return { name, version, file, ...(status && { status }), ...(select && { select }) };
 }
 
 /** `authenticate!`, then the project as the credential sees it. */
@@ -332,6 +343,39 @@ function findPackage(st: PlatformState, project: ProjectRecord, id: number): Pac
 
 const packageShape = { package_id: p.int().required() };
 
+/**
+ * `Packages::PackageFile#as_json`, as `present package_file` renders the record without an entity: its
+ * columns in the table's order, the uploader as `{ url }` under the project's hashed storage path
+ * (`Gitlab::HashedPath`: the SHA-256 of the project id, split 2/2/rest). Generic uploads keep only the
+ * SHA-256 (Workhorse's); the file is on local storage (`file_store` 1), never verified yet.
+ */
+function packageFileRecordJson(projectId: number, f: PackageFileRecord) {
+  const h = createHash('sha256').update(String(projectId)).digest('hex');
+  return {
+    id: f.id,
+    package_id: f.package_id,
+    created_at: f.created_at,
+    updated_at: f.created_at,
+    size: f.size,
+    file_store: 1,
+    file_md5: null,
+    file_sha1: null,
+    file_name: f.file_name,
+    file: {
+      url: `/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}/packages/${f.package_id}/files/${f.id}/${f.file_name}`,
+    },
+    file_sha256: f.file_sha256,
+    verification_retry_at: null,
+    verified_at: null,
+    verification_failure: null,
+    verification_retry_count: null,
+    verification_checksum: null,
+    verification_state: 0,
+    verification_started_at: null,
+    new_file_path: null,
+  };
+}
+
 export function packagesRoutes(r: ApiRouter): void {
   // ---- Generic packages: every credential the registry takes; the route checks it itself.
   r.put(GENERIC, { auth: 'optional', jobToken: true, rawBody: true }, async (c) => {
@@ -342,7 +386,7 @@ export function packagesRoutes(r: ApiRouter): void {
     if (tooLarge(c, bytes.byteLength)) throw badRequest('File is too large');
     const now = c.get('fx').clock.iso();
     const job = actor.kind === 'user' ? actor.job : null;
-    write(c, (d) => {
+    const fileId = write(c, (d) => {
       let pkg = findPackageByName(d, project.id, 'generic', prm.name, prm.version);
       if (!pkg)
         pkg = createPackage(d, {
@@ -356,13 +400,15 @@ export function packagesRoutes(r: ApiRouter): void {
         });
       const draft = tget(d.packages.records, pkg.id)!;
       if (prm.status) draft.status = prm.status;
-      addPackageFile(d, draft, {
+      return addPackageFile(d, draft, {
         file_name: prm.file,
         bytes,
         pipeline_id: job ? job.pipeline.id : null,
         created_at: now,
       });
     });
+    if (prm.select === 'package_file')
+      return c.json(packageFileRecordJson(project.id, tget(state(c).packages.files, fileId)!));
     return c.json({ message: '201 Created' }, 201);
   });
 

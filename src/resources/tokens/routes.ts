@@ -15,6 +15,8 @@ import type { PlatformState, TokenRecord } from '../../core/state.js';
 import { mget, tget, tvalues } from '../../core/table.js';
 import { TOKEN_SCOPES } from '../oauth/model.js';
 import { addToken } from '../users/model.js';
+import { has } from '../../core/versions.js';
+import { PAT_ADMIN_NOT_FOUND, PAT_DOC } from './versions.js';
 
 const isAccessToken = (t: TokenRecord) => t.kind === 'personal' || t.kind === 'impersonation';
 
@@ -224,6 +226,81 @@ export function tokensRoutes(r: ApiRouter): void {
     const nowMs = c.get('fx').clock.ms();
     return paginate(c, list, (t) => render(t, nowMs));
   });
+
+  // ---- One token (15.x). `self` names the token the request came with; before its route was added the
+  // word reached `:id` (and found nothing), as the router's fall-through to the later route does here.
+  const revoke = (c: Ctx, t: TokenRecord) => {
+    // `PersonalAccessTokens::RevokeService`: only a personal (or impersonation) token is revoked.
+    if (!isAccessToken(t)) throw badRequest();
+    write(c, (d) => {
+      tget(d.tokens, t.id)!.revoked = true;
+    });
+    return c.body(null, 204);
+  };
+  const usedToken = (c: Ctx) => {
+    const t = c.get('viewer').token;
+    if (!t) throw unauthorized();
+    return t;
+  };
+
+  // `API::PersonalAccessTokens::SelfInformation`: any scope may read its own token.
+  r.get(
+    '/personal_access_tokens/self',
+    {
+      auth: 'required',
+      anyScope: true,
+      since: '15.5',
+      source: `${PAT_DOC} "Self-informing" (Introduced in GitLab 15.5)`,
+    },
+    (c) => c.json(render(usedToken(c), c.get('fx').clock.ms())),
+  );
+
+  r.get(
+    '/personal_access_tokens/:id',
+    {
+      auth: 'required',
+      since: '15.1',
+      source: `${PAT_DOC} "Get single personal access token" (Introduced in GitLab 15.1)`,
+    },
+    (c) => {
+      restrictNonAdmins(c);
+      const viewer = c.get('viewer').user!;
+      // `PersonalAccessToken.find_by_id`: a word, or an id of no access token, finds nothing.
+      const raw = c.req.param('id') ?? '';
+      const found = /^\d+$/.test(raw) ? tget(state(c).tokens, Number(raw)) : undefined;
+      const t = found && isAccessToken(found) ? found : undefined;
+      // `:read_user_personal_access_tokens` on the token's user: its owner, or an administrator.
+      if (t && (viewer.admin || t.user_id === viewer.id)) return c.json(render(t, c.get('fx').clock.ms()));
+      if (viewer.admin && has(c, PAT_ADMIN_NOT_FOUND)) throw recordNotFound('no such personal access token');
+      throw unauthorized();
+    },
+  );
+
+  // 15.0 to 15.3 in `API::PersonalAccessTokens` (its scopes and its `before`); 15.4 moved it to
+  // `API::PersonalAccessTokens::SelfRevocation`, open to every scope.
+  r.delete(
+    '/personal_access_tokens/self',
+    {
+      auth: 'required',
+      since: '15.0',
+      until: '15.4',
+      source: `${PAT_DOC} "Self-revoke" (Introduced in GitLab 15.0, api scope only)`,
+    },
+    (c) => {
+      restrictNonAdmins(c);
+      return revoke(c, usedToken(c));
+    },
+  );
+  r.delete(
+    '/personal_access_tokens/self',
+    {
+      auth: 'required',
+      anyScope: true,
+      since: '15.4',
+      source: `${PAT_DOC} "Self-revoke" (any token from GitLab 15.4)`,
+    },
+    (c) => revoke(c, usedToken(c)),
+  );
 
   r.delete('/personal_access_tokens/:id', { auth: 'required' }, (c) => {
     restrictNonAdmins(c);

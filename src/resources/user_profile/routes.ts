@@ -275,6 +275,23 @@ function adminTwinRoutes(r: ApiRouter): void {
   );
 
   const pub = { requirements: USER_ID, readScopes };
+  // 14.9 (merge request 81790): `find_user` with `can?(current_user, :read_user, user)`, as the list.
+  r.get(
+    '/users/:id/keys/:key_id',
+    {
+      ...pub,
+      params: { ...idParam, key_id: p.int().required() },
+      since: '14.9',
+      source:
+        'doc/api/users.md "Single SSH key for given user" (Introduced in GitLab 14.9, merge request 81790)',
+    },
+    (c, prm) => {
+      const u = readableUser(c, String(prm.id));
+      const k = userRecord(state(c), 'keys', u.id, prm.key_id);
+      if (!k) throw notFound('Key', 'no such key of this user');
+      return c.json(keyEntity(k));
+    },
+  );
   r.get('/users/:id/gpg_keys', { ...pub, params: { ...idParam, ...paginationParams } }, (c) =>
     paginate(c, userGpgKeys(state(c), userById(c).id), gpgKeyEntity),
   );

@@ -12,7 +12,7 @@ import { hash } from 'node:crypto';
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
 import type { RecordRenderings, Renderings } from '../../core/render-cache.js';
-import type { PlatformState, UserRecord } from '../../core/state.js';
+import { isBlocked, type PlatformState, type UserRecord } from '../../core/state.js';
 import { highestRole, personalProjects } from './finder.js';
 import { setting } from '../settings/model.js';
 
@@ -120,7 +120,7 @@ function built(fast: () => string, slow: () => Json): string {
   }
 }
 
-const blocked = (u: UserRecord) => u.state === 'blocked' || u.state === 'ldap_blocked';
+const blocked = (u: UserRecord) => isBlocked(u);
 
 export interface RenderOptions {
   /** `with_custom_attributes=true` from a viewer allowed to read them. */

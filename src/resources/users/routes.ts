@@ -15,13 +15,14 @@ import { conflict, forbidden, notFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { p } from '../../core/params.js';
 import { type ApiRouter } from '../../core/router.js';
-import type { MemberRecord, PlatformState, UserRecord } from '../../core/state.js';
+import { isBlocked, type MemberRecord, type PlatformState, type UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { userRenderer } from './entities.js';
 import { deleteUser, planUserDeletion, soloOwnedGroups } from './model.js';
 import { listUsers, showParams } from './list.js';
 import { findUserById, noContent, publicRestricted } from './route-helpers.js';
 import { createUserRoute, updateUserRoute } from './write.js';
+import { moderationRoutes } from './moderation.js';
 import { systemEvent, userEventData } from '../hooks/system.js';
 import { jsonResponse } from '../../core/respond.js';
 
@@ -137,8 +138,7 @@ export function usersRoutes(r: ApiRouter): void {
     // A deactivated user ends the endpoint early (`break`): 201 with a null body.
     if (user.state === 'deactivated') return c.json(null, 201);
     if (!canBeDeactivated(user, c.get('fx').clock.ms())) {
-      if (user.state === 'blocked' || user.state === 'ldap_blocked')
-        throw forbidden('A blocked user cannot be deactivated by the API');
+      if (isBlocked(user)) throw forbidden('A blocked user cannot be deactivated by the API');
       throw forbidden(
         `The user you are trying to deactivate has been active in the past ${MINIMUM_INACTIVE_DAYS} days and cannot be deactivated`,
       );
@@ -150,14 +150,15 @@ export function usersRoutes(r: ApiRouter): void {
   r.post('/users/:id/activate', { requirements: USER_ID, auth: 'admin' }, (c) => {
     const id = Number(c.req.param('id'));
     const user = findUserById(c, id);
-    // `User#blocked?` covers the LDAP block too.
-    if (user.state === 'blocked' || user.state === 'ldap_blocked')
-      throw forbidden('A blocked user must be unblocked to be activated');
+    // `User#blocked?` covers the LDAP block and the ban too.
+    if (isBlocked(user)) throw forbidden('A blocked user must be unblocked to be activated');
     // The state machine's `activate` has no transition from active: it answers false and writes nothing.
     if (user.state !== 'deactivated') return c.json(false, 201);
     setState(c, id, 'active');
     return c.json(true, 201);
   });
+
+  moderationRoutes(r);
 }
 
 const membershipParams = {
