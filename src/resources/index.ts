@@ -63,6 +63,7 @@ import { pipelineSchedulesArea } from './pipeline_schedules/area.js';
 import { approvalsArea } from './approvals/area.js';
 import { deployKeysArea } from './deploy_keys/area.js';
 import { pushRulesArea } from './push_rules/area.js';
+import { protectedTagsArea } from './protected_tags/area.js';
 
 const LIST = [
   usersArea,
@@ -117,6 +118,7 @@ const LIST = [
   pipelineSchedulesArea,
   deployKeysArea,
   pushRulesArea,
+  protectedTagsArea,
   approvalsArea,
 ] as const;
 

@@ -1841,6 +1841,16 @@ export const ENDPOINTS: Endpoint[] = [
       setup: (fx, v) => send(fx, 'POST', `${P(v)}/protected_branches`, 'root-api', { name: 'master' }),
     },
   ),
+  project('GET /projects/:id/protected_tags', () => '/protected_tags', pAuthorize(40, 200)),
+  project('GET /projects/:id/protected_tags/:name', () => '/protected_tags/v*', pAuthorize(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/protected_tags`, 'root-api', { name: 'v*' }),
+  }),
+  project('POST /projects/:id/protected_tags', () => '/protected_tags', pLevel(40, 201), {
+    body: json({ name: 'v*', create_access_level: 30 }),
+  }),
+  project('DELETE /projects/:id/protected_tags/:name', () => '/protected_tags/v*', pLevel(40, 204), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/protected_tags`, 'root-api', { name: 'v*' }),
+  }),
   project('GET /projects/:id/repository/commits', () => '/repository/commits', mrRead()),
   project('GET /projects/:id/repository/commits/:sha', () => '/repository/commits/master', mrRead()),
   project(
