@@ -1851,6 +1851,8 @@ export const ENDPOINTS: Endpoint[] = [
   project('DELETE /projects/:id/protected_tags/:name', () => '/protected_tags/v*', pLevel(40, 204), {
     setup: (fx, v) => send(fx, 'POST', `${P(v)}/protected_tags`, 'root-api', { name: 'v*' }),
   }),
+  // `authenticated_with_can_read_all_resources!` before the project: 403 whatever the visibility.
+  project('GET /projects/:id/snapshot', () => '/snapshot', adminOnly(200)),
   project('GET /projects/:id/repository/commits', () => '/repository/commits', mrRead()),
   project('GET /projects/:id/repository/commits/:sha', () => '/repository/commits/master', mrRead()),
   project(
