@@ -64,6 +64,7 @@ import { approvalsArea } from './approvals/area.js';
 import { deployKeysArea } from './deploy_keys/area.js';
 import { pushRulesArea } from './push_rules/area.js';
 import { protectedTagsArea } from './protected_tags/area.js';
+import { freezePeriodsArea } from './freeze_periods/area.js';
 
 const LIST = [
   usersArea,
@@ -119,6 +120,7 @@ const LIST = [
   deployKeysArea,
   pushRulesArea,
   protectedTagsArea,
+  freezePeriodsArea,
   approvalsArea,
 ] as const;
 
