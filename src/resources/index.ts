@@ -64,6 +64,8 @@ import { approvalsArea } from './approvals/area.js';
 import { deployKeysArea } from './deploy_keys/area.js';
 import { pushRulesArea } from './push_rules/area.js';
 import { terraformArea } from './terraform/area.js';
+import { protectedTagsArea } from './protected_tags/area.js';
+import { freezePeriodsArea } from './freeze_periods/area.js';
 
 const LIST = [
   usersArea,
@@ -118,6 +120,8 @@ const LIST = [
   pipelineSchedulesArea,
   deployKeysArea,
   pushRulesArea,
+  protectedTagsArea,
+  freezePeriodsArea,
   approvalsArea,
   terraformArea,
 ] as const;

@@ -748,6 +748,43 @@ export const ENDPOINTS: Endpoint[] = [
   ),
   // ---- pipeline triggers (admin_build; the token alone starts a pipeline) and environments
   // (reporters read, developers write; deleting needs a stopped environment)
+  // ---- freeze periods (`authenticate!`, then the maintainers' *_freeze_period)
+  ...(() => {
+    const period = { freeze_start: '0 23 * * 5', freeze_end: '0 7 * * 1', cron_timezone: 'UTC' };
+    const setup = (fx: Fauxlab, v: Visibility) =>
+      send(fx, 'POST', `${P(v)}/freeze_periods`, 'root-api', period);
+    return [
+      project('GET /projects/:id/freeze_periods', () => '/freeze_periods', pAuthLevel(40)),
+      project(
+        'GET /projects/:id/freeze_periods/:freeze_period_id',
+        () => '/freeze_periods/1',
+        pAuthLevel(40),
+        {
+          setup,
+        },
+      ),
+      project('POST /projects/:id/freeze_periods', () => '/freeze_periods', pLevel(40, 201), {
+        body: json(period),
+      }),
+      project(
+        'PUT /projects/:id/freeze_periods/:freeze_period_id',
+        () => '/freeze_periods/1',
+        pLevel(40, 200),
+        {
+          setup,
+          body: json({ freeze_end: '0 8 * * 1' }),
+        },
+      ),
+      project(
+        'DELETE /projects/:id/freeze_periods/:freeze_period_id',
+        () => '/freeze_periods/1',
+        pLevel(40, 204),
+        {
+          setup,
+        },
+      ),
+    ];
+  })(),
   project('GET /projects/:id/triggers', () => '/triggers', pLevel(40, 200)),
   project('GET /projects/:id/triggers/:trigger_id', () => '/triggers/1', pLevel(40, 200), {
     setup: (fx, v) => send(fx, 'POST', `${P(v)}/triggers`, 'root-api', { description: 'ci' }),
@@ -1886,6 +1923,18 @@ export const ENDPOINTS: Endpoint[] = [
       setup: (fx, v) => send(fx, 'POST', `${P(v)}/protected_branches`, 'root-api', { name: 'master' }),
     },
   ),
+  project('GET /projects/:id/protected_tags', () => '/protected_tags', pAuthorize(40, 200)),
+  project('GET /projects/:id/protected_tags/:name', () => '/protected_tags/v*', pAuthorize(40, 200), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/protected_tags`, 'root-api', { name: 'v*' }),
+  }),
+  project('POST /projects/:id/protected_tags', () => '/protected_tags', pLevel(40, 201), {
+    body: json({ name: 'v*', create_access_level: 30 }),
+  }),
+  project('DELETE /projects/:id/protected_tags/:name', () => '/protected_tags/v*', pLevel(40, 204), {
+    setup: (fx, v) => send(fx, 'POST', `${P(v)}/protected_tags`, 'root-api', { name: 'v*' }),
+  }),
+  // `authenticated_with_can_read_all_resources!` before the project: 403 whatever the visibility.
+  project('GET /projects/:id/snapshot', () => '/snapshot', adminOnly(200)),
   project('GET /projects/:id/repository/commits', () => '/repository/commits', mrRead()),
   project('GET /projects/:id/repository/commits/:sha', () => '/repository/commits/master', mrRead()),
   project(

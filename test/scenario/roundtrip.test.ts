@@ -95,6 +95,10 @@ const world: ScenarioFile = {
       starred_by: ['alice'],
       branches: ['feature', { name: 'release', sha: 'a'.repeat(40) }],
       tags: ['v1.0'],
+      protected_tags: [{ name: 'v*' }, { name: 'rc-*', create_access_level: 30 }],
+      freeze_periods: [
+        { freeze_start: '0 23 * * 5', freeze_end: '0 7 * * 1', cron_timezone: 'Europe/Berlin' },
+      ],
       variables: [{ key: 'PROJECT_KEY', value: 'project-value', variable_type: 'file' }],
       pipelines: [
         { status: 'success', duration: '5m', created_at: '2021-02-01T10:00:00Z', coverage: 81.5 },

@@ -187,6 +187,7 @@ export function startPipeline(
       config,
       { ref: req.ref, tag: branchSha === undefined, source: req.source ?? 'api' },
       vars,
+      c.get('fx').clock.ms(),
     );
     if ('error' in jobs) throw validationError({ base: [jobs.error] });
     ({ specs, stages } = jobs);

@@ -7,6 +7,7 @@
  */
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
+import { inFreezePeriod } from '../freeze_periods/model.js';
 import { objectsOf } from '../repository/store.js';
 import { entryAt } from '../repository/tree.js';
 import { ciTemplateFile } from '../templates/routes.js';
@@ -108,9 +109,13 @@ export function yamlJobs(
   sha: string,
   result: CiConfigResult,
   facts: { ref: string; tag: boolean; source: string },
-  variables: Readonly<Record<string, string>>,
+  given: Readonly<Record<string, string>>,
+  now?: number,
 ): YamlJobs | { error: string } {
   if (!result.config) return { error: result.errors[0] ?? 'Invalid configuration format' };
+  // `Ci::Pipeline#predefined_variables`: `CI_DEPLOY_FREEZE` while a freeze period holds.
+  const variables =
+    now !== undefined && inFreezePeriod(st, project.id, now) ? { ...given, CI_DEPLOY_FREEZE: 'true' } : given;
   const paths = pathsAt(st, sha);
   if (!workflowAllows(result.config, facts, variables, paths))
     return { error: 'Pipeline filtered out by workflow rules.' };

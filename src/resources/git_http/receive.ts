@@ -32,6 +32,7 @@ import {
   type RefKind,
 } from '../repository/refs.js';
 import { announceReceived, postReceive } from '../repository/post-receive.js';
+import { tagPushRefusal } from '../repository/protect.js';
 import { objectsFor, objectsOf } from '../repository/store.js';
 import { setting } from '../settings/model.js';
 import { announceMergeRequestOptions, mergeRequestOptionsInWrite } from './push-mr.js';
@@ -193,12 +194,7 @@ function ruleRefusal(st: PlatformState, actor: GitActor, p: Project, cmd: Comman
 function platformRefusal(st: PlatformState, actor: GitActor, p: Project, cmd: Command): string | undefined {
   const user = actor.user;
   const store = objectsOf(st);
-  if (cmd.kind === 'tag') {
-    const exists = refTarget(st, p, 'tag', cmd.name!) !== undefined;
-    if (exists && !(user && (user.admin || level(st, user, p) >= ACCESS.MAINTAINER)))
-      return BRANCH_MESSAGES.changeTags;
-    return undefined;
-  }
+  if (cmd.kind === 'tag') return tagPushRefusal(st, user, p, cmd);
   const branch = cmd.name!;
   const creating = cmd.old === BLANK_SHA;
   const deleting = cmd.next === BLANK_SHA;

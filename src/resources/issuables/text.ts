@@ -3,7 +3,7 @@
  * `@mentions`, award-emoji-only comments, and the inline diff markers of title-change system notes.
  */
 import { createHash } from 'node:crypto';
-import { own } from '../../core/own.js';
+import { platformEmojiName } from './emoji-names.js';
 
 export interface TaskCompletion {
   count: number;
@@ -81,37 +81,11 @@ export function mentionedUsernames(text: string | null): string[] {
   return out;
 }
 
-/** Emoji the platform knows, by name; aliases map to their canonical name (`+1` is `thumbsup`). */
-const EMOJI_ALIASES: Record<string, string> = {
-  '+1': 'thumbsup',
-  '-1': 'thumbsdown',
-  thumbs_up: 'thumbsup',
-  thumbs_down: 'thumbsdown',
-  satisfied: 'laughing',
-  hooray: 'tada',
-};
-const EMOJI = new Set(
-  (
-    'thumbsup thumbsdown smile smiley grinning laughing joy blush wink heart_eyes kissing_heart relaxed ' +
-    'slight_smile upside_down neutral_face expressionless confused worried frowning cry sob angry rage ' +
-    'scream flushed sleeping sweat_smile thinking rolling_eyes sunglasses nerd smirk unamused disappointed ' +
-    'heart broken_heart star star2 sparkles fire 100 tada rocket eyes clap raised_hands pray muscle ' +
-    'ok_hand wave point_up point_down point_left point_right v fist punch handshake thumbsup_tone1 ' +
-    'white_check_mark heavy_check_mark x warning exclamation question bug bulb zap boom coffee beer ' +
-    'pizza cake gift trophy medal crown gem money_with_wings moneybag chart_with_upwards_trend ' +
-    'chart_with_downwards_trend calendar memo pencil pencil2 book books bookmark link lock unlock key ' +
-    'hammer wrench gear construction rotating_light ambulance see_no_evil hear_no_evil speak_no_evil ' +
-    'monkey dog cat panda_face unicorn penguin turtle snail sunny cloud umbrella snowflake rainbow ' +
-    'ghost skull alien robot poop facepalm shrug headphones musical_note microphone art camera tv ' +
-    'computer iphone email mailbox package truck car airplane ship checkered_flag triangular_flag_on_post'
-  ).split(' '),
-);
-
-/** The canonical name of an emoji, or undefined when the platform does not know it. */
-export function emojiName(name: string): string | undefined {
-  const n = own(EMOJI_ALIASES, name) ?? name;
-  return EMOJI.has(n) ? n : undefined;
-}
+/**
+ * The name an award of `name` is kept under (`+1` is `thumbsup`), or undefined when the platform does not
+ * know it (emoji-names.ts: 13.12's list).
+ */
+export const emojiName = (name: string): string | undefined => platformEmojiName(name);
 
 /** The emoji of a comment that is nothing but one emoji (`:+1:`), else undefined. */
 export function awardOnly(body: string): string | undefined {

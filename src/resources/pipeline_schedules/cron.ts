@@ -142,3 +142,25 @@ export function nextTime(cron: Cron, zone: string, from: number): number | null 
   }
   return null;
 }
+
+/** The last time the line matches strictly before `from` (ms), or null when there is none (Fugit's `previous_time`). */
+export function previousTime(cron: Cron, zone: string, from: number): number | null {
+  const local = from + offsetAt(zone, from);
+  const start = new Date(local);
+  let day = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
+  const hours = [...cron.hours].sort((a, b) => b - a);
+  const minutes = [...cron.minutes].sort((a, b) => b - a);
+  for (let n = 0; n < SEARCH_DAYS; n++, day -= 86_400_000) {
+    const d = new Date(day);
+    if (!cron.months.has(d.getUTCMonth() + 1)) continue;
+    const dom = cron.days.has(d.getUTCDate());
+    const dow = cron.weekdays.has(d.getUTCDay());
+    if (!(cron.either ? dom || dow : dom && dow)) continue;
+    for (const h of hours)
+      for (const mi of minutes) {
+        const at = instantOf(zone, day + h * 3_600_000 + mi * 60_000);
+        if (at < from) return at;
+      }
+  }
+  return null;
+}

@@ -45,10 +45,14 @@ export function protectionsOf(st: PlatformState, projectId: number, branch: stri
   const out: ProtectedBranchRecord[] = [];
   for (const id of mget(st.repository.idx.protectedBy, String(projectId))) {
     const pb = tget(st.repository.protected, id)!;
-    if (pb.name === branch || (pb.name.includes('*') && wildcardMatches(pb.name, branch))) out.push(pb);
+    if (refMatches(pb.name, branch)) out.push(pb);
   }
   return out;
 }
+
+/** `RefMatcher#matches?`: the exact name, or a `*` wildcard. */
+export const refMatches = (name: string, ref: string): boolean =>
+  name === ref || (name.includes('*') && wildcardMatches(name, ref));
 
 /** `RefMatcher#matches?` for a wildcard, on RE2 (a name of many `*`s cannot make it backtrack). */
 function wildcardMatches(name: string, branch: string): boolean {
@@ -61,8 +65,8 @@ function wildcardMatches(name: string, branch: string): boolean {
   }
 }
 
-/** `ProtectedRefAccess#check_access` for one rule. */
-function allows(st: PlatformState, user: UserRecord, p: Project, required: number): boolean {
+/** `ProtectedRefAccess#check_access` for one rule (branches' and tags' alike). */
+export function allows(st: PlatformState, user: UserRecord, p: Project, required: number): boolean {
   if (user.admin) return true;
   if (required === 0) return false;
   return canPushCode(st, user, p) && level(st, user, p) >= required;

@@ -139,7 +139,7 @@ function pushPipeline(
   for (const v of projectVariables(st, project.id)) vars[v.key] = v.value;
   for (const v of variables) vars[v.key] = v.value;
   const facts = { ref: ch.name, tag: ch.kind === 'tag', source: 'push' };
-  const jobs = yamlJobs(st, project, sha, config, facts, vars);
+  const jobs = yamlJobs(st, project, sha, config, facts, vars, Date.parse(now));
   if ('error' in jobs) return undefined;
   return queuePipeline(d, {
     project_id: project.id,

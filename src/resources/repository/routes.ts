@@ -9,6 +9,7 @@ import { pickRoutes } from './pick.js';
 import { archiveRoutes } from './archive.js';
 import { blameRoutes } from './blame.js';
 import { commentRoutes } from './comments.js';
+import { snapshotRoutes } from './snapshot.js';
 
 export function repositoryRoutes(r: ApiRouter): void {
   branchRoutes(r);
@@ -21,4 +22,5 @@ export function repositoryRoutes(r: ApiRouter): void {
   pickRoutes(r);
   commentRoutes(r);
   archiveRoutes(r);
+  snapshotRoutes(r);
 }

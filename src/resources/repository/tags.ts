@@ -13,6 +13,7 @@ import { commitEntity } from './entities.js';
 import { validRefName } from './names.js';
 import { pushRefs } from './post-receive.js';
 import { names, peel, refTarget, resolveCommit } from './refs.js';
+import { tagProtected, tagRefusal } from './protect.js';
 import { objectsOf } from './store.js';
 import { refuseByPushRule, signatureOf } from './write.js';
 import type { PlatformState } from '../../core/state.js';
@@ -31,7 +32,7 @@ function tagEntity(c: Ctx, proj: Project, name: string) {
     commit: commitEntity(c, proj, peel(store, target)),
     // `Entities::TagRelease`.
     release: tagRelease(state(c), proj.id, name),
-    protected: false,
+    protected: tagProtected(state(c), proj.id, name),
   };
 }
 
@@ -111,6 +112,13 @@ export function tagRoutes(r: ApiRouter): void {
       if (!validRefName(prm.tag_name)) throw apiError(400, 'Tag name invalid');
       const commit = resolveCommit(st, proj, prm.ref);
       if (commit === undefined) throw apiError(400, `Target ${prm.ref} is invalid`);
+      // `Tags::CreateService`: the tag is written through the hooks, whose `TagCheck` refusal is the 400.
+      const refusal = tagRefusal(st, c.get('viewer').user, proj, prm.tag_name, {
+        creating: true,
+        deleting: false,
+        exists: false,
+      });
+      if (refusal !== undefined) throw apiError(400, refusal);
       if (refTarget(st, proj, 'tag', prm.tag_name) !== undefined)
         throw apiError(400, `Tag ${prm.tag_name} already exists`);
       let target = commit;
@@ -157,6 +165,13 @@ export function tagRoutes(r: ApiRouter): void {
       const proj = readableRepo(c);
       authorizePush(c, proj);
       if (refTarget(state(c), proj, 'tag', prm.tag_name) === undefined) throw apiError(404, 'No such tag');
+      // `Tags::DestroyService`: `rm_tag` runs the hooks; `TagCheck` refuses a protected tag (400).
+      const refusal = tagRefusal(state(c), c.get('viewer').user, proj, prm.tag_name, {
+        creating: false,
+        deleting: true,
+        exists: true,
+      });
+      if (refusal !== undefined) throw apiError(400, refusal);
       // `Tags::DestroyService` takes the tag's release (and its links) with it.
       refuseByPushRule(state(c), proj, 'tag', prm.tag_name, { deleting: true });
       const rel = releaseOfTag(state(c), proj.id, prm.tag_name);

@@ -318,13 +318,14 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     );
   });
 
-  it('git push deleting an existing tag as a developer is declined: only maintainers change tags', async () => {
+  it('git push deleting a protected tag as a developer is declined (TagCheck)', async () => {
     const dir = join(root, 'push-work');
+    const rules = '/projects/acme%2Fapp/protected_tags';
+    expect((await api(rules, { method: 'POST', body: JSON.stringify({ name: 'v*' }) })).status).toBe(201);
     const r = await git(['push', 'origin', ':refs/tags/v1.0'], dir);
+    expect((await api(`${rules}/v*`, { method: 'DELETE' })).status).toBe(204);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain(
-      'remote: GitLab: You are not allowed to change existing tags on this project.',
-    );
+    expect(r.stderr).toContain('remote: GitLab: Protected tags cannot be deleted.');
     expect(r.stderr).toContain('! [remote rejected] v1.0 (pre-receive hook declined)');
     expect((await api('/projects/acme%2Fapp/repository/tags/v1.0')).status).toBe(200);
   });
