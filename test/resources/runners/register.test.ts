@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiPath } from '../helpers.js';
-import { NOW, REGISTRATION, body, call, runnersFx } from './world.js';
+import { createFauxlab } from '../../../src/index.js';
+import { NOW, REGISTRATION, body, call, runnersFx, runnersWorld } from './world.js';
 
 /** `POST /runners` as gitlab-runner sends it: a form, no user credentials. */
 function register(fx: ReturnType<typeof runnersFx>, form: Record<string, string>, headers = {}) {
@@ -120,5 +121,22 @@ describe('DELETE /runners (unregister by authentication token)', () => {
     expect([again.status, await body(again)]).toEqual([403, { message: '403 Forbidden' }]);
     // A registration token is not an authentication token.
     expect((await del(REGISTRATION)).status).toBe(403);
+  });
+});
+
+describe('the request journal keeps no runner secret', () => {
+  it('registration and authentication tokens are filtered from bodies, queries and answers', async () => {
+    const fx = createFauxlab({ scenario: runnersWorld, journal: { responseBodies: 'all' } });
+    const made = await body(await register(fx, { token: REGISTRATION }));
+    await fx.app.request(apiPath(`/runners?token=${made.token}`), { method: 'DELETE' });
+    const project = await call(fx, 'GET', '/projects/acme%2Fapp', 'owner');
+    const runnersToken = (await body(project)).runners_token as string;
+    const text = JSON.stringify(fx.requests());
+    for (const secret of [REGISTRATION, made.token, runnersToken]) expect(text).not.toContain(secret);
+    const [reg, unreg] = fx.requests();
+    expect(reg!.body).toEqual({ token: '[FILTERED]' });
+    expect(JSON.parse(reg!.responseBody!)).toEqual({ id: made.id, token: '[FILTERED]' });
+    expect(unreg!.query).toEqual({ token: '[FILTERED]' });
+    expect(unreg!.status).toBe(204);
   });
 });
