@@ -33,6 +33,7 @@ import { adminVariablesArea } from './admin_variables/area.js';
 import { userProfileArea } from './user_profile/area.js';
 import { triggersArea } from './triggers/area.js';
 import { runnersArea } from './runners/area.js';
+import { resourceAccessTokensArea } from './resource_access_tokens/area.js';
 import { namespacesArea } from './namespaces/area.js';
 import { searchArea } from './search/area.js';
 import { badgesArea } from './badges/area.js';
@@ -89,6 +90,7 @@ const LIST = [
   userProfileArea,
   triggersArea,
   runnersArea,
+  resourceAccessTokensArea,
   environmentsArea,
   sidekiqArea,
   wikisArea,

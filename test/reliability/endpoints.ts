@@ -90,6 +90,8 @@ const HOOK = { url: 'https://hooks.invalid/x', push_events: false };
 let triggerToken = '';
 /** The instance's runner registration token on a fresh instance (`runners_registration_token`). */
 const REGISTRATION_TOKEN = 'fauxlab-runners-registration';
+/** The id of the project access token a cell's set-up made (the revoke row names it). */
+let accessTokenId = 0;
 /** The authentication token of the runner a cell's set-up registered (the unregister row sends it). */
 let runnerToken = '';
 /** An admin's, or `403 No access granted` (`authenticate_*_runner!` on a runner the caller does not own). */
@@ -795,6 +797,42 @@ export const ENDPOINTS: Endpoint[] = [
     },
   }),
   group('GET /groups/:id/runners', () => '/runners', gLevel(50, 200)),
+  // ---- project access tokens (lib/api/resource_access_tokens.rb): the platform's 401 and 400s below maintainer
+  project(
+    'GET /projects/:id/access_tokens',
+    () => '/access_tokens',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [200] : U),
+  ),
+  project(
+    'POST /projects/:id/access_tokens',
+    () => '/access_tokens',
+    (c) =>
+      c.anonymous
+        ? U
+        : !c.visible
+          ? PNF
+          : c.level >= 40
+            ? [201]
+            : [
+                400,
+                { message: '400 Bad request - User does not have permission to create Project Access Token' },
+              ],
+    { body: json({ name: 'bot', scopes: ['api'] }) },
+  ),
+  project(
+    'DELETE /projects/:id/access_tokens/:token_id',
+    () => `/access_tokens/${accessTokenId}`,
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [204] : [400]),
+    {
+      setup: async (fx, v) => {
+        const made = await send(fx, 'POST', `${P(v)}/access_tokens`, 'root-api', {
+          name: 'bot',
+          scopes: ['api'],
+        });
+        accessTokenId = (made.body as { id: number }).id;
+      },
+    },
+  ),
   project('GET /projects/:id/environments', () => '/environments', pAuthLevel(20)),
   project('GET /projects/:id/environments/:environment_id', () => '/environments/1', pAuthLevel(20), {
     setup: (fx, v) => send(fx, 'POST', `${P(v)}/environments`, 'root-api', { name: 'staging' }),
