@@ -32,6 +32,8 @@ import { deployTokensArea } from './deploy_tokens/area.js';
 import { adminVariablesArea } from './admin_variables/area.js';
 import { userProfileArea } from './user_profile/area.js';
 import { triggersArea } from './triggers/area.js';
+import { runnersArea } from './runners/area.js';
+import { resourceAccessTokensArea } from './resource_access_tokens/area.js';
 import { namespacesArea } from './namespaces/area.js';
 import { searchArea } from './search/area.js';
 import { badgesArea } from './badges/area.js';
@@ -90,6 +92,8 @@ const LIST = [
   adminVariablesArea,
   userProfileArea,
   triggersArea,
+  runnersArea,
+  resourceAccessTokensArea,
   environmentsArea,
   sidekiqArea,
   wikisArea,

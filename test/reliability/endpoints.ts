@@ -88,6 +88,28 @@ const pAuthLevel = (min: number) => (c: Cell) =>
 const HOOK = { url: 'https://hooks.invalid/x', push_events: false };
 /** The token of the trigger a cell's set-up made (the trigger pipeline rows send it). */
 let triggerToken = '';
+/** The instance's runner registration token on a fresh instance (`runners_registration_token`). */
+const REGISTRATION_TOKEN = 'fauxlab-runners-registration';
+/** The id of the project access token a cell's set-up made (the revoke row names it). */
+let accessTokenId = 0;
+/** The authentication token of the runner a cell's set-up registered (the unregister row sends it). */
+let runnerToken = '';
+/** An admin's, or `403 No access granted` (`authenticate_*_runner!` on a runner the caller does not own). */
+const runnerAdmin = (ok: number) => (c: Cell) =>
+  c.anonymous
+    ? U
+    : c.level >= 100
+      ? ([ok] as Expect)
+      : ([403, { message: '403 Forbidden - No access granted' }] as Expect);
+/** Registers a runner with a registration token; returns its authentication token. */
+async function registerRunner(fx: Fauxlab, token: string): Promise<string> {
+  const made = await send(fx, 'POST', `${API}/runners`, undefined, { token, run_untagged: true });
+  return (made.body as { token: string }).token;
+}
+/** The `runners_token` of the project of a visibility, as its admin reads it. */
+async function runnersTokenOf(fx: Fauxlab, v: Visibility): Promise<string> {
+  return ((await send(fx, 'GET', P(v), 'root-api')).body as { runners_token: string }).runners_token;
+}
 /** A project route that only `authorize!`s (no `authenticate!`): anonymous callers get the 403 too. */
 const pAuthorize = (min: number, ok: number) => (c: Cell) =>
   !c.visible ? PNF : c.level >= min ? ([ok] as Expect) : F;
@@ -815,6 +837,83 @@ export const ENDPOINTS: Endpoint[] = [
         body: () => ({ token: triggerToken, ref: 'master' }),
       },
     ),
+  ),
+  // ---- runners (lib/api/ci/runners.rb; registration by token in lib/api/ci/runner.rb). The set-ups register
+  // runner 1: an instance runner with the instance's token, or a project runner with a project's token.
+  instance('POST /runners', () => '/runners', anyone(201), { body: json({ token: REGISTRATION_TOKEN }) }),
+  instance('DELETE /runners', () => '/runners', anyone(204), {
+    setup: async (fx) => {
+      runnerToken = await registerRunner(fx, REGISTRATION_TOKEN);
+    },
+    body: () => ({ token: runnerToken }),
+  }),
+  instance('GET /runners', () => '/runners', authed(200)),
+  instance('GET /runners/all', () => '/runners/all', adminOnly(200)),
+  // An instance runner: every signed-in user reads it (`authenticate_show_runner!`); only admins change it.
+  instance('GET /runners/:id', () => '/runners/1', authed(200), {
+    setup: (fx) => registerRunner(fx, REGISTRATION_TOKEN),
+  }),
+  instance('PUT /runners/:id', () => '/runners/1', runnerAdmin(200), {
+    setup: (fx) => registerRunner(fx, REGISTRATION_TOKEN),
+    body: json({ description: 'renamed' }),
+  }),
+  instance('DELETE /runners/:id', () => '/runners/1', runnerAdmin(204), {
+    setup: (fx) => registerRunner(fx, REGISTRATION_TOKEN),
+  }),
+  instance('GET /runners/:id/jobs', () => '/runners/1/jobs', runnerAdmin(200), {
+    setup: (fx) => registerRunner(fx, REGISTRATION_TOKEN),
+  }),
+  project('GET /projects/:id/runners', () => '/runners', pLevel(40, 200)),
+  // Runner 1 is another project's, which the cell's members maintain alike: its maintainers may enable it.
+  project('POST /projects/:id/runners', () => '/runners', pLevel(40, 201), {
+    setup: async (fx, v) =>
+      registerRunner(fx, await runnersTokenOf(fx, v === 'public' ? 'internal' : 'public')),
+    body: json({ runner_id: 1 }),
+  }),
+  // Runner 1 is the project's and another's, so that it may be disabled here.
+  project('DELETE /projects/:id/runners/:runner_id', () => '/runners/1', pLevel(40, 204), {
+    setup: async (fx, v) => {
+      await registerRunner(fx, await runnersTokenOf(fx, v));
+      const other = v === 'public' ? 'internal' : 'public';
+      await send(fx, 'POST', `${P(other)}/runners`, 'root-api', { runner_id: 1 });
+    },
+  }),
+  group('GET /groups/:id/runners', () => '/runners', gLevel(50, 200)),
+  // ---- project access tokens (lib/api/resource_access_tokens.rb): the platform's 401 and 400s below maintainer
+  project(
+    'GET /projects/:id/access_tokens',
+    () => '/access_tokens',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [200] : U),
+  ),
+  project(
+    'POST /projects/:id/access_tokens',
+    () => '/access_tokens',
+    (c) =>
+      c.anonymous
+        ? U
+        : !c.visible
+          ? PNF
+          : c.level >= 40
+            ? [201]
+            : [
+                400,
+                { message: '400 Bad request - User does not have permission to create Project Access Token' },
+              ],
+    { body: json({ name: 'bot', scopes: ['api'] }) },
+  ),
+  project(
+    'DELETE /projects/:id/access_tokens/:token_id',
+    () => `/access_tokens/${accessTokenId}`,
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? [204] : [400]),
+    {
+      setup: async (fx, v) => {
+        const made = await send(fx, 'POST', `${P(v)}/access_tokens`, 'root-api', {
+          name: 'bot',
+          scopes: ['api'],
+        });
+        accessTokenId = (made.body as { id: number }).id;
+      },
+    },
   ),
   project('GET /projects/:id/environments', () => '/environments', pAuthLevel(20)),
   project('GET /projects/:id/environments/:environment_id', () => '/environments/1', pAuthLevel(20), {

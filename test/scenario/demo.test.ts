@@ -95,6 +95,8 @@ describe('scenarios/schema.json', () => {
       'snippets',
       'topics',
       'variables',
+      'runners_registration_token',
+      'runners',
       'system_hooks',
       'ci',
       'broadcast_messages',

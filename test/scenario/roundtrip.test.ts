@@ -37,6 +37,28 @@ const world: ScenarioFile = {
     { message: 'Heads up', broadcast_type: 'notification', color: '#000' },
   ],
   variables: [{ key: 'INSTANCE_KEY', value: 'instance-value', masked: false, protected: true }],
+  runners_registration_token: 'roundtrip-registration',
+  runners: [
+    {
+      description: 'shared',
+      token: 'shared-runner-token-1',
+      tag_list: ['docker'],
+      version: '13.12.0',
+      ip_address: '10.0.0.1',
+      contacted_at: '2021-03-01T08:30:00Z',
+      created_at: '2021-02-01T00:00:00Z',
+    },
+    { type: 'group_type', group: 'acme/sub', description: null, active: false, maximum_timeout: 3600 },
+    {
+      type: 'project_type',
+      projects: ['acme/app', 'alice/dotfiles'],
+      description: 'specific',
+      locked: true,
+      run_untagged: false,
+      tag_list: ['a', 'b'],
+      access_level: 'ref_protected',
+    },
+  ],
   users: [
     { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }] },
     {
@@ -623,5 +645,61 @@ describe('scenario: triggers and environments', () => {
         'projects[0].environments[2].name: has already been taken',
       ]),
     );
+  });
+});
+
+describe('scenario: runners', () => {
+  it('runners[]: served by the runners API, with their tokens registering and unregistering as given', async () => {
+    const fx = createFauxlab({ scenario: world });
+    const get = async (path: string) =>
+      (await fx.app.request(`/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': 'root-token' } })).json();
+    expect(await get('/runners/all')).toMatchObject([
+      { id: 1, description: 'shared', is_shared: true, ip_address: '10.0.0.1', online: true },
+      { id: 2, description: null, is_shared: false, active: false, status: 'not_connected' },
+      { id: 3, description: 'specific', is_shared: false },
+    ]);
+    expect(await get('/runners/3')).toMatchObject({
+      locked: true,
+      run_untagged: false,
+      tag_list: ['a', 'b'],
+      access_level: 'ref_protected',
+      projects: [{ path_with_namespace: 'acme/app' }, { path_with_namespace: 'alice/dotfiles' }],
+    });
+    expect(await get('/runners/2')).toMatchObject({ maximum_timeout: 3600, groups: [{ name: 'sub' }] });
+    const registered = await fx.app.request('/api/v4/runners', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: 'roundtrip-registration' }),
+    });
+    expect(registered.status).toBe(201);
+    const gone = await fx.app.request('/api/v4/runners?token=shared-runner-token-1', { method: 'DELETE' });
+    expect(gone.status).toBe(204);
+  });
+
+  it('runners[]: a group or project that is not listed, a type without its owner, twice the same token', () => {
+    let problems: string[] = [];
+    try {
+      loadScenario({
+        groups: [{ path: 'g' }],
+        projects: [{ path: 'g/p' }],
+        runners: [
+          { type: 'group_type', group: 'nope', token: 'same-token' },
+          { type: 'project_type', projects: ['g/p', 'g/q'], token: 'same-token' },
+          { type: 'project_type' },
+          { group: 'g', run_untagged: false, maximum_timeout: 60 },
+        ],
+      });
+    } catch (e) {
+      problems = e instanceof ScenarioError ? e.problems : [];
+    }
+    expect(problems).toEqual([
+      'runners[0].group: no group "nope"',
+      'runners[1].projects[1]: no project "g/q"',
+      'runners[1].token: is listed twice',
+      'runners[2].projects: a project_type runner needs a project',
+      'runners[3].group: only a group_type runner has a group',
+      'runners[3].tags_list: can not be empty when runner is not allowed to pick untagged jobs',
+      'runners[3].maximum_timeout: needs to be at least 10 minutes',
+    ]);
   });
 });

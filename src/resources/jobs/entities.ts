@@ -1,12 +1,16 @@
 /** `Entities::Ci::JobBasic` and `Entities::Ci::Job`, rendered at one clock reading per request. */
 import { state, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import type { PipelineRecord, ProjectRecord } from '../../core/state.js';
+import type { PipelineRecord, PlatformState, ProjectRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { gzipSync } from 'node:zlib';
 import { PipelineRenderer } from '../ci/entities.js';
+import { isoTime } from '../projects/entities.js';
 import { UserRenderer } from '../users/entities.js';
 import { hasArtifacts, hasTrace, LiveJobs, traceText, type JobRef } from './model.js';
+import { runnerEntity } from '../runners/entities.js';
+import { runnerOfJob } from '../runners/pick.js';
+import type { RunnerRecord } from '../runners/store.js';
 import { zipStored } from './zip.js';
 
 type Json = Record<string, unknown>;
@@ -20,6 +24,31 @@ export function artifactsZip(ref: JobRef): Uint8Array<ArrayBuffer> {
     ref.build.artifacts.map((f) => ({ path: f.path, data: enc.encode(f.content) })),
     Date.parse(at),
   );
+}
+
+/** `Entities::ProjectIdentity`. */
+function projectIdentity(st: PlatformState, p: ProjectRecord): Json {
+  const names: string[] = [];
+  if (p.namespace_kind === 'group')
+    for (
+      let g = tget(st.groups, p.namespace_id);
+      g;
+      g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
+    )
+      names.unshift(g.name);
+  else {
+    const owner = p.owner_id === null ? undefined : tget(st.users, p.owner_id);
+    if (owner) names.push(owner.name);
+  }
+  return {
+    id: p.id,
+    description: p.description,
+    name: p.name,
+    name_with_namespace: [...names, p.name].join(' / '),
+    path: p.path,
+    path_with_namespace: p.path_with_namespace,
+    created_at: isoTime(p.created_at),
+  };
 }
 
 const seconds = (from: string | null, to: number) => (from === null ? null : (to - Date.parse(from)) / 1000);
@@ -65,6 +94,21 @@ export class JobRenderer {
       committed_date: p.created_at,
       web_url: `${this.#base}/${project.path_with_namespace}/-/commit/${p.sha}`,
     };
+  }
+
+  /** The runner that took the job (`Ci::Build#runner`): none before it started. */
+  runnerOf(ref: JobRef, project: ProjectRecord): RunnerRecord | undefined {
+    const started = this.live.of(ref).started_at;
+    return started === null
+      ? undefined
+      : runnerOfJob(state(this.c), project, ref.pipeline, Date.parse(started));
+  }
+
+  /** `JobBasicWithProject`: the basic fields and the job's `ProjectIdentity`. */
+  withProject(ref: JobRef, project: ProjectRecord): Json {
+    const out = this.basic(ref, project);
+    out.project = projectIdentity(state(this.c), project);
+    return out;
   }
 
   /** `JobBasic`. */
@@ -117,12 +161,13 @@ export class JobRenderer {
     if (hasTrace(b, l) && l.finished_at !== null)
       files.push({
         file_type: 'trace',
-        size: enc.encode(traceText(b, l, this.now)).length,
+        size: enc.encode(traceText(b, l, this.now, this.runnerOf(ref, project))).length,
         filename: 'job.log',
         file_format: null,
       });
     out.artifacts = files;
-    out.runner = null;
+    const runner = this.runnerOf(ref, project);
+    out.runner = runner ? runnerEntity(runner, this.now) : null;
     out.artifacts_expire_at = hasArtifacts(b, l, this.now) ? b.artifacts_expire_at : null;
     out.tag_list = [];
     return out;

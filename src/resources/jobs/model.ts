@@ -7,6 +7,7 @@ import type { Draft } from 'immer';
 import type { PipelineRecord, PlatformState } from '../../core/state.js';
 import { iget, tget } from '../../core/table.js';
 import { CANCELABLE, COMPLETED, liveBuilds, type BuildRecord, type LiveBuild } from '../ci/builds.js';
+import type { RunnerRecord } from '../runners/store.js';
 import { addBuild, iso, nextAttempt, projectPipelineIds, settlePipeline } from '../ci/model.js';
 
 type S = Draft<PlatformState>;
@@ -61,17 +62,24 @@ export function hasArtifacts(b: BuildRecord, live: LiveBuild, now: number): bool
 /** Whether the job ran and left a trace (`has_trace?`). */
 export const hasTrace = (b: BuildRecord, live: LiveBuild) => b.erased_at === null && live.started_at !== null;
 
-const RUNNER_HEAD = 'Running with gitlab-runner 13.12.0 (7a6612da)\n  on fauxlab-runner fAuXlAb1\n';
+/** The runner's first lines: its version, and the runner by description and short token (`short_sha`). */
+function runnerHead(runner: RunnerRecord | undefined): string {
+  if (!runner) return 'Running with gitlab-runner 13.12.0 (7a6612da)\n  on fauxlab-runner fAuXlAb1\n';
+  const version = runner.version ?? '13.12.0';
+  const revision = (runner.revision ?? '7a6612da').slice(0, 8);
+  const name = runner.description ?? '';
+  return `Running with gitlab-runner ${version} (${revision})\n  on ${name} ${runner.token.slice(0, 8)}\n`;
+}
 const ENDINGS: Partial<Record<string, string>> = {
   success: 'Job succeeded\n',
   failed: 'ERROR: Job failed: exit code 1\n',
 };
 
 /**
- * The job's log at `now`: the runner's first lines, then as much of the script's output as the time
+ * The job's log at `now`: the first lines of the runner that took it, then as much of the script's output as the time
  * it has run allows (line by line), then how it ended. Empty before it starts and once erased.
  */
-export function traceText(b: BuildRecord, live: LiveBuild, now: number): string {
+export function traceText(b: BuildRecord, live: LiveBuild, now: number, runner?: RunnerRecord): string {
   if (!hasTrace(b, live)) return '';
   const lines = b.log.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const started = Date.parse(live.started_at!);
@@ -81,7 +89,7 @@ export function traceText(b: BuildRecord, live: LiveBuild, now: number): string 
     live.status === 'success' || live.status === 'failed' || total === 0
       ? lines.length
       : Math.min(lines.length, Math.floor((lines.length * (until - started)) / total));
-  let out = RUNNER_HEAD + lines.slice(0, shown).join('');
+  let out = runnerHead(runner) + lines.slice(0, shown).join('');
   const ending = ENDINGS[live.status];
   if (ending) out += (out.endsWith('\n') ? '\n' : '\n\n') + ending;
   return out;

@@ -24,6 +24,7 @@ import { jobIdOfToken } from '../ci/job-tokens.js';
 import { PIPELINE_STATUSES, livePipeline } from '../ci/model.js';
 import { catchUpPipelines, emitEvent } from '../integrations/events.js';
 import { artifactsZip, JobRenderer } from './entities.js';
+import { runnerJobsRoutes } from './runner-jobs.js';
 import {
   cancelJob,
   deleteArtifacts,
@@ -172,6 +173,7 @@ function jobForRef(c: Ctx, proj: ProjectRecord, refName: string, name: string, r
 }
 
 export function jobsRoutes(r: ApiRouter): void {
+  runnerJobsRoutes(r);
   // `GET /job`: the job whose token authenticates the request; other credentials find no job.
   r.get('/job', { auth: 'required', jobToken: true }, (c) => {
     const ref = authenticatedJob(c);
@@ -256,7 +258,7 @@ export function jobsRoutes(r: ApiRouter): void {
     authorizeCi(c, proj, 'read_pipeline');
     const ref = job(c, proj, prm.job_id);
     const rr = new JobRenderer(c);
-    return c.body(traceText(ref.build, rr.live.of(ref), rr.now), 200, {
+    return c.body(traceText(ref.build, rr.live.of(ref), rr.now, rr.runnerOf(ref, proj)), 200, {
       'Content-Type': 'text/plain',
       'Content-Disposition': `infile; filename="${ref.build.id}.log"`,
     });
