@@ -494,6 +494,31 @@ export function nextId(state: PlatformState, seq: string): number {
   return id;
 }
 
+/**
+ * Runs `make` (which takes one id of `seq` through `nextId`) so that it takes `id`: a scenario built
+ * from an export gives each record the id it had, as the platform's records keep their primary keys
+ * through a backup and restore. The sequence then continues after the highest id handed out. Only on
+ * a state being built (plain mutation); `taken` says whether a record holds the id already.
+ */
+export function withId<T>(
+  state: PlatformState,
+  seq: string,
+  id: number | undefined,
+  taken: (id: number) => boolean,
+  make: () => T,
+): T {
+  if (id === undefined) return make();
+  if (isDraftNode(state)) throw new Error('withId: only on a state being built');
+  if (taken(id)) throw new Error(`${seq}: id ${id} is given to two records`);
+  const before = state.seq[seq] ?? 0;
+  state.seq[seq] = id - 1;
+  try {
+    return make();
+  } finally {
+    state.seq[seq] = Math.max(before, id);
+  }
+}
+
 /** The sequences of the state a draft root was made from. */
 const peekBase = (state: PlatformState) =>
   (state as unknown as { [k: symbol]: { base_: PlatformState } })[Symbol.for('immer-state')]!.base_.seq;

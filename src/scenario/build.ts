@@ -120,6 +120,11 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
     const slash = path.lastIndexOf('/');
     const parentId = slash < 0 ? null : iget(st.idx.namespaces, path.slice(0, slash).toLowerCase())!;
     const id = createGroup(st, { ...fields, path: path.slice(slash + 1), parent_id: parentId }, now);
+    // An exported group keeps its times (the record's fields, as the export writes them).
+    const times = fields as { created_at?: unknown; updated_at?: unknown };
+    const rec = tget(st.groups, id)!;
+    if (typeof times.created_at === 'string') rec.created_at = rec.updated_at = times.created_at;
+    if (typeof times.updated_at === 'string') rec.updated_at = times.updated_at;
     for (const m of members)
       setMember(st, 'group', id, uid(m.username), m.access_level, now, m.expires_at ?? null);
     for (const a of SCENARIO_PARTS) a.buildGroup?.(st, id, g, build);

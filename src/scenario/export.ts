@@ -4,9 +4,10 @@
  * fresh import would give anyway, so that the file stays readable. Secrets are exported as the digests
  * the state keeps (`token_digest`, `password_digest`): the same tokens and passwords keep working.
  *
- * Not kept: ids (records are numbered again in file order), the creation times of tokens, memberships,
- * groups and projects (they take the file's `now`), records a scenario cannot describe (uploads,
- * shares, OAuth and job tokens).
+ * Records keep their ids where their area writes them (issuables, notes, awards, snippets,
+ * integrations); the rest are numbered again in file order. Not kept: the creation times of tokens
+ * and memberships (they take the file's `now`), records a scenario cannot describe (uploads,
+ * OAuth and job tokens): docs/scenarios.md, "What a scenario does not carry".
  */
 import {
   type FeatureRecord,
@@ -45,17 +46,7 @@ const USER_SKIP = new Set([
   'state',
   'created_at',
 ]);
-const GROUP_SKIP = new Set([
-  'id',
-  'parent_id',
-  'name',
-  'path',
-  'full_path',
-  'description',
-  'visibility',
-  'created_at',
-  'updated_at',
-]);
+const GROUP_SKIP = new Set(['id', 'parent_id', 'name', 'path', 'full_path', 'description', 'visibility']);
 const PROJECT_SKIP = new Set([
   'id',
   'name',
@@ -184,6 +175,14 @@ export function exportScenario(st: PlatformState, opts: ExportOptions): Scenario
   });
 
   const projects = tvalues(st.projects);
+  const sharesOf = new Map<number, Out[]>();
+  for (const sh of tvalues(st.shares)) {
+    const g = tget(st.groups, sh.group_id);
+    if (!g) continue;
+    const list = sharesOf.get(sh.project_id) ?? [];
+    list.push({ group: g.full_path, group_access: sh.group_access, expires_at: sh.expires_at });
+    sharesOf.set(sh.project_id, list);
+  }
   out.projects = projects.map((p: ProjectRecord) => {
     const e: Out = { path: p.path_with_namespace };
     if (p.name !== p.path) e.name = p.name;
@@ -204,6 +203,8 @@ export function exportScenario(st: PlatformState, opts: ExportOptions): Scenario
         return u ? [u.username] : [];
       });
     if (starred.length) e.starred_by = starred;
+    const shares = sharesOf.get(p.id);
+    if (shares) e.shared_with = shares;
     return e;
   });
 

@@ -1,6 +1,7 @@
 /**
  * The package as another project gets it: `npm pack`, the tarball unpacked into a temporary project's
- * node_modules (its dependencies are this checkout's, linked: no network), then every README code block
+ * node_modules (its dependencies are this checkout's, linked: no network), then every README (and
+ * docs/testing.md) code block
  * marked `<!-- example: NAME.test.ts -->` written there and run with vitest, and every one marked
  * `<!-- example: NAME.yaml -->` validated by the installed CLI. The README cannot drift
  * from what the package ships.
@@ -39,7 +40,9 @@ function readmeExamples(readme: string): { name: string; code: string }[] {
     code: m[2]!,
   }));
 }
-const examples = readmeExamples(readFileSync(join(root, 'README.md'), 'utf8'));
+/** Where marked examples live: the README, and the docs that show test code. */
+const EXAMPLE_FILES = ['README.md', 'docs/testing.md'];
+const examples = EXAMPLE_FILES.flatMap((f) => readmeExamples(readFileSync(join(root, f), 'utf8')));
 const tests = examples.filter((e) => e.name.endsWith('.test.ts'));
 
 function sh(cmd: string, args: string[], cwd: string, timeout = 120_000) {

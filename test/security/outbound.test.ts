@@ -153,7 +153,7 @@ describe('security: URLs are checked when saved', () => {
         // `--explain` says why, and which setting would allow it.
         if (caller.name === 'project hook')
           expect(res.explain).toBe(
-            `is blocked: ${message}: the URL is local, and allow_local_requests_from_web_hooks_and_services is off (outbound_local_requests_whitelist names neither its host nor its address)`,
+            `is blocked: ${message}: the URL is local, and allow_local_requests_from_web_hooks_and_services is off (outbound_local_requests_whitelist names neither its host nor its address); to allow local URLs, set allow_local_requests_from_web_hooks_and_services: true in the scenario's settings`,
           );
       }
       expect(fx.state).toBe(before);

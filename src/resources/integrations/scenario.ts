@@ -4,7 +4,8 @@
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import type { ScenarioOut } from '../../core/area.js';
-import type { PlatformState } from '../../core/state.js';
+import { isoOf, isoTime } from '../../core/fields.js';
+import { withId, type PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
 import { EVENT_FLAG, INTEGRATIONS } from './catalog.js';
 import { ensureIntegration, EVENT_FLAGS, setActive, type EventFlag } from './store.js';
@@ -15,6 +16,9 @@ export const integrationScenario = z
       message: 'is not an integration fauxlab knows (see the README)',
     }),
     active: z.boolean().default(true),
+    id: z.number().int().min(1).max(0x7fffffff).optional().describe('the id it was exported with'),
+    created_at: isoTime.optional(),
+    updated_at: isoTime.optional(),
   })
   .describe('an integration: its slug, and the params `PUT /projects/:id/services/:slug` takes');
 
@@ -49,8 +53,16 @@ export function buildProjectIntegrations(
 ): void {
   for (const e of list ?? []) {
     const spec = INTEGRATIONS.get(e.slug)!;
-    const id = ensureIntegration(st, projectId, e.slug, now);
+    const created = isoOf(e.created_at) ?? now;
+    const id = withId(
+      st as PlatformState,
+      'integrations',
+      e.id,
+      (n) => tget(st.integrations.records, n) !== undefined,
+      () => ensureIntegration(st, projectId, e.slug, created),
+    );
     const rec = tget(st.integrations.records, id)!;
+    rec.updated_at = isoOf(e.updated_at) ?? created;
     const props: Record<string, unknown> = { ...(spec.initial ?? {}) };
     for (const f of [...spec.fields, ...(spec.hiddenParams ?? [])])
       if (e[f.name] !== undefined) props[f.name] = e[f.name];
@@ -65,15 +77,18 @@ export function buildProjectIntegrations(
 
 /**
  * Each project's integrations: slug, whether active, the stored settings and the event flags that differ
- * from a new record's. Not kept: `comment_on_event_enabled` (no scenario field; a new record's `true`).
+ * from a new record's, with its id and times. `comment_on_event_enabled` is kept where the API keeps
+ * it, in the settings of the integrations that take it.
  */
 export function exportIntegrations(st: PlatformState, out: ScenarioOut): void {
   for (const rec of tvalues(st.integrations.records)) {
     const e = out.project(rec.project_id);
     const spec = INTEGRATIONS.get(rec.slug);
     if (!e || !spec) continue;
-    const entry: Record<string, unknown> = { slug: rec.slug };
+    const entry: Record<string, unknown> = { id: rec.id, slug: rec.slug };
     if (!rec.active) entry.active = false;
+    entry.created_at = rec.created_at;
+    if (rec.updated_at !== rec.created_at) entry.updated_at = rec.updated_at;
     for (const [k, v] of Object.entries(rec.properties)) if (v !== null && v !== undefined) entry[k] = v;
     for (const ev of spec.events) {
       const flag: EventFlag = EVENT_FLAG[ev]!;

@@ -2,7 +2,7 @@
  * The issuables in an exported scenario: each project's labels, milestones, issues, merge requests and
  * snippets with their notes and award emoji, and the top-level epics, as the fields the builder
  * (scenario.ts) reads back; labels/scenario.ts adds group labels and label subscriptions. Not kept, for
- * want of a scenario field: group milestones, award emoji on notes and snippets, todos, subscriptions to
+ * want of a scenario field: group milestones, todos, subscriptions to
  * issues and merge requests, resource events, timelogs (only the totals), the extra diff
  * versions of a pushed-to merge request, and merge requests from a fork (their source project).
  */
@@ -17,25 +17,38 @@ type Entry = Record<string, unknown>;
 
 const push = (e: Entry, key: string, v: Entry) => ((e[key] ??= []) as Entry[]).push(v);
 
+/** The award emoji on one awardable, oldest first, with their ids and times. */
+export function awardEntries(st: PlatformState, out: ScenarioOut, type: AwardableType, id: number): Entry[] {
+  return [...mget(st.issuables.idx.awards, `${type}:${id}`)]
+    .sort((a, b) => a - b)
+    .flatMap((awardId) => {
+      const a = tget(st.issuables.awards, awardId);
+      const user = a && out.username(a.user_id);
+      if (!a || user === undefined) return [];
+      const e: Entry = { id: a.id, name: a.name, user, created_at: a.created_at };
+      if (a.updated_at !== a.created_at) e.updated_at = a.updated_at;
+      return [e];
+    });
+}
+
 export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
   const iss = st.issuables;
   const notesOf = group(tvalues(iss.notes), (n) => `${n.noteable_type}:${n.noteable_id}`);
-  const awardsOf = group(tvalues(iss.awards), (a) => `${a.awardable_type}:${a.awardable_id}`);
+  // Every record keeps its id (`id`), so that a load answers with the same ids and links.
+  const awards = (type: AwardableType, id: number) => awardEntries(st, out, type, id);
   const notes = (type: NoteableType, id: number): Entry[] =>
     (notesOf.get(`${type}:${id}`) ?? []).flatMap((n) => {
       const author = out.username(n.author_id);
       if (author === undefined) return [];
-      const e: Entry = { body: n.body, author };
+      const e: Entry = { id: n.id, body: n.body, author };
       if (n.system) e.system = true;
       if (n.confidential) e.confidential = true;
       e.created_at = n.created_at;
+      if (n.updated_at !== n.created_at) e.updated_at = n.updated_at;
       Object.assign(e, exportThread(n, out.username));
+      const a = awards('Note', n.id);
+      if (a.length) e.award_emoji = a;
       return [e];
-    });
-  const awards = (type: AwardableType, id: number): Entry[] =>
-    (awardsOf.get(`${type}:${id}`) ?? []).flatMap((a) => {
-      const user = out.username(a.user_id);
-      return user === undefined ? [] : [{ name: a.name, user }];
     });
   const usernames = (ids: readonly number[]) => ids.flatMap((id) => out.username(id) ?? []);
   const labelTitles = (ids: readonly number[]) => ids.flatMap((id) => tget(iss.labels, id)?.title ?? []);
@@ -47,7 +60,7 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
   for (const l of tvalues(iss.labels)) {
     const p = l.project_id === null ? undefined : out.project(l.project_id);
     if (!p) continue;
-    const e: Entry = { name: l.title, color: l.color };
+    const e: Entry = { id: l.id, name: l.title, color: l.color };
     if (l.description !== null) e.description = l.description;
     if (l.priority !== null) e.priority = l.priority;
     push(p, 'labels', e);
@@ -55,7 +68,7 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
   for (const m of tvalues(iss.milestones)) {
     const p = m.project_id === null ? undefined : out.project(m.project_id);
     if (!p) continue;
-    const e: Entry = { title: m.title };
+    const e: Entry = { id: m.id, title: m.title };
     if (m.description !== null) e.description = m.description;
     if (m.state !== 'active') e.state = m.state;
     if (m.due_date !== null) e.due_date = m.due_date;
@@ -67,7 +80,7 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
   const issuable = (type: 'Issue' | 'MergeRequest', r: IssueRecord | MergeRequestRecord) => {
     const author = out.username(r.author_id);
     if (author === undefined) return undefined;
-    const e: Entry = { iid: r.iid, title: r.title };
+    const e: Entry = { id: r.id, iid: r.iid, title: r.title };
     if (r.description !== null) e.description = r.description;
     e.author = author;
     e.assignees = usernames(r.assignee_ids);
@@ -130,13 +143,17 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     const p = s.project_id === null ? undefined : out.project(s.project_id);
     const author = out.username(s.author_id);
     if (!p || author === undefined) continue;
-    const e: Entry = { title: s.title };
+    const e: Entry = { id: s.id, title: s.title };
     if (s.file_name !== 'snippet.txt') e.file_name = s.file_name;
     e.content = s.content;
     if (s.files) e.files = s.files.map((f) => ({ path: f.path, content: f.content }));
     if (s.description !== null) e.description = s.description;
     e.author = author;
     if (s.visibility !== 'private') e.visibility = s.visibility;
+    e.created_at = s.created_at;
+    if (s.updated_at !== s.created_at) e.updated_at = s.updated_at;
+    const a = awards('Snippet', s.id);
+    if (a.length) e.award_emoji = a;
     e.notes = notes('Snippet', s.id);
     push(p, 'snippets', e);
   }
@@ -145,7 +162,7 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     const g = tget(st.groups, ep.group_id);
     const author = out.username(ep.author_id);
     if (!g || !out.group(ep.group_id) || author === undefined) continue;
-    const e: Entry = { group: g.full_path, title: ep.title };
+    const e: Entry = { id: ep.id, group: g.full_path, title: ep.title };
     if (ep.description !== null) e.description = ep.description;
     e.author = author;
     if (ep.confidential) e.confidential = true;
@@ -169,6 +186,8 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
         return issue && project ? [`${project.path_with_namespace}#${issue.iid}`] : [];
       });
     if (links.length) e.issues = links;
+    const a = awards('Epic', ep.id);
+    if (a.length) e.award_emoji = a;
     e.notes = notes('Epic', ep.id);
     epics.push(e);
   }

@@ -5,8 +5,8 @@
 import type { Draft } from 'immer';
 import { z } from 'zod';
 import { isoDate, isoOf, isoTime } from '../../core/fields.js';
-import type { PlatformState } from '../../core/state.js';
-import { iget, tget } from '../../core/table.js';
+import { withId, type PlatformState } from '../../core/state.js';
+import { iget, tget, type Table } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import {
   addAward,
@@ -28,21 +28,62 @@ import { noteThreadFields, threadInput } from './discussions/scenario.js';
 
 type S = Draft<PlatformState>;
 
-const awardSchema = z.strictObject({
+/** `make` with the entry's exported id, if it has one (see `withId`). */
+export function keeping<T>(
+  st: S,
+  seq: string,
+  table: Table<T>,
+  id: number | undefined,
+  make: () => number,
+): number {
+  return withId(st as PlatformState, seq, id, (n) => tget(table, n) !== undefined, make);
+}
+
+type AwardEntry = z.output<typeof awardSchema>;
+
+/** A scenario's award emoji on one awardable, each with its id and times (default: the awardable's). */
+export function buildAwards(
+  st: S,
+  type: AwardableType,
+  targetId: number,
+  list: readonly AwardEntry[],
+  uid: (username: string) => number,
+  at: string,
+): void {
+  for (const a of list) {
+    const created = isoOf(a.created_at) ?? at;
+    const id = keeping(st, 'award_emoji', st.issuables.awards, a.id, () =>
+      addAward(st, type, targetId, uid(a.user), emojiName(a.name)!, created),
+    );
+    tget(st.issuables.awards, id)!.updated_at = isoOf(a.updated_at) ?? created;
+  }
+}
+
+/** The id a record had where it was exported from (`fauxlab scenario export` writes it); default the next. */
+export const recordId = z.number().int().min(1).max(0x7fffffff).optional();
+
+export const awardSchema = z.strictObject({
+  id: recordId,
   name: z.string().refine((n) => emojiName(n) !== undefined, 'is not an emoji the platform knows'),
   user: z.string().describe('username'),
+  created_at: isoTime.optional().describe("default the awardable's creation time"),
+  updated_at: isoTime.optional(),
 });
 
 export const noteScenario = z.strictObject({
+  id: recordId,
   body: z.string().min(1),
   author: z.string().optional().describe('username; default the author of the noteable'),
   system: z.boolean().default(false),
   confidential: z.boolean().default(false),
   created_at: isoTime.optional(),
+  updated_at: isoTime.optional(),
+  award_emoji: z.array(awardSchema).default([]).describe('award emoji on the note'),
   ...noteThreadFields,
 });
 
 const issuableFields = {
+  id: recordId,
   title: z.string().min(1),
   iid: z.number().int().min(1).optional().describe('default: the next free iid'),
   description: z.string().optional(),
@@ -94,6 +135,7 @@ export const mergeRequestScenario = z.strictObject({
 });
 
 export const milestoneScenario = z.strictObject({
+  id: recordId,
   title: z.string().min(1),
   description: z.string().optional(),
   state: z.enum(['active', 'closed']).default('active'),
@@ -103,6 +145,7 @@ export const milestoneScenario = z.strictObject({
 });
 
 export const labelScenario = z.strictObject({
+  id: recordId,
   name: z.string().min(1),
   color: z
     .string()
@@ -135,6 +178,7 @@ export const snippetFilesScenario = z
   .describe("the snippet's files (path, content); without it, the one file file_name with content");
 
 export const snippetScenario = z.strictObject({
+  id: recordId,
   title: z.string().min(1),
   file_name: z.string().default('snippet.txt'),
   content: z.string().default(''),
@@ -142,6 +186,9 @@ export const snippetScenario = z.strictObject({
   description: z.string().optional(),
   author: z.string().optional(),
   visibility: z.enum(['private', 'internal', 'public']).default('private'),
+  created_at: isoTime.optional(),
+  updated_at: isoTime.optional(),
+  award_emoji: z.array(awardSchema).default([]),
   notes: z.array(noteScenario).default([]),
 });
 
@@ -155,6 +202,7 @@ export const projectIssuablesFields = {
 };
 
 export const epicScenario = z.strictObject({
+  id: recordId,
   group: z.string().describe('full path of a group listed in `groups`'),
   title: z.string().min(1),
   description: z.string().optional(),
@@ -174,6 +222,7 @@ export const epicScenario = z.strictObject({
     .max(10_000)
     .default([])
     .describe('issues in the epic, top first, as `project/path#iid` (the issue listed with that iid)'),
+  award_emoji: z.array(awardSchema).default([]),
   notes: z.array(noteScenario).default([]),
 });
 
@@ -208,10 +257,13 @@ export function issuableProblems(
   const user = (at: string, name: string | undefined) => {
     if (name !== undefined && !usernames.has(name.toLowerCase())) problems.push(`${at}: no user "${name}"`);
   };
+  const awards = (at: string, list: readonly { user: string }[]) =>
+    list.forEach((a, k) => user(`${at}.award_emoji[${k}].user`, a.user));
   const notes = (at: string, list: readonly z.output<typeof noteScenario>[]) =>
     list.forEach((n, k) => {
       user(`${at}.notes[${k}].author`, n.author);
       user(`${at}.notes[${k}].resolved_by`, n.resolved_by);
+      awards(`${at}.notes[${k}]`, n.award_emoji);
     });
   projects.forEach((p, i) => {
     const at = `projects[${i}]`;
@@ -233,7 +285,7 @@ export function issuableProblems(
             problems.push(`${here}.moved_to: needs the issue's iid`);
           user(`${here}.author`, x.author);
           x.assignees.forEach((a, k) => user(`${here}.assignees[${k}]`, a));
-          x.award_emoji.forEach((a, k) => user(`${here}.award_emoji[${k}].user`, a.user));
+          awards(here, x.award_emoji);
           if (x.milestone !== undefined && !titles.has(x.milestone))
             problems.push(`${here}.milestone: no milestone "${x.milestone}" in the project's milestones`);
           notes(here, x.notes);
@@ -247,6 +299,7 @@ export function issuableProblems(
     }
     p.snippets.forEach((s, j) => {
       user(`${at}.snippets[${j}].author`, s.author);
+      awards(`${at}.snippets[${j}]`, s.award_emoji);
       notes(`${at}.snippets[${j}]`, s.notes);
     });
   });
@@ -254,6 +307,7 @@ export function issuableProblems(
   epics.forEach((e, i) => {
     if (!groups.has(e.group.toLowerCase())) problems.push(`epics[${i}].group: no group "${e.group}"`);
     user(`epics[${i}].author`, e.author);
+    awards(`epics[${i}]`, e.award_emoji);
     notes(`epics[${i}]`, e.notes);
     e.issues.forEach((ref, k) => {
       const at = `epics[${i}].issues[${k}]`;
@@ -304,28 +358,32 @@ export function buildProjectIssuables(
   const defaultAuthor = project.creator_id;
   const author = (name: string | undefined) => (name === undefined ? defaultAuthor : uid(name));
   for (const l of entry.labels)
-    createLabel(
-      st,
-      { project_id: projectId },
-      { title: l.name, color: l.color, description: l.description ?? null, priority: l.priority ?? null },
-      now,
+    keeping(st, 'labels', st.issuables.labels, l.id, () =>
+      createLabel(
+        st,
+        { project_id: projectId },
+        { title: l.name, color: l.color, description: l.description ?? null, priority: l.priority ?? null },
+        now,
+      ),
     );
   const milestones = new Map<string, number>();
   for (const m of entry.milestones)
     milestones.set(
       m.title,
-      createMilestone(
-        st,
-        { project_id: projectId },
-        {
-          title: m.title,
-          description: m.description ?? null,
-          state: m.state,
-          due_date: m.due_date ?? null,
-          start_date: m.start_date ?? null,
-          created_at: isoOf(m.created_at),
-        },
-        now,
+      keeping(st, 'milestones', st.issuables.milestones, m.id, () =>
+        createMilestone(
+          st,
+          { project_id: projectId },
+          {
+            title: m.title,
+            description: m.description ?? null,
+            state: m.state,
+            due_date: m.due_date ?? null,
+            start_date: m.start_date ?? null,
+            created_at: isoOf(m.created_at),
+          },
+          now,
+        ),
       ),
     );
   const addNotes = (
@@ -339,32 +397,31 @@ export function buildProjectIssuables(
       const emoji = type === 'Issue' || type === 'MergeRequest' ? awardOnly(n.body) : undefined;
       const at = isoOf(n.created_at) ?? now;
       if (emoji && !n.system) addAward(st, type as AwardableType, id, by, emoji, at);
-      else
-        createNote(
-          st,
-          {
-            noteable_type: type,
-            noteable_id: id,
-            project_id: projectId,
-            author_id: by,
-            body: n.body,
-            system: n.system,
-            confidential: n.confidential,
-            created_at: at,
-            ...threadInput(n, uid, at),
-          },
-          at,
+      else {
+        const noteId = keeping(st, 'notes', st.issuables.notes, n.id, () =>
+          createNote(
+            st,
+            {
+              noteable_type: type,
+              noteable_id: id,
+              project_id: projectId,
+              author_id: by,
+              body: n.body,
+              system: n.system,
+              confidential: n.confidential,
+              created_at: at,
+              updated_at: isoOf(n.updated_at),
+              ...threadInput(n, uid, at),
+            },
+            at,
+          ),
         );
+        buildAwards(st, 'Note', noteId, n.award_emoji, uid, at);
+      }
     }
   };
-  const awards = (
-    type: AwardableType,
-    id: number,
-    list: readonly { name: string; user: string }[],
-    at: string,
-  ) => {
-    for (const a of list) addAward(st, type, id, uid(a.user), emojiName(a.name)!, at);
-  };
+  const awards = (type: AwardableType, id: number, list: readonly AwardEntry[], at: string) =>
+    buildAwards(st, type, id, list, uid, at);
   // Explicit iids first, so that the sequence continues after the highest of them.
   const ordered = <T extends { iid?: number }>(list: readonly T[]) => [
     ...list.filter((x) => x.iid !== undefined),
@@ -372,28 +429,31 @@ export function buildProjectIssuables(
   ];
   for (const i of ordered(entry.issues)) {
     const created = isoOf(i.created_at) ?? now;
-    const id = createIssue(
-      st,
-      {
-        project_id: projectId,
-        author_id: author(i.author),
-        title: i.title,
-        description: i.description ?? null,
-        iid: i.iid,
-        assignee_ids: i.assignees.map(uid),
-        label_ids: labelIdsFor(st, project, i.labels, true, created),
-        milestone_id: i.milestone === undefined ? null : milestones.get(i.milestone)!,
-        confidential: i.confidential,
-        discussion_locked: i.discussion_locked ?? null,
-        due_date: i.due_date ?? null,
-        weight: i.weight ?? null,
-        state: i.state,
-        created_at: created,
-        updated_at: isoOf(i.updated_at),
-        closed_at: isoOf(i.closed_at),
-        closed_by_id: i.closed_by === undefined ? null : uid(i.closed_by),
-      },
-      created,
+    const labelIds = labelIdsFor(st, project, i.labels, true, created);
+    const id = keeping(st, 'issues', st.issuables.issues, i.id, () =>
+      createIssue(
+        st,
+        {
+          project_id: projectId,
+          author_id: author(i.author),
+          title: i.title,
+          description: i.description ?? null,
+          iid: i.iid,
+          assignee_ids: i.assignees.map(uid),
+          label_ids: labelIds,
+          milestone_id: i.milestone === undefined ? null : milestones.get(i.milestone)!,
+          confidential: i.confidential,
+          discussion_locked: i.discussion_locked ?? null,
+          due_date: i.due_date ?? null,
+          weight: i.weight ?? null,
+          state: i.state,
+          created_at: created,
+          updated_at: isoOf(i.updated_at),
+          closed_at: isoOf(i.closed_at),
+          closed_by_id: i.closed_by === undefined ? null : uid(i.closed_by),
+        },
+        created,
+      ),
     );
     const rec = tget(st.issuables.issues, id)!;
     addNotes('Issue', id, i.notes, rec.author_id);
@@ -410,31 +470,34 @@ export function buildProjectIssuables(
   }
   for (const m of ordered(entry.merge_requests)) {
     const created = isoOf(m.created_at) ?? now;
-    const id = createMergeRequest(
-      st,
-      {
-        project_id: projectId,
-        author_id: author(m.author),
-        title: m.title,
-        description: m.description ?? null,
-        iid: m.iid,
-        source_branch: m.source_branch,
-        target_branch: m.target_branch ?? project.default_branch ?? 'master',
-        assignee_ids: m.assignees.map(uid),
-        reviewer_ids: m.reviewers.map(uid),
-        label_ids: labelIdsFor(st, project, m.labels, true, created),
-        milestone_id: m.milestone === undefined ? null : milestones.get(m.milestone)!,
-        state: m.state,
-        merge_status: m.merge_status,
-        conflicts: m.conflicts,
-        squash: m.squash,
-        version: false,
-        created_at: created,
-        updated_at: isoOf(m.updated_at),
-        merged_by_id: m.merged_by === undefined ? null : uid(m.merged_by),
-        merged_at: isoOf(m.merged_at),
-      },
-      created,
+    const labelIds = labelIdsFor(st, project, m.labels, true, created);
+    const id = keeping(st, 'merge_requests', st.issuables.mergeRequests, m.id, () =>
+      createMergeRequest(
+        st,
+        {
+          project_id: projectId,
+          author_id: author(m.author),
+          title: m.title,
+          description: m.description ?? null,
+          iid: m.iid,
+          source_branch: m.source_branch,
+          target_branch: m.target_branch ?? project.default_branch ?? 'master',
+          assignee_ids: m.assignees.map(uid),
+          reviewer_ids: m.reviewers.map(uid),
+          label_ids: labelIds,
+          milestone_id: m.milestone === undefined ? null : milestones.get(m.milestone)!,
+          state: m.state,
+          merge_status: m.merge_status,
+          conflicts: m.conflicts,
+          squash: m.squash,
+          version: false,
+          created_at: created,
+          updated_at: isoOf(m.updated_at),
+          merged_by_id: m.merged_by === undefined ? null : uid(m.merged_by),
+          merged_at: isoOf(m.merged_at),
+        },
+        created,
+      ),
     );
     pendingChanges(st).set(id, m.changes);
     const rec = tget(st.issuables.mergeRequests, id)!;
@@ -447,18 +510,22 @@ export function buildProjectIssuables(
   for (const s of entry.snippets) {
     const by = author(s.author);
     const content = s.content === '' && s.files ? s.files[0]!.content : s.content;
-    const id = createSnippet(st, {
-      project_id: projectId,
-      author_id: by,
-      title: s.title,
-      file_name: s.file_name,
-      description: s.description ?? null,
-      content,
-      ...(s.files ? { files: snippetFilesOf(s.files) } : {}),
-      visibility: s.visibility,
-      created_at: now,
-      updated_at: now,
-    });
+    const created = isoOf(s.created_at) ?? now;
+    const id = keeping(st, 'snippets', st.issuables.snippets, s.id, () =>
+      createSnippet(st, {
+        project_id: projectId,
+        author_id: by,
+        title: s.title,
+        file_name: s.file_name,
+        description: s.description ?? null,
+        content,
+        ...(s.files ? { files: snippetFilesOf(s.files) } : {}),
+        visibility: s.visibility,
+        created_at: created,
+        updated_at: isoOf(s.updated_at) ?? created,
+      }),
+    );
+    awards('Snippet', id, s.award_emoji, created);
     addNotes('Snippet', id, s.notes, by);
   }
 }
@@ -496,22 +563,25 @@ export function buildEpics(
   for (const e of epics) {
     const groupId = iget(st.idx.namespaces, e.group.toLowerCase())!;
     const at = isoOf(e.created_at) ?? now;
-    const id = createEpic(st, {
-      group_id: groupId,
-      author_id: uid(e.author),
-      title: e.title,
-      description: e.description ?? null,
-      confidential: e.confidential,
-      created_at: at,
-      updated_at: isoOf(e.updated_at) ?? at,
-      state: e.state,
-      closed_at: e.state === 'closed' ? (isoOf(e.closed_at) ?? isoOf(e.updated_at) ?? at) : null,
-      labels: [...e.labels],
-      start_date_is_fixed: e.start_date_is_fixed,
-      start_date_fixed: e.start_date_fixed ?? null,
-      due_date_is_fixed: e.due_date_is_fixed,
-      due_date_fixed: e.due_date_fixed ?? null,
-    });
+    const id = keeping(st, 'epics', st.issuables.epics, e.id, () =>
+      createEpic(st, {
+        group_id: groupId,
+        author_id: uid(e.author),
+        title: e.title,
+        description: e.description ?? null,
+        confidential: e.confidential,
+        created_at: at,
+        updated_at: isoOf(e.updated_at) ?? at,
+        state: e.state,
+        closed_at: e.state === 'closed' ? (isoOf(e.closed_at) ?? isoOf(e.updated_at) ?? at) : null,
+        labels: [...e.labels],
+        start_date_is_fixed: e.start_date_is_fixed,
+        start_date_fixed: e.start_date_fixed ?? null,
+        due_date_is_fixed: e.due_date_is_fixed,
+        due_date_fixed: e.due_date_fixed ?? null,
+      }),
+    );
+    buildAwards(st, 'Epic', id, e.award_emoji, uid, at);
     // Each new link goes to the top, so the list is linked from its bottom up.
     for (const ref of [...e.issues].reverse()) {
       const hash = ref.lastIndexOf('#');
@@ -519,22 +589,28 @@ export function buildEpics(
       const issue = pid === undefined ? undefined : issueIdByIid(st, pid, Number(ref.slice(hash + 1)));
       if (issue !== undefined) linkEpicIssue(st, id, issue, at);
     }
-    for (const n of e.notes)
-      createNote(
-        st,
-        {
-          noteable_type: 'Epic',
-          noteable_id: id,
-          project_id: null,
-          group_id: groupId,
-          author_id: n.author === undefined ? uid(e.author) : uid(n.author),
-          body: n.body,
-          system: n.system,
-          confidential: n.confidential,
-          created_at: isoOf(n.created_at) ?? at,
-          ...threadInput(n, uid, isoOf(n.created_at) ?? at),
-        },
-        isoOf(n.created_at) ?? at,
+    for (const n of e.notes) {
+      const noteAt = isoOf(n.created_at) ?? at;
+      const noteId = keeping(st, 'notes', st.issuables.notes, n.id, () =>
+        createNote(
+          st,
+          {
+            noteable_type: 'Epic',
+            noteable_id: id,
+            project_id: null,
+            group_id: groupId,
+            author_id: n.author === undefined ? uid(e.author) : uid(n.author),
+            body: n.body,
+            system: n.system,
+            confidential: n.confidential,
+            created_at: noteAt,
+            updated_at: isoOf(n.updated_at),
+            ...threadInput(n, uid, noteAt),
+          },
+          noteAt,
+        ),
       );
+      buildAwards(st, 'Note', noteId, n.award_emoji, uid, noteAt);
+    }
   }
 }

@@ -11,16 +11,21 @@ import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import { mget, tget, tvalues } from '../../core/table.js';
 import { positionScenario } from '../issuables/discussions/scenario.js';
 import { createNote } from '../issuables/model/notes.js';
+import { awardEntries } from '../issuables/export.js';
+import { awardSchema, buildAwards, keeping, recordId } from '../issuables/scenario.js';
 import type { DiffPosition } from '../issuables/store.js';
 import { resolveCommit } from './refs.js';
 
 type S = Draft<PlatformState>;
 
 const commitNoteScenario = z.strictObject({
+  id: recordId,
   commit: z.string().min(1).max(255).describe('the SHA (or a branch or tag) of a commit of the project'),
   body: z.string().min(1),
   author: z.string().optional().describe('username; default the project creator'),
   created_at: isoTime.optional(),
+  updated_at: isoTime.optional(),
+  award_emoji: z.array(awardSchema).default([]),
   type: z
     .enum(['DiscussionNote', 'DiffNote', 'LegacyDiffNote'])
     .optional()
@@ -81,23 +86,27 @@ export function buildCommitNotes(
     const sha = resolveCommit(st as PlatformState, project, n.commit);
     if (sha === undefined)
       throw new Error(`commit_notes: no commit "${n.commit}" in ${project.path_with_namespace}`);
-    createNote(
-      st,
-      {
-        noteable_type: 'Commit',
-        noteable_id: project.id,
-        project_id: project.id,
-        commit_id: sha,
-        author_id: n.author === undefined ? project.creator_id : b.uid(n.author),
-        body: n.body,
-        created_at: isoOf(n.created_at),
-        type: n.type ?? null,
-        discussion_id: n.discussion_id,
-        position: n.position as DiffPosition | undefined,
-        legacy_line: n.line,
-      },
-      b.now,
+    const id = keeping(st, 'notes', st.issuables.notes, n.id, () =>
+      createNote(
+        st,
+        {
+          noteable_type: 'Commit',
+          noteable_id: project.id,
+          project_id: project.id,
+          commit_id: sha,
+          author_id: n.author === undefined ? project.creator_id : b.uid(n.author),
+          body: n.body,
+          created_at: isoOf(n.created_at),
+          updated_at: isoOf(n.updated_at),
+          type: n.type ?? null,
+          discussion_id: n.discussion_id,
+          position: n.position as DiffPosition | undefined,
+          legacy_line: n.line,
+        },
+        b.now,
+      ),
     );
+    buildAwards(st, 'Note', id, n.award_emoji, b.uid, isoOf(n.created_at) ?? b.now);
   }
 }
 
@@ -112,10 +121,13 @@ export function exportCommitNotes(st: PlatformState, out: ScenarioOut): void {
       .map((id) => tget(st.issuables.notes, id)!)
       .filter((n) => n.commit_id !== undefined && !n.system)
       .map((n) => {
-        const entry: Record<string, unknown> = { commit: n.commit_id, body: n.body };
+        const entry: Record<string, unknown> = { id: n.id, commit: n.commit_id, body: n.body };
         const author = out.username(n.author_id);
         if (author !== undefined) entry.author = author;
         entry.created_at = n.created_at;
+        if (n.updated_at !== n.created_at) entry.updated_at = n.updated_at;
+        const awards = awardEntries(st, out, 'Note', n.id);
+        if (awards.length) entry.award_emoji = awards;
         if (n.type !== null) {
           entry.type = n.type;
           entry.discussion_id = n.discussion_id;

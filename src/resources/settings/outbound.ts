@@ -99,10 +99,13 @@ export async function addressableProblem(
   return r.ok ? null : `is blocked: ${r.message}`;
 }
 
-/** Why a refused URL was refused, for `X-Fauxlab-Explain`: the setting that would allow a local one. */
+/**
+ * Why a refused URL was refused, for `X-Fauxlab-Explain`: the setting that would allow a local one, and
+ * where a test sets it (a receiver on localhost is what most tests of a webhook have).
+ */
 export function explainBlocked(problem: string, local: LocalSetting = WEB_HOOKS): string {
   return /localhost|loopback|local network|link local/.test(problem)
-    ? `${problem}: the URL is local, and ${local} is off (outbound_local_requests_whitelist names neither its host nor its address)`
+    ? `${problem}: the URL is local, and ${local} is off (outbound_local_requests_whitelist names neither its host nor its address); to allow local URLs, set ${local}: true in the scenario's settings`
     : problem;
 }
 

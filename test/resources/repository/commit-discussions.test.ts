@@ -415,8 +415,9 @@ describe('commit notes in scenarios', () => {
       (p) => p.path === 'acme/app',
     ) as Record<string, unknown>;
     expect(exported.commit_notes).toEqual([
-      { commit: sha, body: 'Nice', author: 'rep', created_at: '2021-02-01T00:00:00.000Z' },
+      { id: 1, commit: sha, body: 'Nice', author: 'rep', created_at: '2021-02-01T00:00:00.000Z' },
       {
+        id: 2,
         commit: sha,
         body: 'Here',
         author: 'dev',

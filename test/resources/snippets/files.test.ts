@@ -257,6 +257,7 @@ describe('snippet files in scenarios', () => {
     const out = exportScenario(fx.state, { now: fx.clock.iso() });
     expect(out.snippets).toEqual([
       {
+        id: 1,
         author: 'alice',
         title: 'Pair',
         content: 'B',
@@ -265,6 +266,7 @@ describe('snippet files in scenarios', () => {
           { path: 'b.txt', content: 'B' },
         ],
         visibility: 'public',
+        created_at: fx.clock.iso(),
       },
     ]);
     const again = createFauxlab({ scenario: out });
