@@ -15,6 +15,9 @@ import { abilities } from './access.js';
 import { projectSet } from './finder.js';
 import { IssueRenderer } from './issue-entity.js';
 import { effectiveMergeStatus } from './model.js';
+import { detailedMergeStatus, discussionsResolved } from './merge-status.js';
+import { MR_DETAILED_MERGE_STATUS, MR_DRAFT, MR_MERGE_USER } from './versions.js';
+import { has } from '../../core/versions.js';
 import { commitsBetween, headsOf } from './model/git.js';
 import type { From, Json } from './render-base.js';
 import type { MergeRequestRecord } from './store.js';
@@ -31,10 +34,17 @@ export interface MergeRequestFullOptions {
 
 export class MergeRequestRenderer extends IssueRenderer {
   readonly #mergeRequests: RecordRenderings<MergeRequestRecord>;
+  /** The fields of this instance's release (issuables/versions.ts). */
+  readonly #draft: boolean;
+  readonly #mergeUser: boolean;
+  readonly #detailedStatus: boolean;
 
   constructor(c: Ctx, from: From = null) {
     super(c, from);
     this.#mergeRequests = c.get('fx').renderings.kind<MergeRequestRecord>('merge_request');
+    this.#draft = has(c, MR_DRAFT);
+    this.#mergeUser = has(c, MR_MERGE_USER);
+    this.#detailedStatus = has(c, MR_DETAILED_MERGE_STATUS);
   }
 
   /** `mergeRequestSimple` as bytes: it reads the record, its project and the base URL. */
@@ -47,9 +57,11 @@ export class MergeRequestRenderer extends IssueRenderer {
 
   /** The key and deps of `mergeRequest`'s rendering (see `issueBytes`); the status is a value of the clock. */
   #mergeRequestView(mr: MergeRequestRecord, p: Project): { key: string; deps: readonly unknown[] } {
+    // What the statuses read beyond the deps (notes, branches, pipelines, approvals) goes in as values.
     const key =
       `${effectiveMergeStatus(mr, this.nowMs)}|${+this.paid}${+this.withLabelsDetails}` +
-      `${this.referenceForm(p)}|${mr.milestone_id === null ? '' : this.today}|${this.base}`;
+      `${this.referenceForm(p)}|${mr.milestone_id === null ? '' : this.today}|${this.base}` +
+      `|${+discussionsResolved(this.st, mr, p)}${this.#detailedStatus ? detailedMergeStatus(this.st, mr, p, this.nowMs) : ''}`;
     const deps = [...this.issuableDeps(mr, p), tget(this.st.issuables.diffs, mr.diff_id)];
     return { key, deps };
   }
@@ -121,6 +133,7 @@ export class MergeRequestRenderer extends IssueRenderer {
       created_at: mr.created_at,
       updated_at: mr.updated_at,
       merged_by: this.user(mr.merged_by_id),
+      ...(this.#mergeUser && { merge_user: this.user(mr.merged_by_id ?? mr.merge_user_id ?? null) }),
       merged_at: mr.merged_at,
       closed_by: this.user(mr.closed_by_id),
       closed_at: mr.closed_at,
@@ -136,11 +149,15 @@ export class MergeRequestRenderer extends IssueRenderer {
       source_project_id: mr.source_project_id,
       target_project_id: mr.project_id,
       labels: this.labels(mr.label_ids),
+      ...(this.#draft && { draft: isWip(mr.title) }),
       work_in_progress: isWip(mr.title),
       milestone:
         mr.milestone_id === null ? null : this.milestone(tget(this.st.issuables.milestones, mr.milestone_id)),
       merge_when_pipeline_succeeds: mr.merge_when_pipeline_succeeds,
       merge_status: status,
+      ...(this.#detailedStatus && {
+        detailed_merge_status: detailedMergeStatus(this.st, mr, p, this.nowMs),
+      }),
       sha: diff?.head_commit_sha ?? null,
       merge_commit_sha: mr.merge_commit_sha,
       squash_commit_sha: mr.squash_commit_sha,
@@ -159,7 +176,7 @@ export class MergeRequestRenderer extends IssueRenderer {
     out.squash = mr.squash;
     out.task_completion_status = taskCompletion(mr.description);
     out.has_conflicts = status === 'cannot_be_merged';
-    out.blocking_discussions_resolved = true;
+    out.blocking_discussions_resolved = discussionsResolved(this.st, mr, p);
     if (this.paid) out.approvals_before_merge = mr.approvals_before_merge;
     return out;
   }

@@ -87,6 +87,7 @@ export function enableAutoMerge(
   write(c, (d) => {
     const draft = tget(d.issuables.mergeRequests, mr.id)!;
     draft.merge_when_pipeline_succeeds = true;
+    draft.merge_user_id = userId;
     if (params.squash !== undefined) draft.squash = params.squash;
     draft.updated_at = now;
     const t = { type: 'MergeRequest' as const, id: mr.id, project_id: mr.project_id };
@@ -100,6 +101,7 @@ export function enableAutoMerge(
 function cancelAutoMerge(d: Draft<PlatformState>, mr: MergeRequestRecord, userId: number, now: string): void {
   const draft = tget(d.issuables.mergeRequests, mr.id)!;
   draft.merge_when_pipeline_succeeds = false;
+  draft.merge_user_id = null;
   draft.updated_at = now;
   systemNote(
     d,
