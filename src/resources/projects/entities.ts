@@ -61,6 +61,8 @@ import {
 import type { ProjectEntityOptions, ProjectShape, RenderSlot, View } from './render-types.js';
 import { repositoryBytes } from '../repository/contents.js';
 import { namespaceJson } from './render-namespace.js';
+import { PROJECT_TOPICS } from './versions.js';
+import { has, type Minor } from '../../core/versions.js';
 import { ViewerAccess, sharedWithGroups } from './render-viewer.js';
 import { dayAfter, isoTime, projectStatistics } from './statistics.js';
 
@@ -78,6 +80,9 @@ export class ProjectRenderer {
   readonly viewer: UserRecord | null;
   readonly admin: boolean;
   readonly paid: boolean;
+  /** This instance's release, and the fields it has (projects/versions.ts). */
+  readonly minor: Minor;
+  readonly #topics: boolean;
   #users?: UserRenderer;
   readonly #viewerAccess: ViewerAccess;
   #shared_?: Shared;
@@ -96,6 +101,8 @@ export class ProjectRenderer {
     this.viewer = c.get('viewer')?.user ?? null;
     this.admin = this.viewer?.admin === true;
     this.paid = this.#fx.tier() !== 'free';
+    this.minor = this.#fx.gitlab();
+    this.#topics = has(c, PROJECT_TOPICS);
     this.#viewerAccess = new ViewerAccess(this.#fx, this.viewer);
   }
 
@@ -114,7 +121,7 @@ export class ProjectRenderer {
    */
   #record(p: Project, st: PlatformState, slot?: RenderSlot): RecordJson {
     const hit = (slot?.rendered as RecordJson | undefined) ?? records.get(p);
-    if (hit && hit.record === p && hit.paid === this.paid) {
+    if (hit && hit.record === p && hit.paid === this.paid && hit.minor === this.minor) {
       const ns = hit.ns;
       // The same record in the same groups (or users) table has the same namespace records.
       if (
@@ -143,7 +150,9 @@ export class ProjectRenderer {
     const head = `{"id":${p.id},"description":${q(p.description)},"name":${q(p.name)},"name_with_namespace":${q(`${ns.fullName} / ${p.name}`)},"path":${q(p.path)},"path_with_namespace":${path},"created_at":${q(isoTime(p.created_at))}`;
     const branch = `,"default_branch":${q(p.default_branch)}`;
     const url = this.#escapedBase;
-    const mid = `,"tag_list":${q(p.tag_list)},"ssh_url_to_repo":"git@${this.#escapedHost}:${inPath}.git","http_url_to_repo":"${url}/${inPath}.git","web_url":"${url}/${inPath}","readme_url":null`;
+    // 14.0's `topics` repeats `tag_list`, which stays as its deprecated alias.
+    const tags = q(p.tag_list);
+    const mid = `,"tag_list":${tags}${this.#topics ? `,"topics":${tags}` : ''},"ssh_url_to_repo":"git@${this.#escapedHost}:${inPath}.git","http_url_to_repo":"${url}/${inPath}.git","web_url":"${url}/${inPath}","readme_url":null`;
     const tail = `,"avatar_url":${q(p.avatar_url ? (p.avatar_url.startsWith('/') ? base + p.avatar_url : p.avatar_url) : null)},"forks_count":${p.forks_count},"star_count":${p.star_count},"last_activity_at":${q(isoTime(p.last_activity_at))},"namespace":`;
     const policy = p.container_expiration_policy;
     // A computed time is ISO already (toISOString): only a stored one needs isoTime.
@@ -163,6 +172,7 @@ export class ProjectRenderer {
       p,
       ns,
       this.paid,
+      this.minor,
       keep ? flat(text) : text,
       head.length,
       head.length + branch.length,
@@ -266,6 +276,7 @@ export class ProjectRenderer {
       v.settings === st.settings &&
       (v.refs === undefined || v.refs === st.refs) &&
       v.paid === this.paid &&
+      v.minor === this.minor &&
       v.base === this.base
     );
   }
@@ -300,6 +311,7 @@ export class ProjectRenderer {
       key,
       base: this.base,
       paid: this.paid,
+      minor: this.minor,
       viewer: this.viewer,
       projects: st.projects,
       members: st.members,
