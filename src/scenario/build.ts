@@ -22,6 +22,7 @@ import {
 } from '../resources/projects/model.js';
 import { addToken, createUser } from '../resources/users/model.js';
 import { generate } from './generate.js';
+import { settingIn } from '../resources/settings/catalog.js';
 import type { Scenario } from './schema.js';
 
 /** The areas' parts of the scenario format, in the area list's order. */
@@ -56,7 +57,9 @@ export function buildWorld(s: Scenario, opts: BuildOptions): PlatformState {
   // Built by plain mutation, then frozen once: much cheaper than drafting a large world.
   const st = emptyWorld(opts.tier ?? s.tier, opts.version ?? s.version) as Draft<PlatformState>;
   const now = opts.now.toISOString();
-  st.settings = Object.assign(dict(), s.settings);
+  // A setting the release lacks (settings/versions.ts) is ignored on load: the same file loads at any.
+  st.settings = dict();
+  for (const [k, v] of Object.entries(s.settings)) if (settingIn(k, st.version)) st.settings[k] = v as never;
 
   for (const f of s.features) {
     const rec = emptyFeature(f.name);

@@ -7,29 +7,31 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../src/index.js';
 import { fauxlabHandlers } from '../../src/msw/index.js';
+import { CLIENT_VERSIONS } from './targets.js';
 
-const HOST = 'http://gitlab.projects.test';
 const PROJECTS = 137;
-
-const fx = createFauxlab({
-  scenario: {
-    now: '2021-03-01T12:00:00.000Z',
-    users: [
-      { username: 'root', name: 'Administrator', admin: true, tokens: [{ token: 'root-token' }] },
-      { username: 'alice', name: 'Alice Liddell', tokens: [{ token: 'alice-token' }] },
-    ],
-    generate: { users: 10, groups: 5, projects: PROJECTS },
-  },
-});
-const server = setupServer(...fauxlabHandlers(fx, { baseUrl: HOST }));
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => fx.reset());
-afterAll(() => server.close());
-
-const api = new Gitlab({ host: HOST, token: 'root-token' });
 const ids = (list: readonly { id: number }[]) => list.map((p) => p.id);
 
-describe('@gitbeaker/rest Projects against fauxlab (MSW)', () => {
+describe.each(CLIENT_VERSIONS)('@gitbeaker/rest Projects against fauxlab (MSW), GitLab %s', (version) => {
+  // A host per release: the suites' MSW servers never answer for each other.
+  const HOST = `http://gitlab.projects-${version}.test`;
+  const fx = createFauxlab({
+    version,
+    scenario: {
+      now: '2021-03-01T12:00:00.000Z',
+      users: [
+        { username: 'root', name: 'Administrator', admin: true, tokens: [{ token: 'root-token' }] },
+        { username: 'alice', name: 'Alice Liddell', tokens: [{ token: 'alice-token' }] },
+      ],
+      generate: { users: 10, groups: 5, projects: PROJECTS },
+    },
+  });
+  const server = setupServer(...fauxlabHandlers(fx, { baseUrl: HOST }));
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => fx.reset());
+  afterAll(() => server.close());
+  const api = new Gitlab({ host: HOST, token: 'root-token' });
+
   it('Projects.all({ maxPages, perPage }): stops after maxPages pages, newest first', async () => {
     const list = await api.Projects.all({ perPage: 20, maxPages: 3, simple: true });
     expect(list).toHaveLength(60);

@@ -4,9 +4,10 @@
  * URLs), and those results must be the platform's.
  */
 import { GitbeakerRequestError, Gitlab } from '@gitbeaker/rest';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioFile } from '../../src/scenario/schema.js';
-import { viaHttp as httpTarget, viaMsw as mswTarget, type Target } from './targets.js';
+import { CLIENT_VERSIONS, viaHttp as httpTarget, viaMsw as mswTarget, type Target } from './targets.js';
+import type { Minor } from '../../src/core/versions.js';
 
 const MSW_HOST = 'http://gitlab.test';
 const USERS = 45;
@@ -26,8 +27,10 @@ const scenario: ScenarioFile = {
   ],
 };
 
-const viaMsw = () => mswTarget(scenario, MSW_HOST);
-const viaHttp = () => httpTarget(scenario);
+/** The release the running suite answers as (set by each suite of `CLIENT_VERSIONS`). */
+let version: Minor = '13.12';
+const viaMsw = () => mswTarget(scenario, MSW_HOST, 'error', version);
+const viaHttp = () => httpTarget(scenario, version);
 
 /** Web URLs and links carry the host the client used; everything else must match byte for byte. */
 function normalise(value: unknown, host: string): unknown {
@@ -70,7 +73,11 @@ async function failure(call: Promise<unknown>) {
 const ids = (users: readonly { id: number }[]) => users.map((u) => u.id);
 const descending = (from: number, n: number) => Array.from({ length: n }, (_, i) => from - i);
 
-describe('@gitbeaker/rest Users against fauxlab (MSW and HTTP)', () => {
+describe.each(CLIENT_VERSIONS)('@gitbeaker/rest Users against fauxlab (MSW and HTTP), GitLab %s', (at) => {
+  beforeAll(() => {
+    version = at;
+  });
+
   it('Users.showCurrentUser(): the admin sees its own record', async () => {
     const { msw } = await both((api) => api.Users.showCurrentUser());
     expect(msw).toMatchObject({

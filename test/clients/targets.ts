@@ -9,6 +9,13 @@ import { setupServer } from 'msw/node';
 import { createFauxlab, type Fauxlab } from '../../src/index.js';
 import { fauxlabHandlers } from '../../src/msw/index.js';
 import type { ScenarioFile } from '../../src/scenario/schema.js';
+import type { Minor } from '../../src/core/versions.js';
+
+/**
+ * The releases the client suites run against: the default, and 15.4 (the release python-gitlab's and
+ * gitbeaker's own functional suites ran against when their types were last written).
+ */
+export const CLIENT_VERSIONS = ['13.12', '15.4'] as const satisfies readonly Minor[];
 
 export interface Target {
   host: string;
@@ -24,16 +31,17 @@ export async function viaMsw(
   scenario: ScenarioFile,
   host: string,
   unhandled: 'error' | 'bypass' = 'error',
+  version?: Minor,
 ): Promise<Target> {
-  const fx = createFauxlab({ scenario });
+  const fx = createFauxlab({ scenario, version });
   const server = setupServer(...fauxlabHandlers(fx, { baseUrl: host }));
   server.listen({ onUnhandledRequest: unhandled });
   return { host, fx, close: async () => server.close() };
 }
 
-/** The world served on a free port of 127.0.0.1. */
-export async function viaHttp(scenario: ScenarioFile): Promise<Target> {
-  const fx = createFauxlab({ scenario });
+/** The world served on a free port of 127.0.0.1 (as GitLab `version`, default 13.12). */
+export async function viaHttp(scenario: ScenarioFile, version?: Minor): Promise<Target> {
+  const fx = createFauxlab({ scenario, version });
   const { server, port } = await new Promise<{ server: Server; port: number }>((resolve) => {
     const s = serve({ fetch: fx.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
       resolve({ server: s as Server, port: info.port }),

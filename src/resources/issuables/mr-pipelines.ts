@@ -106,6 +106,7 @@ export function autoMergeInWrite(
   const due = pl && finishAt(st, pl.id, o.nowMs);
   const sha = params.sha ?? tget(st.issuables.diffs, draft.diff_id)?.head_commit_sha;
   draft.merge_when_pipeline_succeeds = true;
+  draft.merge_user_id = userId;
   if (params.squash !== undefined) draft.squash = params.squash;
   draft.updated_at = now;
   const t = { type: 'MergeRequest' as const, id: mrId, project_id: draft.project_id };
@@ -120,6 +121,7 @@ export function autoMergeInWrite(
 function cancelAutoMerge(d: Draft<PlatformState>, mr: MergeRequestRecord, userId: number, now: string): void {
   const draft = tget(d.issuables.mergeRequests, mr.id)!;
   draft.merge_when_pipeline_succeeds = false;
+  draft.merge_user_id = null;
   draft.updated_at = now;
   systemNote(
     d,

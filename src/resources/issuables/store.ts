@@ -72,6 +72,8 @@ export interface MergeRequestRecord extends IssuableBase {
   target_branch: string;
   reviewer_ids: readonly number[];
   merged_by_id: number | null;
+  /** Who set it to merge when the pipeline succeeds (`merge_user`), cleared when that is canceled. */
+  merge_user_id?: number | null;
   merged_at: string | null;
   /** The stored status; `unchecked` resolves once `merge_check_due_at` has passed on the instance clock. */
   merge_status: MergeStatus;

@@ -1,6 +1,6 @@
 /** POST /projects: the writable attributes, their validation and the new project. */
 import { has } from '../../core/versions.js';
-import { DEFAULT_BRANCH_MAIN } from './versions.js';
+import { DEFAULT_BRANCH_MAIN, PROJECT_TOPICS_PARAM } from './versions.js';
 import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { ACCESS } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
@@ -121,7 +121,9 @@ export function attributeChanges(
     if (typeof flag === 'boolean') out[`${f}_access_level`] = flag ? 'enabled' : 'disabled';
   }
   for (const k of ACCESS_LEVEL_FIELDS) if (a[k] !== undefined) out[k] = a[k] as FeatureAccess;
-  if (a.tag_list !== undefined) out.tag_list = sortedTags(a.tag_list);
+  // `topics` (14.0) and the deprecated `tag_list` set the same names; given both, `topics` is taken.
+  const tags = a.topics ?? a.tag_list;
+  if (tags !== undefined) out.tag_list = sortedTags(tags);
   if (a.repository_storage !== undefined && admin) out.repository_storage = a.repository_storage;
   const policy = a.container_expiration_policy_attributes;
   if (policy) {
@@ -186,7 +188,7 @@ export async function createProjectRoute(c: Ctx): Promise<Response> {
   validate([
     () => void (h = parseParams(createHead, raw)),
     () => atLeastOneOf(raw, 'name', 'path'),
-    ...attributeSteps(raw, paid, extra),
+    ...attributeSteps(raw, paid, extra, has(c, PROJECT_TOPICS_PARAM)),
     () => void (t = parseParams(createTail, raw)),
   ]);
   const importUrl =

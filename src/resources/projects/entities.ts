@@ -16,27 +16,19 @@
  * Records are kept from their second ask on (the budget's admission counts): a client walking a large
  * world reads most records once, and a record read once is rendered straight into its answer (a page's
  * renderings that are not kept are joined and encoded together), leaving only young garbage.
+ *
+ * The pieces are in render-parts.ts, the `namespace` JSON in render-namespace.ts, what is particular to
+ * the viewer (memberships, `permissions`, `shared_with_groups`) in render-viewer.ts.
  */
-import { ACCESS, canReadProject, projectAccess } from '../../core/access.js';
+import { ACCESS, canReadProject } from '../../core/access.js';
 import { type Ctx, type Fx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
 import { keptBytes } from '../../core/respond.js';
-import {
-  type GroupRecord,
-  type PlatformState,
-  type ProjectRecord,
-  type UserRecord,
-} from '../../core/state.js';
-import { iget, mget, tget } from '../../core/table.js';
+import { type PlatformState, type ProjectRecord, type UserRecord } from '../../core/state.js';
+import { tget } from '../../core/table.js';
 import { setting } from '../settings/model.js';
 import { userRenderer, type UserRenderer } from '../users/entities.js';
-import {
-  authorizationLevel,
-  canDownloadCode,
-  featureAvailable,
-  highestGroupLevel,
-  isPersonalOwner,
-} from './access.js';
+import { authorizationLevel, canDownloadCode, featureAvailable } from './access.js';
 import { PROJECT_DEFAULTS, type Project } from './model.js';
 import {
   EMPTY_ARRAY,
@@ -44,7 +36,6 @@ import {
   IS_DEFAULT,
   LICENSE,
   NO_CUSTOM,
-  NO_PERMISSIONS,
   NamespaceJson,
   RecordJson,
   SHARED_BUILDERS,
@@ -52,27 +43,27 @@ import {
   Shared,
   SharedPiece,
   VIEWS_PER_RECORD,
-  accessJson,
   disabledFeatures,
   flat,
   utf8,
-  groupAvatar,
   hostOf,
   flagsJson,
   linkTemplates,
   policyHeadJson,
   punctuation,
-  namespaceCache,
   recordHeld,
   records,
   registryJson,
-  sameChain,
   sharedCache,
   viewHeld,
   withoutBranch,
 } from './render-parts.js';
 import type { ProjectEntityOptions, ProjectShape, RenderSlot, View } from './render-types.js';
 import { repositoryBytes } from '../repository/contents.js';
+import { namespaceJson } from './render-namespace.js';
+import { PROJECT_TOPICS } from './versions.js';
+import { has, type Minor } from '../../core/versions.js';
+import { ViewerAccess, sharedWithGroups } from './render-viewer.js';
 import { dayAfter, isoTime, projectStatistics } from './statistics.js';
 
 export type { ProjectEntityOptions, ProjectShape, RenderSlot } from './render-types.js';
@@ -82,20 +73,6 @@ const q = JSON.stringify;
 
 const sumHeld = (views: readonly View[]) => views.reduce((n, v) => n + viewHeld(v), 0);
 
-interface Memberships {
-  projects: Map<number, number>;
-  groups: Map<number, number>;
-}
-
-/** Viewers' direct memberships, per members table (any membership change makes a new one). */
-const membershipCaches = new WeakMap<PlatformState['members'], Map<number, Memberships>>();
-
-/**
- * Namespace JSON by namespace id (the owner's id for a personal project), per users or groups table: a
- * table is immutable, so what was valid for it stays valid (the base URL and settings are checked).
- */
-const namespacesByTable = new WeakMap<object, Map<number, NamespaceJson>>();
-
 /** Renders projects for one request: the request-wide facts (base URL, tier, viewer) are read once. */
 export class ProjectRenderer {
   readonly base: string;
@@ -103,8 +80,11 @@ export class ProjectRenderer {
   readonly viewer: UserRecord | null;
   readonly admin: boolean;
   readonly paid: boolean;
+  /** This instance's release, and the fields it has (projects/versions.ts). */
+  readonly minor: Minor;
+  readonly #topics: boolean;
   #users?: UserRenderer;
-  #levels?: Memberships;
+  readonly #viewerAccess: ViewerAccess;
   #shared_?: Shared;
   readonly #fx: Fx;
   #links?: string[][];
@@ -121,6 +101,9 @@ export class ProjectRenderer {
     this.viewer = c.get('viewer')?.user ?? null;
     this.admin = this.viewer?.admin === true;
     this.paid = this.#fx.tier() !== 'free';
+    this.minor = this.#fx.gitlab();
+    this.#topics = has(c, PROJECT_TOPICS);
+    this.#viewerAccess = new ViewerAccess(this.#fx, this.viewer);
   }
 
   /** Read per call: a renderer made before the request's write must see the written state. */
@@ -132,107 +115,13 @@ export class ProjectRenderer {
     return (this.#users ??= userRenderer(this.c));
   }
 
-  /** The namespace JSON of a project's namespace, cached per namespace record while its chain is unchanged. */
-  #namespace(p: Project): NamespaceJson {
-    const st = this.st;
-    const base = this.base;
-    const user = p.namespace_kind === 'user';
-    const table = user ? st.users : st.groups;
-    const id = user ? p.owner_id : p.namespace_id;
-    // Found for this very table: its records, so the chain, are the ones the JSON was made from. A cold
-    // project then costs no lookup of its namespace record (itself cold in a large world).
-    let byId = namespacesByTable.get(table);
-    const known = id === null || !byId ? undefined : byId.get(id);
-    if (known && known.base === base && known.settings === st.settings) {
-      known.table = table;
-      return known;
-    }
-    const out = this.#namespaceOf(p);
-    if (out.deps.length > 0 && id !== null) {
-      if (!byId) namespacesByTable.set(table, (byId = new Map()));
-      byId.set(id, out);
-    }
-    return out;
-  }
-
-  #namespaceOf(p: Project): NamespaceJson {
-    const st = this.st;
-    const base = this.base;
-    let key: GroupRecord | UserRecord | undefined;
-    if (p.namespace_kind === 'user') key = p.owner_id === null ? undefined : tget(st.users, p.owner_id);
-    else key = tget(st.groups, p.namespace_id);
-    if (!key)
-      return {
-        base,
-        settings: st.settings,
-        deps: [],
-        table: st.groups,
-        json: 'null',
-        fullName: '',
-        owner: '',
-      };
-    const hit = namespaceCache.get(key);
-    if (hit && hit.base === base && hit.settings === st.settings) {
-      if (p.namespace_kind === 'user') {
-        hit.table = st.users;
-        return hit;
-      }
-      if (hit.table === st.groups) return hit;
-      // A group's ancestors are part of its full name: the chain must be the same records.
-      if (sameChain(st, key as GroupRecord, hit.deps)) {
-        hit.table = st.groups;
-        return hit;
-      }
-    }
-    let out: NamespaceJson;
-    if (p.namespace_kind === 'user') {
-      const u = key as UserRecord;
-      out = {
-        base,
-        settings: st.settings,
-        deps: [u],
-        table: st.users,
-        json: flat(
-          `{"id":${u.namespace_id},"name":${q(u.name)},"path":${q(u.username)},"kind":"user","full_path":${q(u.username)},"parent_id":null,"avatar_url":${q(this.users.avatarUrl(u))},"web_url":${q(`${base}/${u.username}`)}}`,
-        ),
-        fullName: u.name,
-        owner: flat(`,"owner":${q(this.users.basic(u))}`),
-      };
-    } else {
-      const chain: GroupRecord[] = [];
-      for (
-        let g: GroupRecord | undefined = key as GroupRecord;
-        g;
-        g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
-      )
-        chain.push(g);
-      const g = chain[0]!;
-      out = {
-        base,
-        settings: st.settings,
-        deps: chain,
-        table: st.groups,
-        json: flat(
-          `{"id":${g.id},"name":${q(g.name)},"path":${q(g.path)},"kind":"group","full_path":${q(g.full_path)},"parent_id":${g.parent_id},"avatar_url":${q(groupAvatar(base, g))},"web_url":${q(`${base}/groups/${g.full_path}`)}}`,
-        ),
-        fullName: chain
-          .map((x) => x.name)
-          .reverse()
-          .join(' / '),
-        owner: '',
-      };
-    }
-    namespaceCache.set(key, out);
-    return out;
-  }
-
   /**
    * The record's own JSON for this request's namespace JSON and tier, built on first use. `slot` is a
    * list key's place for it: a hit there needs neither the record nor the id lookup.
    */
   #record(p: Project, st: PlatformState, slot?: RenderSlot): RecordJson {
     const hit = (slot?.rendered as RecordJson | undefined) ?? records.get(p);
-    if (hit && hit.record === p && hit.paid === this.paid) {
+    if (hit && hit.record === p && hit.paid === this.paid && hit.minor === this.minor) {
       const ns = hit.ns;
       // The same record in the same groups (or users) table has the same namespace records.
       if (
@@ -240,11 +129,11 @@ export class ProjectRenderer {
           ns.settings === st.settings &&
           ns.table === (hit.userNamespace ? st.users : st.groups) &&
           ns.deps.length > 0) ||
-        this.#namespace(p) === ns
+        namespaceJson(this.st, this.base, this.users, p) === ns
       )
         return this.#kept(hit, slot);
     }
-    const ns = this.#namespace(p);
+    const ns = namespaceJson(this.st, this.base, this.users, p);
     // Kept from the second ask on: a record read once (a client walking the world) is rendered and
     // forgotten, young garbage only; what a kept one costs more (flat, interned text) pays from then on.
     if (this.#fx.renderings.budget.ask(p.id) < 2) return this.#build(p, ns, false);
@@ -261,7 +150,9 @@ export class ProjectRenderer {
     const head = `{"id":${p.id},"description":${q(p.description)},"name":${q(p.name)},"name_with_namespace":${q(`${ns.fullName} / ${p.name}`)},"path":${q(p.path)},"path_with_namespace":${path},"created_at":${q(isoTime(p.created_at))}`;
     const branch = `,"default_branch":${q(p.default_branch)}`;
     const url = this.#escapedBase;
-    const mid = `,"tag_list":${q(p.tag_list)},"ssh_url_to_repo":"git@${this.#escapedHost}:${inPath}.git","http_url_to_repo":"${url}/${inPath}.git","web_url":"${url}/${inPath}","readme_url":null`;
+    // 14.0's `topics` repeats `tag_list`, which stays as its deprecated alias.
+    const tags = q(p.tag_list);
+    const mid = `,"tag_list":${tags}${this.#topics ? `,"topics":${tags}` : ''},"ssh_url_to_repo":"git@${this.#escapedHost}:${inPath}.git","http_url_to_repo":"${url}/${inPath}.git","web_url":"${url}/${inPath}","readme_url":null`;
     const tail = `,"avatar_url":${q(p.avatar_url ? (p.avatar_url.startsWith('/') ? base + p.avatar_url : p.avatar_url) : null)},"forks_count":${p.forks_count},"star_count":${p.star_count},"last_activity_at":${q(isoTime(p.last_activity_at))},"namespace":`;
     const policy = p.container_expiration_policy;
     // A computed time is ISO already (toISOString): only a stored one needs isoTime.
@@ -281,6 +172,7 @@ export class ProjectRenderer {
       p,
       ns,
       this.paid,
+      this.minor,
       keep ? flat(text) : text,
       head.length,
       head.length + branch.length,
@@ -384,6 +276,7 @@ export class ProjectRenderer {
       v.settings === st.settings &&
       (v.refs === undefined || v.refs === st.refs) &&
       v.paid === this.paid &&
+      v.minor === this.minor &&
       v.base === this.base
     );
   }
@@ -418,6 +311,7 @@ export class ProjectRenderer {
       key,
       base: this.base,
       paid: this.paid,
+      minor: this.minor,
       viewer: this.viewer,
       projects: st.projects,
       members: st.members,
@@ -501,7 +395,7 @@ export class ProjectRenderer {
     const r = known ?? this.#record(p, st);
     // Admins may do everything a membership would allow: their level changes no field, and only a
     // disabled feature is closed to them (read from the cache entry, without touching the record).
-    const access = viewer && !admin ? this.#access(p) : admin ? ACCESS.OWNER : 0;
+    const access = viewer && !admin ? this.#viewerAccess.access(p) : admin ? ACCESS.OWNER : 0;
     const download = admin ? (r.disabled & 32) === 0 : canDownloadCode(p, viewer, access);
     const shape = o.shape ?? 'full';
 
@@ -604,7 +498,7 @@ export class ProjectRenderer {
       if (download) parts.push(cu.ciConfig ?? sh.ciConfig);
       parts.push(',"shared_with_groups":');
     }
-    parts.push(this.#sharedWithGroups(p, st));
+    parts.push(sharedWithGroups(p, st));
     const statistics = o.statistics === true && (admin || access >= ACCESS.REPORTER);
     if (plain && !statistics)
       parts.push((shared.afterShares[+admin] ??= flat(sh.g + sh.h + (admin ? sh.storage : '') + sh.ee)));
@@ -616,81 +510,8 @@ export class ProjectRenderer {
       parts.push(cu.ee ?? sh.ee);
     }
     if (shape === 'withAccess')
-      parts.push(',"permissions":', this.#permissions(r, p, o.directGroupAccess === true));
+      parts.push(',"permissions":', this.#viewerAccess.permissions(r, p, o.directGroupAccess === true));
     parts.push('}');
-  }
-
-  #sharedWithGroups(p: Project, st: PlatformState): string {
-    // Most worlds share few projects: with no share at all, no lookup.
-    if (st.shares.size === 0) return '[]';
-    const ids = mget(st.idx.sharesBy, String(p.id));
-    if (ids.length === 0) return '[]';
-    const out: string[] = [];
-    for (const id of ids) {
-      const sh = tget(st.shares, id)!;
-      const g = tget(st.groups, sh.group_id);
-      if (!g) continue;
-      out.push(
-        `{"group_id":${g.id},"group_name":${q(g.name)},"group_full_path":${q(g.full_path)},"group_access_level":${sh.group_access},"expires_at":${q(sh.expires_at)}}`,
-      );
-    }
-    return `[${out.join(',')}]`;
-  }
-
-  /**
-   * The viewer's direct memberships: lists ask for every record, and a viewer with none (an admin,
-   * usually) then needs no lookup at all. Kept across requests while the members table is unchanged.
-   */
-  #memberships(): Memberships {
-    if (this.#levels) return this.#levels;
-    const st = this.st;
-    const none = { projects: new Map<number, number>(), groups: new Map<number, number>() };
-    if (!this.viewer) return (this.#levels = none);
-    let byUser = membershipCaches.get(st.members);
-    if (!byUser) membershipCaches.set(st.members, (byUser = new Map()));
-    let out = byUser.get(this.viewer.id);
-    if (!out) {
-      out = none;
-      for (const id of mget(st.idx.membersByUser, String(this.viewer.id))) {
-        const m = tget(st.members, id);
-        if (m) (m.source === 'project' ? out.projects : out.groups).set(m.source_id, m.access_level);
-      }
-      byUser.set(this.viewer.id, out);
-    }
-    return (this.#levels = out);
-  }
-
-  /** `projectAccess` for the request's (non-admin) viewer, from the membership maps. */
-  #access(p: Project): number {
-    const v = this.viewer!;
-    if (isPersonalOwner(p, v)) return ACCESS.OWNER;
-    const { projects, groups } = this.#memberships();
-    let level = projects.get(p.id) ?? 0;
-    if (groups.size === 0) return level;
-    const st = this.st;
-    if (p.namespace_kind === 'group')
-      for (
-        let g = tget(st.groups, p.namespace_id);
-        g;
-        g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
-      )
-        level = Math.max(level, groups.get(g.id) ?? 0);
-    // Shares and group links count only for a member of some group: the slower core rule then decides.
-    return iget(st.idx.sharesBy, String(p.id)) || st.groupLinks.size > 0 ? projectAccess(st, v, p) : level;
-  }
-
-  #permissions(r: RecordJson, p: Project, directGroupOnly: boolean): string {
-    const v = this.viewer;
-    if (!v) return NO_PERMISSIONS;
-    const { projects, groups } = this.#memberships();
-    let projectLevel = projects.size > 0 ? (projects.get(r.id) ?? 0) : 0;
-    // The personal project's owner is its maintainer in the 13.x era.
-    if (projectLevel === 0 && r.userNamespace && r.ownerId === v.id) projectLevel = ACCESS.MAINTAINER;
-    let groupLevel = 0;
-    if (!r.userNamespace && groups.size > 0)
-      groupLevel = directGroupOnly ? (groups.get(r.namespaceId) ?? 0) : highestGroupLevel(this.st, p, v.id);
-    if (projectLevel === 0 && groupLevel === 0) return NO_PERMISSIONS;
-    return `{"project_access":${accessJson(projectLevel)},"group_access":${accessJson(groupLevel)}}`;
   }
 
   /** The viewer's authorization on a project (`min_access_level`, `membership`). */

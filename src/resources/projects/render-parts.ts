@@ -4,6 +4,7 @@ import { tget } from '../../core/table.js';
 import { PROJECT_DEFAULTS, type ExpirationPolicy, type Project } from './model.js';
 import type { CacheEntry, RenderCache } from '../../core/render-cache.js';
 import type { RenderSlot, View } from './render-types.js';
+import type { Minor } from '../../core/versions.js';
 
 const q = JSON.stringify;
 
@@ -243,6 +244,8 @@ export class RecordJson {
     readonly record: ProjectRecord,
     readonly ns: NamespaceJson,
     readonly paid: boolean,
+    /** The release it was made for: its fields differ by release (projects/versions.ts). */
+    readonly minor: Minor,
     /** BasicProjectDetails up to `"namespace":` (default_branch included). */
     readonly text: string,
     /** Where `,"default_branch":…` lies in `text`. */

@@ -1,5 +1,6 @@
 /** The types of project renderings: shapes, options, and what a kept rendering was made from. */
 import { type PlatformState, type ProjectRecord, type UserRecord } from '../../core/state.js';
+import type { Minor } from '../../core/versions.js';
 
 export type ProjectShape = 'basic' | 'full' | 'withAccess';
 
@@ -20,6 +21,8 @@ export interface View {
   key: string;
   base: string;
   paid: boolean;
+  /** The release (its fields differ by release). */
+  minor: Minor;
   viewer: UserRecord | null;
   projects: PlatformState['projects'];
   members: PlatformState['members'];

@@ -1,4 +1,6 @@
 /** PUT /projects/:id (with a rename of the path) and POST /projects/:id/fork. */
+import { has } from '../../core/versions.js';
+import { PROJECT_TOPICS_PARAM } from './versions.js';
 import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { copyRefs } from '../repository/refs.js';
 import { ACCESS, projectAccess } from '../../core/access.js';
@@ -102,13 +104,20 @@ export function updateProjectRoute(c: Ctx): Response {
   requireUser(c);
   const raw = c.get('params');
   const paid = c.get('fx').tier() !== 'free';
+  const topics = has(c, PROJECT_TOPICS_PARAM);
   let h!: { name?: string; default_branch?: string; path?: string };
   const extra = { attrs: {} as Attributes };
   validate([
     () => void (h = parseParams(updateHead, raw)),
-    ...attributeSteps(raw, paid, extra),
+    ...attributeSteps(raw, paid, extra, topics),
     () => void parseParams(updateTail, raw),
-    () => atLeastOneOf(raw, ...UPDATE_AT_LEAST_ONE, ...(paid ? PAID_UPDATE_AT_LEAST_ONE : [])),
+    () =>
+      atLeastOneOf(
+        raw,
+        ...UPDATE_AT_LEAST_ONE,
+        ...(topics ? ['topics'] : []),
+        ...(paid ? PAID_UPDATE_AT_LEAST_ONE : []),
+      ),
   ]);
   const a = extra.attrs;
   const project = loadProject(c);

@@ -78,7 +78,12 @@ export const paidProjectAttributes = {
   external_authorization_classification_label: p.str(),
 };
 
-export type Attributes = Partial<Parsed<typeof projectAttributes> & Parsed<typeof paidProjectAttributes>>;
+/** 14.0's `topics` (PROJECT_TOPICS_PARAM), declared at the releases that have it. */
+export const topicsAttributes = { topics: p.strArray({ commaSeparated: true }) };
+
+export type Attributes = Partial<
+  Parsed<typeof projectAttributes> & Parsed<typeof paidProjectAttributes> & Parsed<typeof topicsAttributes>
+>;
 
 /**
  * Runs Grape's validators in declaration order and reports every failure in one 400, as Grape does:
@@ -101,8 +106,14 @@ export function validate(steps: (() => void)[]): void {
 }
 
 /** Parses the project attributes (and, on paid tiers, the EE ones) into `out`. */
-export function attributeSteps(raw: RawParams, paid: boolean, out: { attrs: Attributes }): (() => void)[] {
+export function attributeSteps(
+  raw: RawParams,
+  paid: boolean,
+  out: { attrs: Attributes },
+  topics: boolean,
+): (() => void)[] {
   const steps = [() => void Object.assign(out.attrs, parseParams(projectAttributes, raw))];
+  if (topics) steps.push(() => void Object.assign(out.attrs, parseParams(topicsAttributes, raw)));
   if (paid) steps.push(() => void Object.assign(out.attrs, parseParams(paidProjectAttributes, raw)));
   return steps;
 }

@@ -34,7 +34,17 @@ export interface SettingSpec {
   readOnly?: boolean;
   /** Accepted by `PUT` but never shown (secrets). */
   writeOnly?: boolean;
+  /** The releases that have it (settings/versions.ts); none: every release. */
+  span?: Versioned;
 }
+
+import { inSpan, type Minor, type Versioned } from '../../core/versions.js';
+import {
+  SETTING_CAN_CREATE_GROUP,
+  SETTING_DELAYED_GROUP_DELETION,
+  SETTING_DISABLE_ADMIN_OAUTH_SCOPES,
+  SETTING_DISABLE_PERSONAL_ACCESS_TOKEN,
+} from './versions.js';
 
 const IMPORT_SOURCES = [
   'github',
@@ -92,6 +102,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   s('authorized_keys_enabled', 'bool', true),
   s('auto_devops_enabled', 'bool', true),
   s('auto_devops_domain', 'str', null),
+  s('can_create_group', 'bool', true, { span: SETTING_CAN_CREATE_GROUP }),
   s('container_expiration_policies_enable_historic_entries', 'bool', false),
   s('container_registry_token_expire_delay', 'int', 5),
   s('default_artifacts_expire_in', 'str', '30 days'),
@@ -103,6 +114,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   s('default_project_visibility', 'visibility', 'private'),
   s('default_projects_limit', 'int', 100000),
   s('default_snippet_visibility', 'visibility', 'private'),
+  s('disable_admin_oauth_scopes', 'bool', false, { span: SETTING_DISABLE_ADMIN_OAUTH_SCOPES }),
   s('disabled_oauth_sign_in_sources', 'strings', []),
   s('domain_blacklist', 'list', []),
   s('domain_blacklist_enabled', 'bool', false),
@@ -230,6 +242,11 @@ export const SETTINGS: readonly SettingSpec[] = [
   s('geo_node_allowed_ips', 'str', '0.0.0.0/0, ::/0', { paid: true }),
   s('geo_status_timeout', 'int', 10, { paid: true }),
   s('deletion_adjourned_period', 'int', 7, { paid: true }),
+  s('delayed_group_deletion', 'bool', true, { paid: true, span: SETTING_DELAYED_GROUP_DELETION }),
+  s('disable_personal_access_token', 'bool', false, {
+    paid: true,
+    span: SETTING_DISABLE_PERSONAL_ACCESS_TOKEN,
+  }),
   s('external_auth_client_cert', 'str', null),
   s('external_auth_client_key', 'str', null),
   s('external_auth_client_key_pass', 'str', null),
@@ -240,6 +257,12 @@ export const SETTINGS: readonly SettingSpec[] = [
 ];
 
 export const SETTING_SPECS: ReadonlyMap<string, SettingSpec> = new Map(SETTINGS.map((x) => [x.name, x]));
+
+/** Whether release `minor` has the setting (an unknown name: as any stored key, kept). */
+export const settingIn = (name: string, minor: Minor): boolean => {
+  const span = SETTING_SPECS.get(name)?.span;
+  return span === undefined || inSpan(minor, span);
+};
 
 /** Legacy input names (kept until v5) and the setting each writes. */
 export const ALIASES: Readonly<Record<string, string>> = {

@@ -14,6 +14,7 @@ import { ALIASES, GIVEN_REQUIRES, SETTINGS, SETTING_SPECS, type SettingSpec } fr
 import { outputChronic, parseChronic } from './duration.js';
 import { decimalString, normalise, setting, settingsCreatedAt, visibilityName } from './model.js';
 import { allowlist, splitAllowlist } from './outbound.js';
+import { has, inSpan, type Minor } from '../../core/versions.js';
 
 const paid = (c: Ctx) => c.get('fx').tier() !== 'free';
 
@@ -24,7 +25,7 @@ export function renderSettings(c: Ctx, echo: Record<string, unknown> = {}): Reco
   const created = settingsCreatedAt(st);
   const out: Record<string, unknown> = { id: 1 };
   for (const spec of SETTINGS) {
-    if ((spec.paid && !withPaid) || spec.writeOnly) continue;
+    if ((spec.paid && !withPaid) || spec.writeOnly || (spec.span && !has(c, spec.span))) continue;
     const n = spec.name;
     if (n in echo) out[n] = echo[n];
     else if (n === 'created_at') out[n] = created;
@@ -71,18 +72,23 @@ function paramOf(spec: SettingSpec): Param<unknown> {
   }
 }
 
-const shapes = new Map<boolean, Shape>();
+const shapes = new Map<string, Shape>();
 
-/** The declared params of `PUT`, per tier (EE settings exist on paid tiers only). */
-function putShape(withPaid: boolean): Shape {
-  let shape = shapes.get(withPaid);
+/**
+ * The declared params of `PUT`, per tier (EE settings exist on paid tiers only) and release (a setting
+ * the release lacks is undeclared: ignored, as Grape ignores any undeclared param).
+ */
+function putShape(withPaid: boolean, minor: Minor): Shape {
+  const key = `${+withPaid}${minor}`;
+  let shape = shapes.get(key);
   if (!shape) {
     shape = {};
     for (const spec of SETTINGS)
-      if (!spec.readOnly && (!spec.paid || withPaid)) shape[spec.name] = paramOf(spec);
+      if (!spec.readOnly && (!spec.paid || withPaid) && (!spec.span || inSpan(minor, spec.span)))
+        shape[spec.name] = paramOf(spec);
     shape.performance_bar_allowed_group_id = p.intOrStr();
     for (const alias of Object.keys(ALIASES)) shape[alias] = p.bool();
-    shapes.set(withPaid, shape);
+    shapes.set(key, shape);
   }
   return shape;
 }
@@ -223,7 +229,7 @@ function updateSettings(c: Ctx): Response {
   const st = state(c);
   const raw = c.var.params;
   const withPaid = paid(c);
-  const shape = putShape(withPaid);
+  const shape = putShape(withPaid, c.get('fx').gitlab());
   const names = Object.keys(shape);
   if (!names.some((n) => raw[n] !== undefined))
     throw grapeError(400, `${names.join(', ')} are missing, at least one parameter must be provided`);
