@@ -38,6 +38,28 @@ export const DOCUMENTED_500S: {
       'an environment name the model refuses: deployments.rb (13.12) then renders a variable it has not ' +
       'set (src/resources/deployments/routes.ts reproduces it)',
   },
+  {
+    method: 'POST',
+    path: /^\/api\/v4\/projects\/[^/]+\/terraform\/state\/[^/]+(\/lock)?$/,
+    when: () => true,
+    why:
+      "a state without a serial, a lock ID that is not the state's, a blank lock ID: NOT NULL, StateLockedError " +
+      'and ArgumentError, which state.rb (13.12) rescues only on unlock (src/resources/terraform/routes.ts)',
+  },
+  {
+    method: 'DELETE',
+    path: /^\/api\/v4\/projects\/[^/]+\/terraform\/state\/[^/]+$/,
+    when: () => true,
+    why: "a lock ID that is not the state's: StateLockedError, unrescued on delete (src/resources/terraform/routes.ts)",
+  },
+  {
+    method: 'PUT',
+    path: /^\/api\/v4\/projects\/[^/]+\/packages\/npm\/.+$/,
+    when: () => true,
+    why:
+      "a publish body whose attachments or versions are not objects: CreatePackageService's NoMethodError " +
+      '(src/resources/packages/npm-routes.ts)',
+  },
 ];
 
 const documented500 = (r: FuzzRequest) => {

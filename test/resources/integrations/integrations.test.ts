@@ -342,6 +342,9 @@ describe('notification delivery', () => {
     expect(r.received.map((x) => x.body.text)).toEqual([
       'Dev User (dev) opened merge request <http://localhost/acme/app/-/merge_requests/2|!2 Second fix> in ' +
         '<http://localhost/acme/app|Acme / App>',
+      // The merge moves master as a push does (Gitaly's UserMergeBranch runs the hooks): a push notification.
+      'Max Maintainer (maint) pushed to branch <http://localhost/acme/app/-/commits/master|master> of ' +
+        '<http://localhost/acme/app|Acme / App> (<http://localhost/acme/app/-/compare/52244254...419aa8b0|Compare changes>)',
       'Max Maintainer (maint) merged merge request <http://localhost/acme/app/-/merge_requests/1|!1 Fix the bug> in ' +
         '<http://localhost/acme/app|Acme / App>',
     ]);
