@@ -42,6 +42,7 @@ import { inSpan, type Minor, type Versioned } from '../../core/versions.js';
 import {
   SETTING_CAN_CREATE_GROUP,
   SETTING_DELAYED_GROUP_DELETION,
+  SETTING_DELAYED_PROJECT_DELETION,
   SETTING_DISABLE_ADMIN_OAUTH_SCOPES,
   SETTING_DISABLE_PERSONAL_ACCESS_TOKEN,
 } from './versions.js';
@@ -242,6 +243,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   s('geo_node_allowed_ips', 'str', '0.0.0.0/0, ::/0', { paid: true }),
   s('geo_status_timeout', 'int', 10, { paid: true }),
   s('deletion_adjourned_period', 'int', 7, { paid: true }),
+  s('delayed_project_deletion', 'bool', false, { paid: true, span: SETTING_DELAYED_PROJECT_DELETION }),
   s('delayed_group_deletion', 'bool', true, { paid: true, span: SETTING_DELAYED_GROUP_DELETION }),
   s('disable_personal_access_token', 'bool', false, {
     paid: true,

@@ -6,6 +6,14 @@
  */
 import { versioned } from '../../core/versions.js';
 
+export const SETTING_DELAYED_PROJECT_DELETION = versioned({
+  kind: 'setting',
+  name: 'delayed_project_deletion',
+  what: 'paid tiers: whether new groups delay the deletion of their projects by default (boolean, default `false`)',
+  since: '14.2',
+  source: 'doc/api/settings.md; "Add instance setting for delayed project deletion", gitlab!67230 (14.2)',
+});
+
 export const SETTING_DELAYED_GROUP_DELETION = versioned({
   kind: 'setting',
   name: 'delayed_group_deletion',

@@ -24,6 +24,14 @@ async function call(fx: ReturnType<typeof at>, method: string, body?: unknown) {
 /** Each setting: the release before it, its own, its default, another value, and the tier it needs. */
 const CASES: { name: string; before: Minor; since: Minor; def: boolean; other: boolean; tier: Tier }[] = [
   {
+    name: 'delayed_project_deletion',
+    before: '14.1',
+    since: '14.2',
+    def: false,
+    other: true,
+    tier: 'ultimate',
+  },
+  {
     name: 'delayed_group_deletion',
     before: '14.10',
     since: '15.0',
