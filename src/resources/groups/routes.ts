@@ -38,6 +38,8 @@ import { groupMovesRoutes } from './moves.js';
 import { groupSharesRoutes } from './shares.js';
 import { projectGroupsRoutes } from './project-groups.js';
 import { setting } from '../settings/model.js';
+import { has } from '../../core/versions.js';
+import { GROUP_DELETION_BY_SETTING } from './versions.js';
 import {
   defaultGroupVisibility,
   descendantIds,
@@ -413,9 +415,13 @@ function deleteGroupRoute(c: Ctx): Response {
   return c.json({ message: '202 Accepted' }, 202);
 }
 
-/** `Group#adjourned_deletion?`: a paid feature, on while `deletion_adjourned_period` (default 7) is positive. */
+/**
+ * `Group#adjourned_deletion?`: a paid feature, on while `deletion_adjourned_period` (default 7) is
+ * positive, and from 15.0 while `delayed_group_deletion` is on.
+ */
 function adjournedDeletion(c: Ctx, st: PlatformState): boolean {
   if (c.get('fx').tier() === 'free') return false;
+  if (has(c, GROUP_DELETION_BY_SETTING) && setting(st, 'delayed_group_deletion') !== true) return false;
   return setting(st, 'deletion_adjourned_period') > 0;
 }
 

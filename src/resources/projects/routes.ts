@@ -7,6 +7,9 @@
  * (401), params are validated (400), the project must be readable (404), then the endpoint's permission
  * (403), conflicts, the model (400).
  */
+import { has } from '../../core/versions.js';
+import { setting } from '../settings/model.js';
+import { PROJECT_DELETION_BY_SETTING } from './versions.js';
 import { canReadGroup } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { checkUnmodifiedSince } from '../../core/conditional.js';
@@ -89,7 +92,10 @@ export function projectsRoutes(r: ApiRouter): void {
     if (!isProjectOwner(c, project)) throw forbidden();
     checkUnmodifiedSince(c, project.updated_at);
     const st = state(c);
-    const adjourned = c.get('fx').tier() !== 'free' && adjournedPeriod(st) > 0;
+    const adjourned =
+      c.get('fx').tier() !== 'free' &&
+      adjournedPeriod(st) > 0 &&
+      (!has(c, PROJECT_DELETION_BY_SETTING) || setting(st, 'delayed_project_deletion') === true);
     const today = c.get('fx').clock.today();
     const now = c.get('fx').clock.iso();
     if (!adjourned) {

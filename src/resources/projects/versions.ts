@@ -34,3 +34,17 @@ export const PROJECT_TOPICS_PARAM = versioned({
   source:
     'doc/api/projects.md (14.0: `topics` added, `tag_list` deprecated); lib/api/helpers/projects_helpers.rb',
 });
+
+/**
+ * Paid tiers delay a project's deletion only where delayed project deletion is on: the instance's
+ * `delayed_project_deletion` (14.2, the default of new groups' `delayed_project_removal`); before,
+ * whenever `deletion_adjourned_period` is positive.
+ */
+export const PROJECT_DELETION_BY_SETTING = versioned({
+  kind: 'behaviour',
+  name: 'projects: adjourned deletion follows delayed_project_deletion',
+  what: 'paid tiers mark a deleted project for deletion only while `delayed_project_deletion` is on (before: whenever `deletion_adjourned_period` > 0)',
+  since: '14.2',
+  source:
+    'doc/api/settings.md delayed_project_deletion; "Add instance setting for delayed project deletion", gitlab!67230 (14.2)',
+});
