@@ -88,6 +88,7 @@ function retag(st: S, topic: TopicRecord, rename?: string): void {
 
 export interface TopicChanges {
   name?: string;
+  title?: string;
   description?: string | null;
   avatar_url?: string | null;
 }
@@ -100,6 +101,7 @@ export function updateTopic(st: S, id: number, ch: TopicChanges, now: string): v
     iset(st.topics.idx.names, lower(ch.name), id);
     t.name = ch.name;
   }
+  if (ch.title !== undefined) t.title = ch.title;
   if (ch.description !== undefined) t.description = ch.description;
   if (ch.avatar_url !== undefined) t.avatar_url = ch.avatar_url;
   t.updated_at = now;

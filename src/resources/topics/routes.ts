@@ -1,6 +1,7 @@
 /**
  * The topics API (`/topics`): anyone lists and reads topics; administrators create, update and delete
- * them. The platform added it after the 13.x era; its first shape is served (no `title`).
+ * them. The platform added it after the 13.x era; its first shape is served, with `title` from 15.0
+ * (topics/versions.ts).
  */
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
@@ -12,12 +13,15 @@ import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
 import { createTopic, deleteTopic, topicErrors, updateTopic, type TopicChanges } from './model.js';
 import type { TopicRecord } from './store.js';
+import { has } from '../../core/versions.js';
+import { TOPIC_TITLE } from './versions.js';
 
 /** `Entities::Projects::Topic`. */
 export function topicEntity(c: Ctx, t: TopicRecord) {
   return {
     id: t.id,
     name: t.name,
+    ...(has(c, TOPIC_TITLE) && { title: t.title ?? t.name }),
     description: t.description,
     total_projects_count: t.total_projects_count,
     avatar_url: t.avatar_url === null ? null : `${requestBase(c)}${t.avatar_url}`,
@@ -62,37 +66,55 @@ export function topicsRoutes(r: ApiRouter): void {
 
   r.get('/topics/:id', { params: idShape }, (c, prm) => c.json(topicEntity(c, findTopic(state(c), prm.id))));
 
+  // Two routes for one path: the title param and its requirement came with 15.0.
+  const create = (c: Ctx, prm: { name: string; title?: string; description?: string; avatar?: File }) => {
+    const name = prm.name.trim();
+    const description = prm.description ?? null;
+    const errors = topicErrors(state(c), { name, description });
+    if (prm.title !== undefined && prm.title.trim() === '') errors.title = ["can't be blank"];
+    if (Object.keys(errors).length) throw validationError(errors);
+    const now = c.get('fx').clock.iso();
+    const id = write(c, (d) => {
+      const id = createTopic(d, { name, description }, now);
+      const rec = tget(d.topics.records, id)!;
+      if (prm.title !== undefined) rec.title = prm.title.trim();
+      if (prm.avatar) rec.avatar_url = avatarPath(id, prm.avatar);
+      return id;
+    });
+    return c.json(topicEntity(c, tget(state(c).topics.records, id)!), 201);
+  };
+  const createParams = { name: p.str().required(), description: p.str(), avatar: p.file() };
+  r.post(
+    '/topics',
+    { auth: 'admin', params: createParams, until: '15.0', source: TOPIC_TITLE.source },
+    create,
+  );
   r.post(
     '/topics',
     {
       auth: 'admin',
-      params: { name: p.str().required(), description: p.str(), avatar: p.file() },
+      params: { ...createParams, title: p.str().required() },
+      since: '15.0',
+      source: TOPIC_TITLE.source,
     },
-    (c, prm) => {
-      const name = prm.name.trim();
-      const description = prm.description ?? null;
-      const errors = topicErrors(state(c), { name, description });
-      if (Object.keys(errors).length) throw validationError(errors);
-      const now = c.get('fx').clock.iso();
-      const id = write(c, (d) => {
-        const id = createTopic(d, { name, description }, now);
-        if (prm.avatar) tget(d.topics.records, id)!.avatar_url = avatarPath(id, prm.avatar);
-        return id;
-      });
-      return c.json(topicEntity(c, tget(state(c).topics.records, id)!), 201);
-    },
+    create,
   );
 
   r.put(
     '/topics/:id',
     {
       auth: 'admin',
-      params: { ...idShape, name: p.str(), description: p.str(), avatar: p.file() },
+      params: { ...idShape, name: p.str(), title: p.str(), description: p.str(), avatar: p.file() },
     },
     (c, prm) => {
       const t = findTopic(state(c), prm.id);
       const ch: TopicChanges = {};
       if (prm.name !== undefined) ch.name = prm.name.trim();
+      // Declared at every release; before 15.0 Grape would not declare it, so it is ignored there.
+      if (prm.title !== undefined && has(c, TOPIC_TITLE)) {
+        if (prm.title.trim() === '') throw validationError({ title: ["can't be blank"] });
+        ch.title = prm.title.trim();
+      }
       if (prm.description !== undefined) ch.description = prm.description;
       if (prm.avatar) ch.avatar_url = avatarPath(t.id, prm.avatar);
       // `avatar=` with no file removes the avatar.

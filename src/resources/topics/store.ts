@@ -7,6 +7,8 @@ import { emptyIndex, emptyTable, type Index, type MultiIndex, type Table } from 
 export interface TopicRecord {
   id: number;
   name: string;
+  /** From 15.0 (topics/versions.ts); unset: the name. */
+  title?: string;
   description: string | null;
   /** Path of the uploaded avatar (`/uploads/...`), or null. */
   avatar_url: string | null;

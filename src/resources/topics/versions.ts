@@ -1,0 +1,15 @@
+/** What changes in the topics area between the GitLab releases fauxlab answers as (src/core/versions.ts). */
+import { versioned } from '../../core/versions.js';
+
+/**
+ * A topic's `title` (15.0): shown after `name`, required on `POST /topics`, settable on `PUT`. Topics
+ * made before it, and those a project's `tag_list` makes, have their name as their title (the
+ * column's backfill).
+ */
+export const TOPIC_TITLE = versioned({
+  kind: 'field',
+  name: 'topic.title',
+  what: '`title` after `name` (a topic without one shows its name); `POST /topics` requires it, `PUT` sets it',
+  since: '15.0',
+  source: 'doc/api/topics.md (title introduced in GitLab 15.0)',
+});
