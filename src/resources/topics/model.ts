@@ -137,3 +137,23 @@ export function topicErrors(
     add('description', 'is too long (maximum is 1024 characters)');
   return errors;
 }
+
+/**
+ * `Topics::MergeService` (15.4): the source topic's projects take the target topic instead (their tag
+ * lists renamed), the target's count follows, and the source goes.
+ */
+export function mergeTopics(st: S, sourceId: number, targetId: number, now: string): void {
+  const source = tget(st.topics.records, sourceId)!;
+  const target = tget(st.topics.records, targetId)!;
+  retag(st, source, target.name);
+  const key = String(targetId);
+  for (const pid of mget(st.topics.idx.projects, String(sourceId)))
+    if (!mhas(st.topics.idx.projects, key, pid)) {
+      madd(st.topics.idx.projects, key, pid);
+      target.total_projects_count++;
+    }
+  target.updated_at = now;
+  idelete(st.topics.idx.projects, String(sourceId));
+  idelete(st.topics.idx.names, lower(source.name));
+  tdelete(st.topics.records, sourceId);
+}

@@ -5,16 +5,23 @@
  */
 import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import { recordNotFound, validationError } from '../../core/errors.js';
+import { apiError, recordNotFound, validationError } from '../../core/errors.js';
 import { paginate, paginationParams, requestBase } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { PlatformState } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
-import { createTopic, deleteTopic, topicErrors, updateTopic, type TopicChanges } from './model.js';
+import {
+  createTopic,
+  deleteTopic,
+  mergeTopics,
+  topicErrors,
+  updateTopic,
+  type TopicChanges,
+} from './model.js';
 import type { TopicRecord } from './store.js';
 import { has } from '../../core/versions.js';
-import { TOPIC_TITLE } from './versions.js';
+import { TOPIC_TITLE, TOPICS_MERGE_SOURCE } from './versions.js';
 
 /** `Entities::Projects::Topic`. */
 export function topicEntity(c: Ctx, t: TopicRecord) {
@@ -98,6 +105,27 @@ export function topicsRoutes(r: ApiRouter): void {
       source: TOPIC_TITLE.source,
     },
     create,
+  );
+
+  r.post(
+    '/topics/merge',
+    {
+      auth: 'admin',
+      params: { source_topic_id: p.int().required(), target_topic_id: p.int().required() },
+      since: '15.4',
+      source: TOPICS_MERGE_SOURCE,
+    },
+    (c, prm) => {
+      const st = state(c);
+      findTopic(st, prm.source_topic_id);
+      findTopic(st, prm.target_topic_id);
+      // `Topics::MergeService#validate_parameters!`
+      if (prm.source_topic_id === prm.target_topic_id)
+        throw apiError(400, 'The source topic and the target topic are identical.');
+      const now = c.get('fx').clock.iso();
+      write(c, (d) => mergeTopics(d, prm.source_topic_id, prm.target_topic_id, now));
+      return c.json(topicEntity(c, tget(state(c).topics.records, prm.target_topic_id)!), 201);
+    },
   );
 
   r.put(

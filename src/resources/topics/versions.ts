@@ -13,3 +13,6 @@ export const TOPIC_TITLE = versioned({
   since: '15.0',
   source: 'doc/api/topics.md (title introduced in GitLab 15.0)',
 });
+
+/** `POST /topics/merge` (15.4): administrators merge one topic into another. */
+export const TOPICS_MERGE_SOURCE = 'doc/api/topics.md "Merge topics" (introduced in GitLab 15.4)';

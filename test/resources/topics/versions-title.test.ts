@@ -7,7 +7,10 @@ const at = (version: Minor) =>
   createFauxlab({
     version,
     scenario: {
-      users: [{ username: 'root', admin: true, tokens: [{ token: 'root-api' }] }],
+      users: [
+        { username: 'root', admin: true, tokens: [{ token: 'root-api' }] },
+        { username: 'alice', tokens: [{ token: 'alice-api' }] },
+      ],
       projects: [{ path: 'root/app', tag_list: ['ruby'] }],
     },
   });
@@ -55,5 +58,38 @@ describe('topic title by release', () => {
     expect([put.status, put.body.title]).toEqual([200, 'Golang']);
     const list = await fx.app.request('/api/v4/topics?search=ruby');
     expect(((await list.json()) as { title: string }[]).map((t) => t.title)).toEqual(['ruby']);
+  });
+});
+
+describe('POST /topics/merge by release', () => {
+  it('15.3: no such route; 15.4: the source topic goes, its projects take the target', async () => {
+    expect(
+      (await send(at('15.3'), 'POST', '/topics/merge', { source_topic_id: 1, target_topic_id: 2 })).status,
+    ).toBe(404);
+    const fx = at('15.4');
+    const asAlice = await fx.app.request('/api/v4/topics/merge', {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': 'alice-api', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source_topic_id: 1, target_topic_id: 2 }),
+    });
+    expect(asAlice.status).toBe(403);
+    const go = await send(fx, 'POST', '/topics', { name: 'go', title: 'Go' });
+    const ruby = (await send(fx, 'GET', '/topics?search=ruby')).body as unknown as { id: number }[];
+    const same = await send(fx, 'POST', '/topics/merge', {
+      source_topic_id: ruby[0]!.id,
+      target_topic_id: ruby[0]!.id,
+    });
+    expect(same).toEqual({
+      status: 400,
+      body: { message: 'The source topic and the target topic are identical.' },
+    });
+    const merged = await send(fx, 'POST', '/topics/merge', {
+      source_topic_id: ruby[0]!.id,
+      target_topic_id: go.body.id,
+    });
+    expect([merged.status, merged.body.name, merged.body.total_projects_count]).toEqual([201, 'go', 1]);
+    expect((await send(fx, 'GET', `/topics/${ruby[0]!.id}`)).status).toBe(404);
+    const project = await send(fx, 'GET', '/projects/root%2Fapp');
+    expect([project.body.tag_list, project.body.topics]).toEqual([['go'], ['go']]);
   });
 });
