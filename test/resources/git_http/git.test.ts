@@ -3,7 +3,6 @@
  * clone, fetch after an API commit, push of branches and tags, the platform's refusals, and the API's
  * view of what was pushed.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +13,7 @@ import { jobTokenSecret } from '../../../src/resources/ci/job-tokens.js';
 import { deliveries } from '../../../src/resources/integrations/delivery.js';
 import { json, localServers } from '../../helpers.js';
 import { listen as receiverListen } from '../hooks/receivers.js';
-
-const GIT = '/usr/bin/git';
-const hasGit = existsSync(GIT);
+import { hasGit, runGit, type Run } from './run-git.js';
 
 const scenario: ScenarioFile = {
   now: '2021-03-01T12:00:00.000Z',
@@ -82,46 +79,9 @@ let fx: Fauxlab;
 let base: string;
 const listen = localServers();
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs git with a clean environment and a timeout; never throws. */
-function git(args: string[], cwd = root, extraEnv: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      GIT,
-      args,
-      {
-        cwd,
-        timeout: 60_000,
-        maxBuffer: 64 * 1024 * 1024,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: root,
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_ASKPASS: '',
-          GIT_AUTHOR_NAME: 'Git User',
-          GIT_AUTHOR_EMAIL: 'git@example.com',
-          GIT_COMMITTER_NAME: 'Git User',
-          GIT_COMMITTER_EMAIL: 'git@example.com',
-          GIT_AUTHOR_DATE: '1614600000 +0000',
-          GIT_COMMITTER_DATE: '1614600000 +0000',
-          ...extraEnv,
-        },
-      },
-      (err, stdout, stderr) =>
-        resolve({
-          code: err ? ((err as { code?: number }).code ?? 1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        }),
-    );
-  });
-}
+const git = (args: string[], cwd = root, extraEnv: Record<string, string> = {}): Promise<Run> =>
+  runGit(root, args, cwd, extraEnv);
 
 const url = (path: string, user?: string, password?: string) =>
   `${base.replace('http://', `http://${user ? `${encodeURIComponent(user)}:${encodeURIComponent(password ?? '')}@` : ''}`)}/${path}.git`;
