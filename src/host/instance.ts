@@ -53,7 +53,7 @@ export interface FauxlabOptions {
   impersonation?: boolean;
   /**
    * The GitLab version to answer as, overriding the scenario's `version`: a minor release (`'15.4'`,
-   * from 13.12 to 15.11; default the scenario's, else 13.12) or a release of one (`'15.4.2'`), which
+   * from 13.12 to 18.11; default the scenario's, else 13.12) or a release of one (`'15.4.2'`), which
    * `GET /version` then reports (else the minor's own, e.g. `13.12.15`; paid tiers add `-ee`). Any
    * other version throws, naming the supported range.
    */

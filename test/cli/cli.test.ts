@@ -182,8 +182,8 @@ describe('bad flags', () => {
     [['--port', '99999'], /--port must be an integer/],
     [['--tier', 'gold'], /Invalid values:[\s\S]*tier/],
     [
-      ['--gitlab-version', '16.0'],
-      /--gitlab-version: GitLab version "16.0" is not supported: fauxlab answers as GitLab 13\.12 to 15\.11/,
+      ['--gitlab-version', '19.0'],
+      /--gitlab-version: GitLab version "19.0" is not supported: fauxlab answers as GitLab 13\.12 to 18\.11/,
     ],
     [['--seed', 'x'], /--seed must be an integer/],
     [['frobnicate'], /Unknown argument: frobnicate/],

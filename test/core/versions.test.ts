@@ -28,16 +28,16 @@ describe('GitLab versions: the mechanism', () => {
     expect(parseVersion('15.4.2')).toEqual({ minor: '15.4', release: '15.4.2' });
     expect(parseVersion('13.12.3-ee')).toEqual({ minor: '13.12', release: '13.12.3-ee' });
     expect(parseVersion(' 14.0 ')).toEqual({ minor: '14.0' });
-    for (const bad of ['13.11', '16.0', '15', '15.4.x', 'latest', '', '015.4'])
+    for (const bad of ['13.11', '19.0', '15', '15.4.x', 'latest', '', '015.4'])
       expect(() => parseVersion(bad), bad).toThrow(
-        `GitLab version ${JSON.stringify(bad)} is not supported: fauxlab answers as GitLab 13.12 to 15.11`,
+        `GitLab version ${JSON.stringify(bad)} is not supported: fauxlab answers as GitLab 13.12 to 18.11`,
       );
   });
 
-  it('releases: every minor from 13.12 to 15.11, oldest first, each reporting a release of itself', () => {
+  it('releases: every minor from 13.12 to 18.11, oldest first, each reporting a release of itself', () => {
     expect(MINORS[0]).toBe('13.12');
-    expect(MINORS.at(-1)).toBe('15.11');
-    expect(MINORS).toHaveLength(24);
+    expect(MINORS.at(-1)).toBe('18.11');
+    expect(MINORS).toHaveLength(60);
     for (const m of MINORS) expect(RELEASES[m].startsWith(`${m}.`), m).toBe(true);
     expect(DEFAULT_MINOR).toBe('13.12');
   });
@@ -73,8 +73,8 @@ describe('GitLab versions: the mechanism', () => {
   });
 
   it('an unsupported version: createFauxlab throws, a scenario is refused naming the field and the range', () => {
-    expect(() => createFauxlab({ version: '16.0' })).toThrow(
-      /not supported: fauxlab answers as GitLab 13\.12 to 15\.11/,
+    expect(() => createFauxlab({ version: '19.0' })).toThrow(
+      /not supported: fauxlab answers as GitLab 13\.12 to 18\.11/,
     );
     let err: unknown;
     try {
@@ -84,7 +84,7 @@ describe('GitLab versions: the mechanism', () => {
     }
     expect(err).toBeInstanceOf(ScenarioError);
     expect((err as Error).message).toMatch(
-      /version: GitLab version "12.10" is not supported: give a minor release from 13\.12 to 15\.11/,
+      /version: GitLab version "12.10" is not supported: give a minor release from 13\.12 to 18\.11/,
     );
   });
 
@@ -175,8 +175,8 @@ describe('GitLab versions: the mechanism', () => {
     expect(() => versioned({ ...base, name: 'test: no source', since: '14.0', source: ' ' })).toThrow(
       'no source dates it',
     );
-    expect(() => versioned({ ...base, name: 'test: too late', since: '16.0' as '14.0' })).toThrow(
-      'test: too late: 16.0 is not a supported version',
+    expect(() => versioned({ ...base, name: 'test: too late', since: '19.0' as '14.0' })).toThrow(
+      'test: too late: 19.0 is not a supported version',
     );
     expect(() => versioned({ ...base, name: DEFAULT_BRANCH_MAIN.name, since: '14.0' })).toThrow(
       'is declared twice',
