@@ -473,7 +473,7 @@ function serveOptions(y: Argv) {
     .option('gitlab-version', {
       type: 'string',
       describe:
-        "GitLab version to answer as: a minor such as 15.4, or a release such as 15.4.6 (overrides the scenario's; 13.12 to 15.11)",
+        "GitLab version to answer as: a minor such as 15.4, or a release such as 15.4.6 (overrides the scenario's; 13.12 to 18.11)",
     })
     .option('base-url', {
       type: 'string',

@@ -1,7 +1,10 @@
 /**
  * Scenario files' `repository` of a project: commits (oldest first, each with its files as text,
- * base64, or null to remove), branches and tags. The export writes every commit the refs reach with
- * its exact author, committer, dates and parents, so that loading it gives the same commit ids.
+ * base64, or null to remove), branches and tags, or a git bundle. The export writes every commit the
+ * refs reach with its exact author, committer, dates and parents, so that loading it gives the same
+ * commit ids; a repository whose objects that list cannot write byte for byte (a time zone other than
+ * UTC, a `gpgsig` or `encoding` header, a message that is not UTF-8) or that has refs other than
+ * branches and tags is written as a bundle instead, as the platform's project export carries one.
  */
 import type { Draft } from 'immer';
 import { z } from 'zod';
@@ -9,8 +12,19 @@ import type { ScenarioBuild, ScenarioOut, ScenarioRefs } from '../../core/area.j
 import { isoTime } from '../../core/fields.js';
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
-import { signatureAt, TREE_MODE, type Mode, type ObjectStore, type Signature } from './objects.js';
-import { declareRepository, names, peel, refTarget, setRef } from './refs.js';
+import { BundleError, readBundle, writeBundle, type Bundle, type BundleRef } from './bundle.js';
+import { validRefName } from './names.js';
+import {
+  encodeCommit,
+  encodeTag,
+  signatureAt,
+  TREE_MODE,
+  type Mode,
+  type ObjectStore,
+  type Signature,
+} from './objects.js';
+import { reachableObjects } from './pack.js';
+import { declareRepository, names, otherRefs, peel, refTarget, setOtherRef, setRef } from './refs.js';
 import { objectsFor, objectsOf } from './store.js';
 import { applyChanges, diffTrees, listTree, type Change } from './tree.js';
 
@@ -44,6 +58,12 @@ const commitSchema = z.strictObject({
 });
 
 const repositorySchema = z.strictObject({
+  bundle: z
+    .string()
+    .optional()
+    .describe(
+      'a git bundle (`git bundle create - --all`) in base64: its objects under their own ids and its refs, before the commits, branches and tags below',
+    ),
   commits: z.array(commitSchema).default([]),
   branches: z
     .array(
@@ -78,12 +98,48 @@ export interface RepositoryProject {
   repository?: RepositoryScenario;
 }
 
-/** Unknown users and labels that name no earlier commit or branch. */
+/**
+ * Refs the platform makes and keeps itself (merge request, pipeline, environment and keep-around refs):
+ * they follow its records, so a scenario neither writes nor loads them.
+ */
+const PLATFORM_REFS = /^refs\/(merge-requests|pipelines|environments|keep-around)\//;
+
+/** A scenario's bundle read, or the reason it cannot be. */
+function scenarioBundle(text: string): Bundle | string {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length === 0 || bytes.toString('base64') !== text.replace(/\s+/g, ''))
+    return 'must be a git bundle in base64';
+  try {
+    const bundle = readBundle(bytes);
+    for (const r of bundle.refs) {
+      const short = r.name.replace(/^refs\/(heads|tags)\//, '');
+      if (r.name === 'HEAD') continue;
+      if (!r.name.startsWith('refs/') || !validRefName(r.name.slice(5)) || PLATFORM_REFS.test(r.name))
+        return `names a ref fauxlab cannot load: ${JSON.stringify(r.name)}`;
+      if (short !== r.name && !validRefName(short)) return `names an invalid ref ${JSON.stringify(r.name)}`;
+    }
+    return bundle;
+  } catch (e) {
+    if (e instanceof BundleError) return e.message;
+    throw e;
+  }
+}
+
+/** Unknown users and labels that name no earlier commit or branch; a bundle that cannot be read. */
 export function repositoryProblems(p: RepositoryProject, at: string, refs: ScenarioRefs): string[] {
   const r = p.repository;
   if (!r) return [];
   const out: string[] = [];
   const known = new Set<string>();
+  if (r.bundle !== undefined) {
+    const b = scenarioBundle(r.bundle);
+    if (typeof b === 'string') out.push(`${at}.repository.bundle: ${b}`);
+    else
+      for (const ref of b.refs) {
+        known.add(ref.id);
+        if (ref.name.startsWith('refs/heads/')) known.add(ref.name.slice(11));
+      }
+  }
   const user = (x: Person | undefined, where: string) => {
     if (typeof x === 'string' && !refs.users.has(x.toLowerCase())) out.push(`${where}: no user "${x}"`);
   };
@@ -139,7 +195,7 @@ export function buildRepository(st: S, project: ProjectRecord, p: RepositoryProj
     const id = refTarget(st, project, 'branch', name);
     return id === undefined ? undefined : peel(store, id);
   };
-  const resolve = (ref: string) => labels.get(ref) ?? head(ref);
+  const resolve = (ref: string) => labels.get(ref) ?? head(ref) ?? (store.has(ref) ? ref : undefined);
   const commit = (
     parents: string[],
     files: Record<string, FileValue>,
@@ -155,6 +211,7 @@ export function buildRepository(st: S, project: ProjectRecord, p: RepositoryProj
         : sig(fields.committer ?? fields.author, fields.committed_date ?? fields.date);
     return store.putCommit({ tree, parents, author, committer, message: fields.message });
   };
+  if (r.bundle !== undefined) loadBundle(st, project, r.bundle);
   for (const c of r.commits) {
     const defaultParent = c.branch !== undefined ? (head(c.branch) ?? defaultHead()) : undefined;
     const parents =
@@ -188,6 +245,41 @@ export function buildRepository(st: S, project: ProjectRecord, p: RepositoryProj
           });
     setRef(st, project, 'tag', t.name, id);
   }
+}
+
+/** A bundle's objects under their own ids, then its refs; `HEAD` names the default branch when none is set. */
+function loadBundle(st: S, project: ProjectRecord, text: string): void {
+  const bundle = scenarioBundle(text);
+  // repositoryProblems refused an unreadable bundle before the build.
+  if (typeof bundle === 'string') throw new Error(bundle);
+  const store = objectsFor(st);
+  for (const o of bundle.objects) store.put(o.type, o.data);
+  const head = bundle.refs.find((r) => r.name === 'HEAD');
+  for (const ref of bundle.refs) {
+    if (ref.name.startsWith('refs/heads/')) {
+      const name = ref.name.slice(11);
+      setRef(st, project, 'branch', name, ref.id);
+      if (project.default_branch === null && head?.id === ref.id)
+        tget(st.projects, project.id)!.default_branch = name;
+    } else if (ref.name.startsWith('refs/tags/')) setRef(st, project, 'tag', ref.name.slice(10), ref.id);
+    else if (ref.name !== 'HEAD') setOtherRef(st, project, ref.name, ref.id);
+  }
+}
+
+/**
+ * Whether the commit list can write what `ids` hold byte for byte: every commit and tag re-encodes to
+ * its own bytes (fauxlab writes UTC signatures and no extra headers), every message is UTF-8.
+ */
+function listable(store: ObjectStore, ids: Iterable<string>): boolean {
+  for (const id of ids) {
+    const type = store.type(id);
+    if (type !== 'commit' && type !== 'tag') continue;
+    const raw = store.raw(id)!;
+    const again = type === 'commit' ? encodeCommit(store.commit(id)!) : encodeTag(store.tag(id)!);
+    if (!again.equals(raw)) return false;
+    if (type === 'tag' && store.tag(id)!.type !== 'commit') return false;
+  }
+  return true;
 }
 
 function fileOut(store: ObjectStore, mode: string, id: string): FileValue {
@@ -245,6 +337,30 @@ export function exportRepositories(st: PlatformState, out: ScenarioOut): void {
       ...branchNames.map((n) => peel(store, target('branch', n))),
       ...tagNames.map((n) => peel(store, target('tag', n))),
     ];
+    const others = otherRefs(st, project).filter(([n, id]) => !PLATFORM_REFS.test(n) && store.has(id));
+    const tips = [
+      ...branchNames.map((n) => target('branch', n)),
+      ...tagNames.map((n) => target('tag', n)),
+      ...others.map(([, id]) => id),
+    ];
+    if (others.length > 0 || !listable(store, reachableObjects(store, [...new Set(tips)]))) {
+      const byName = (a: BundleRef, b: BundleRef) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name));
+      const refsOf = (kind: 'branch' | 'tag', list: string[]) =>
+        list
+          .map((n) => ({ name: `refs/${kind === 'branch' ? 'heads' : 'tags'}/${n}`, id: target(kind, n) }))
+          .sort(byName);
+      const branches = refsOf('branch', branchNames);
+      const d = project.default_branch;
+      const headId = d === null ? undefined : branches.find((b) => b.name === `refs/heads/${d}`)?.id;
+      const bundle = writeBundle(store, [
+        ...(headId === undefined ? [] : [{ name: 'HEAD', id: headId }]),
+        ...branches,
+        ...refsOf('tag', tagNames),
+        ...others.map(([name, id]) => ({ name, id })),
+      ]);
+      if (bundle !== undefined) e.repository = { bundle: bundle.toString('base64') };
+      continue;
+    }
     const commits = topo(store, heads).map((id) => {
       const c = store.commit(id)!;
       const base = c.parents[0] === undefined ? undefined : store.commit(c.parents[0])?.tree;
