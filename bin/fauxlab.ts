@@ -446,6 +446,17 @@ async function exportCommand(args: ExportArgs): Promise<void> {
   else process.stdout.write(text);
 }
 
+/** `scenario capture` (src/capture/command.ts); its failures are a user's, with no stack. */
+async function captureCommand(args: import('../src/capture/command.js').CaptureArgs): Promise<void> {
+  const { runCapture, CaptureError } = await import('../src/capture/command.js');
+  try {
+    await runCapture(args);
+  } catch (e) {
+    if (e instanceof CaptureError) throw new CliError(e.message);
+    throw e;
+  }
+}
+
 async function schemaCommand(): Promise<void> {
   const { scenarioJsonSchemaText } = await import('../src/scenario/json-schema.js');
   process.stdout.write(scenarioJsonSchemaText());
@@ -567,7 +578,7 @@ const cli = yargs(hideBin(process.argv))
   .command(['serve', '$0'], 'serve a scenario over HTTP (the default command)', serveOptions, (a) =>
     serveCommand(a as unknown as ServeArgs),
   )
-  .command('scenario', 'work with scenario files: validate, schema, export', (y) =>
+  .command('scenario', 'work with scenario files: validate, schema, export, capture', (y) =>
     y
       .command(
         'validate <file>',
@@ -602,7 +613,41 @@ const cli = yargs(hideBin(process.argv))
             }),
         (a) => exportCommand(a as unknown as ExportArgs),
       )
-      .demandCommand(1, 'name a scenario command: validate, schema or export'),
+      .command(
+        'capture',
+        'read a running GitLab (or any server speaking its API) through the REST API and git, and write a scenario',
+        (y) =>
+          y
+            .option('url', {
+              type: 'string',
+              demandOption: true,
+              describe: 'the instance, e.g. https://gitlab.example.com',
+            })
+            .option('token', {
+              type: 'string',
+              demandOption: true,
+              describe: 'a personal access token (api or read_api)',
+            })
+            .option('group', {
+              type: 'string',
+              array: true,
+              describe: 'a group to capture, subgroups included (repeatable)',
+            })
+            .option('project', { type: 'string', array: true, describe: 'a project to capture (repeatable)' })
+            .option('with-secrets', {
+              type: 'boolean',
+              default: false,
+              describe: "write CI variables' values",
+            })
+            .option('format', { choices: ['yaml', 'json'] as const, default: 'yaml' as const })
+            .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
+            .check((a) => {
+              if (!/^https?:\/\/[^/]/.test(a.url)) throw new Error('--url must be an http(s) URL');
+              return true;
+            }),
+        (a) => captureCommand(a as unknown as import('../src/capture/command.js').CaptureArgs),
+      )
+      .demandCommand(1, 'name a scenario command: validate, schema, export or capture'),
   )
   .command('routes', 'list every API route, one per line', {}, () => routesCommand())
   .strict()
@@ -638,6 +683,9 @@ const VALUE_FLAGS = new Set([
   'format',
   'output',
   'o',
+  'token',
+  'group',
+  'project',
 ]);
 
 /**
