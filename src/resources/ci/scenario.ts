@@ -68,6 +68,9 @@ const pipelineSchema = z.strictObject({
         '(running right after `now`, `outcome` after `duration`), the others stay',
     ),
   outcome: z.enum(['success', 'failed']).optional().describe('how a run ends (default success)'),
+  pending_until: isoTime
+    .optional()
+    .describe('a pending pipeline: when its queue time ends and its first jobs start (default `now`)'),
   duration: secondsField.optional().describe('how long a run takes (default 60 seconds)'),
   user: z.string().optional().describe('username of the triggering user; default the project creator'),
   created_at: isoTime.optional(),
@@ -165,7 +168,14 @@ function pipelineRecord(
     coverage: typeof coverage === 'number' ? coverage.toFixed(2) : coverage,
     created_at: created,
     status,
-    run_at: status === 'pending' ? now : status === 'running' || finished ? created : null,
+    run_at:
+      status === 'pending'
+        ? pl.pending_until !== undefined
+          ? new Date(pl.pending_until).toISOString()
+          : now
+        : status === 'running' || finished
+          ? created
+          : null,
     run_seconds: d,
     outcome,
     started_at: started,
@@ -233,6 +243,9 @@ export function exportProjectCi(st: PlatformState, out: ScenarioOut): void {
     if (p.tag) entry.tag = true;
     if (p.sha !== findRef(st, project, p.tag ? 'tag' : 'branch', p.ref)) entry.sha = p.sha;
     entry.status = live.status;
+    // A pipeline still in its queue time keeps the rest of it (`ci.queue_time` at its creation).
+    if (live.status === 'pending' && p.run_at !== null && Date.parse(p.run_at) > nowMs)
+      entry.pending_until = p.run_at;
     if (p.outcome !== (live.status === 'failed' ? 'failed' : 'success')) entry.outcome = p.outcome;
     const seconds = FINISHED_TIMES.has(live.status) ? (live.duration ?? p.run_seconds) : p.run_seconds;
     if (seconds !== DEFAULT_RUN_SECONDS) entry.duration = seconds;

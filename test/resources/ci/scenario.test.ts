@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
 import { loadScenario, ScenarioError } from '../../../src/scenario/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
+import { exportScenario } from '../../../src/scenario/export.js';
 import { body, call } from './world.js';
 
 const base = (project: Record<string, unknown>): ScenarioFile => ({
@@ -119,5 +120,35 @@ describe('scenario files: CI parts of projects', () => {
     expect(fx.state.pipelines.size).toBe(1);
     expect(fx.state.variables.size).toBe(1);
     expect(fx.state.features).toEqual({});
+  });
+});
+
+describe('scenario files: a pipeline still queued', () => {
+  it('keeps the rest of its queue time through export and load (pending_until)', async () => {
+    const fx = createFauxlab({ scenario: { ...base({}), ci: { queue_time: 60 } } });
+    const post = await fx.app.request('/api/v4/projects/1/pipeline?ref=master', {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': 'root' },
+    });
+    expect(post.status).toBe(201);
+    fx.clock.advance(20_000);
+    const out = exportScenario(fx.state, { now: fx.clock.iso() }) as ScenarioFile;
+    expect(out.projects?.[0]?.pipelines?.[0]).toMatchObject({
+      status: 'pending',
+      pending_until: '2021-03-01T12:01:00.000Z',
+    });
+    const copy = createFauxlab({ scenario: out });
+    const status = async (f: typeof fx) =>
+      (
+        (await (
+          await f.app.request('/api/v4/projects/1/pipelines/1', { headers: { 'PRIVATE-TOKEN': 'root' } })
+        ).json()) as {
+          status: string;
+        }
+      ).status;
+    for (const f of [fx, copy]) f.clock.advance(39_000);
+    expect([await status(fx), await status(copy)]).toEqual(['pending', 'pending']);
+    for (const f of [fx, copy]) f.clock.advance(2_000);
+    expect([await status(fx), await status(copy)]).toEqual(['running', 'running']);
   });
 });
