@@ -2556,6 +2556,28 @@ export const ENDPOINTS: Endpoint[] = [
     anyone(200),
     { setup: (fx, v) => publishPypi(fx, v) },
   ),
+  // Group PyPI (`pypi_packages.rb`, integer ids): the group whoever asks, then `find_authorized_group!`
+  // (401 to anonymous, else 404) and GroupPolicy's `read_package` (reporters); downloads through the
+  // finder alone (`packages_visible_to_user`: the projects the viewer reports on or sees by visibility).
+  ep(
+    'GET /groups/:id/-/packages/pypi/simple/:package_name{.+}',
+    'group',
+    (v, ids) => `${API}/groups/${ids.group[v]}/-/packages/pypi/simple/demo`,
+    (c) => (!c.visible ? (c.anonymous ? U : [404, { message: '404 Not Found' }]) : c.level >= 20 ? [200] : F),
+    { setup: (fx, v) => publishPypi(fx, v) },
+  ),
+  ep(
+    'GET /groups/:id/-/packages/pypi/files/:sha256/:file_identifier{.+}',
+    'group',
+    (v, ids) =>
+      `${API}/groups/${ids.group[v]}/-/packages/pypi/files/${createHash('sha256').update('wheel').digest('hex')}/demo-1.0.0-py3-none-any.whl`,
+    (c) =>
+      c.visible &&
+      (c.level >= 20 || c.vis === 'public' || (c.vis === 'internal' && !c.anonymous && !c.external))
+        ? [200]
+        : RNF,
+    { setup: (fx, v) => publishPypi(fx, v) },
+  ),
   // Maven (`maven_packages.rb`): `authenticate_non_get!`, the project, `create_package`/`read_package`;
   // the group's finds the package among the projects the viewer sees, then checks its project; the
   // instance's takes the project whose path is the package's name, and refuses with 403 alone.

@@ -1,6 +1,7 @@
 import { defineArea } from '../../core/area.js';
 import { deleteProjectPackages } from './model.js';
 import { mavenRoutes } from './maven-routes.js';
+import { pypiGroupRoutes } from './pypi-group-routes.js';
 import { packagesRoutes } from './routes.js';
 import {
   buildPackages,
@@ -17,6 +18,7 @@ export const packagesArea = defineArea({
   routes: (r) => {
     packagesRoutes(r);
     mavenRoutes(r);
+    pypiGroupRoutes(r);
   },
   scenario: {
     projectFields: packageProjectFields,
