@@ -236,9 +236,10 @@ async function upload(c: Ctx): Promise<Response> {
     throw conflict();
   }
   if (format === 'md5') {
-    // The platform keeps the digest it computed; the `.md5` upload is answered and dropped.
-    if (created) saveNew(c, actor, project, created, null);
-    return c.body('', 200, { 'Content-Type': 'application/json' });
+    // The platform keeps the digest it computed; the `.md5` upload is answered (Grape's `md5` format,
+    // from the extension) and dropped, after the package and a job's build info are made.
+    if (created || (actor?.kind === 'user' && actor.job)) saveNew(c, actor, project, created, null);
+    return c.body('', 200, { 'Content-Type': 'text/plain' });
   }
   const fileId = saveNew(c, actor, project, created, { pkg, file, bytes });
   return c.json(packageFileRecordJson(project.id, tget(state(c).packages.files, fileId)!));
