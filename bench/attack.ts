@@ -699,6 +699,29 @@ const ATTACKS: Attack[] = [
           ),
   },
   {
+    name: 'Maven deploys to __proto__ paths with encoded ../ segments; climbing file names',
+    count: 1_000,
+    concurrency: 2,
+    once: (port, i) =>
+      i % 2
+        ? put(
+            port,
+            '/api/v4/projects/mallory%2Fpkgs/packages/maven/a/b/1.0/..%2F..%2Fetc%2Fpasswd',
+            'x',
+            'application/octet-stream',
+            {
+              'PRIVATE-TOKEN': MALLORY,
+            },
+          )
+        : put(
+            port,
+            `/api/v4/projects/mallory%2Fpkgs/packages/maven/__proto__/..%2F..%2Fconstructor/${i}/__proto__.jar`,
+            `jar ${i}`,
+            'application/octet-stream',
+            { 'PRIVATE-TOKEN': MALLORY },
+          ),
+  },
+  {
     name: 'scenario load: generate 20,000 users (legitimate)',
     count: 3,
     concurrency: 1,

@@ -300,6 +300,13 @@ const pypiForm = () => {
 /** A set-up that uploads PyPI package `demo 1.0.0` to the project as root. */
 const publishPypi = (fx: Fauxlab, v: Visibility) =>
   send(fx, 'POST', `${P(v)}/packages/pypi`, 'root-api', pypiForm());
+/** A set-up that deploys Maven artifact `g-<vis>:p:1.0` (its jar) to the project as root. */
+const publishMaven = async (fx: Fauxlab, v: Visibility) =>
+  await fx.app.request(`${P(v)}/packages/maven/g-${v}/p/1.0/p-1.0.jar`, {
+    method: 'PUT',
+    headers: { 'PRIVATE-TOKEN': 'root-api' },
+    body: 'jar',
+  });
 /** `BasicAuthHelpers#authorized_user_project`: a hidden project is 401 to anonymous, `404 Not Found` to others. */
 const pypiHidden = (c: Cell): Expect => (c.anonymous ? U : [404, { message: '404 Not Found' }]);
 /** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
@@ -2548,6 +2555,56 @@ export const ENDPOINTS: Endpoint[] = [
       `/packages/pypi/files/${createHash('sha256').update('wheel').digest('hex')}/demo-1.0.0-py3-none-any.whl`,
     anyone(200),
     { setup: (fx, v) => publishPypi(fx, v) },
+  ),
+  // Group PyPI (`pypi_packages.rb`, integer ids): the group whoever asks, then `find_authorized_group!`
+  // (401 to anonymous, else 404) and GroupPolicy's `read_package` (reporters); downloads through the
+  // finder alone (`packages_visible_to_user`: the projects the viewer reports on or sees by visibility).
+  ep(
+    'GET /groups/:id/-/packages/pypi/simple/:package_name{.+}',
+    'group',
+    (v, ids) => `${API}/groups/${ids.group[v]}/-/packages/pypi/simple/demo`,
+    (c) => (!c.visible ? (c.anonymous ? U : [404, { message: '404 Not Found' }]) : c.level >= 20 ? [200] : F),
+    { setup: (fx, v) => publishPypi(fx, v) },
+  ),
+  ep(
+    'GET /groups/:id/-/packages/pypi/files/:sha256/:file_identifier{.+}',
+    'group',
+    (v, ids) =>
+      `${API}/groups/${ids.group[v]}/-/packages/pypi/files/${createHash('sha256').update('wheel').digest('hex')}/demo-1.0.0-py3-none-any.whl`,
+    (c) =>
+      c.visible &&
+      (c.level >= 20 || c.vis === 'public' || (c.vis === 'internal' && !c.anonymous && !c.external))
+        ? [200]
+        : RNF,
+    { setup: (fx, v) => publishPypi(fx, v) },
+  ),
+  // Maven (`maven_packages.rb`): `authenticate_non_get!`, the project, `create_package`/`read_package`;
+  // the group's finds the package among the projects the viewer sees, then checks its project; the
+  // instance's takes the project whose path is the package's name, and refuses with 403 alone.
+  project(
+    'PUT /projects/:id/packages/maven/:maven_path{.+}',
+    (v) => `/packages/maven/g-${v}/p/1.0/p-1.0.jar`,
+    pLevel(30, 200),
+    { body: () => 'jar' },
+  ),
+  project(
+    'GET /projects/:id/packages/maven/:maven_path{.+}',
+    (v) => `/packages/maven/g-${v}/p/1.0/p-1.0.jar`,
+    mrRead(200),
+    { setup: (fx, v) => publishMaven(fx, v) },
+  ),
+  group(
+    'GET /groups/:id/-/packages/maven/:maven_path{.+}',
+    (v) => `/-/packages/maven/g-${v}/p/1.0/p-1.0.jar`,
+    (c) => (!c.visible ? GNF : readsMr(c) ? [200] : F),
+    { setup: (fx, v) => publishMaven(fx, v) },
+  ),
+  ep(
+    'GET /packages/maven/:maven_path{.+}',
+    'project',
+    (v) => `${API}/packages/maven/g-${v}/p/1.0/p-1.0.jar`,
+    (c) => (c.visible && readsMr(c) ? [200] : F),
+    { setup: (fx, v) => publishMaven(fx, v) },
   ),
   group(
     'GET /groups/:id/packages',

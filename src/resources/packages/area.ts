@@ -1,5 +1,7 @@
 import { defineArea } from '../../core/area.js';
 import { deleteProjectPackages } from './model.js';
+import { mavenRoutes } from './maven-routes.js';
+import { pypiGroupRoutes } from './pypi-group-routes.js';
 import { packagesRoutes } from './routes.js';
 import {
   buildPackages,
@@ -13,7 +15,11 @@ import { emptyPackages } from './store.js';
 export const packagesArea = defineArea({
   name: 'packages',
   state: { key: 'packages', empty: emptyPackages },
-  routes: packagesRoutes,
+  routes: (r) => {
+    packagesRoutes(r);
+    mavenRoutes(r);
+    pypiGroupRoutes(r);
+  },
   scenario: {
     projectFields: packageProjectFields,
     projectProblems: (p: PackagesProject, at) => packageProblems(p, at),

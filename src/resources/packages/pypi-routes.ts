@@ -38,7 +38,7 @@ import type { PackageRecord } from './store.js';
 const AUTH = { auth: 'optional', deployToken: true } as const;
 
 /** `unauthorized_with_header!`: a 401 that asks for Basic credentials. */
-function unauthorizedWithHeader(): never {
+export function unauthorizedWithHeader(): never {
   throw new ApiError(
     401,
     { message: '401 Unauthorized' },
@@ -68,10 +68,10 @@ function authorizedUserProject(c: Ctx, actor: Actor | null): ProjectRecord {
 }
 
 /** PEP 503's normalised name, as `with_normalized_pypi_name` compares it. */
-const normalized = (name: string) => name.replace(/[-_.]+/g, '-').toLowerCase();
+export const normalized = (name: string) => name.replace(/[-_.]+/g, '-').toLowerCase();
 
 /** The project's PyPI packages with a version, not still processing (`Packages::Pypi::PackagesFinder`). */
-function pypiPackages(c: Ctx, projectId: number): PackageRecord[] {
+export function pypiPackages(c: Ctx, projectId: number): PackageRecord[] {
   return projectPackages(state(c), projectId).filter(
     (p) => p.package_type === 'pypi' && p.version !== '' && p.status !== 'processing',
   );
@@ -85,16 +85,19 @@ const escapeHtml = (s: string) =>
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
 
-/** `PackagePresenter#body`: one link per file, with its SHA-256 and the version's `requires_python`. */
-function simpleIndex(c: Ctx, project: ProjectRecord, packages: PackageRecord[]): string {
+/**
+ * `PackagePresenter#body`: one link per file, with its SHA-256 and the version's `requires_python`; the
+ * links under the registry that lists them (`/projects/:id/packages/pypi` or `/groups/:id/-/packages/pypi`).
+ */
+export function simpleIndex(c: Ctx, registry: string, packages: PackageRecord[]): string {
   const st = state(c);
-  const base = requestBase(c);
+  const base = `${requestBase(c)}/api/v4/${registry}`;
   const links: string[] = [];
   for (const pkg of packages) {
     const meta = packageMeta(st, pkg.id);
     const requires = meta?.kind === 'pypi' ? meta.required_python : '';
     for (const f of packageFiles(st, pkg.id)) {
-      const url = `${base}/api/v4/projects/${project.id}/packages/pypi/files/${f.file_sha256}/${encodeURIComponent(f.file_name)}#sha256=${f.file_sha256}`;
+      const url = `${base}/files/${f.file_sha256}/${encodeURIComponent(f.file_name)}#sha256=${f.file_sha256}`;
       links.push(
         `<a href="${url}" data-requires-python="${escapeHtml(requires)}">${escapeHtml(f.file_name)}</a><br>`,
       );
@@ -213,7 +216,9 @@ export function pypiRoutes(r: ApiRouter): void {
     const wanted = name.toLowerCase();
     const packages = pypiPackages(c, project.id).filter((p) => normalized(p.name) === wanted);
     if (!packages.length) throw recordNotFound('no PyPI package of this name');
-    return c.body(simpleIndex(c, project, packages), 200, { 'Content-Type': 'text/html; charset=utf-8' });
+    return c.body(simpleIndex(c, `projects/${project.id}/packages/pypi`, packages), 200, {
+      'Content-Type': 'text/html; charset=utf-8',
+    });
   });
 
   // No ability is checked: the file's SHA-256 in the path is what lets pip (which sends no credentials
@@ -222,21 +227,28 @@ export function pypiRoutes(r: ApiRouter): void {
     const project = unauthorizedUserProject(c);
     const sha = c.req.param('sha256') ?? '';
     const fileName = pathParam(c, 'file_identifier');
-    const st = state(c);
-    // `by_file_name_and_sha256(...).last!`, then `PackageFileFinder#execute!`.
-    const pkg = pypiPackages(c, project.id)
-      .filter((p) => packageFiles(st, p.id).some((f) => f.file_name === fileName && f.file_sha256 === sha))
+    return presentPypiFile(c, pypiPackages(c, project.id), sha, fileName);
+  });
+}
+
+/**
+ * `Packages::Pypi::PackageFinder` (`by_file_name_and_sha256(...).last!`) over `packages`, then
+ * `PackageFileFinder#execute!`: the newest file of the name, as an attachment.
+ */
+export function presentPypiFile(c: Ctx, packages: PackageRecord[], sha: string, fileName: string): Response {
+  const st = state(c);
+  const pkg = packages
+    .filter((p) => packageFiles(st, p.id).some((f) => f.file_name === fileName && f.file_sha256 === sha))
+    .reduce<PackageRecord | undefined>((a, b) => (a === undefined || b.id > a.id ? b : a), undefined);
+  const file =
+    pkg &&
+    packageFiles(st, pkg.id)
+      .filter((f) => f.file_name === fileName)
       .at(-1);
-    const file =
-      pkg &&
-      packageFiles(st, pkg.id)
-        .filter((f) => f.file_name === fileName)
-        .at(-1);
-    if (!file) throw recordNotFound('no PyPI file of this name and digest');
-    return c.body(new Uint8Array(Buffer.from(file.data, 'base64')), 200, {
-      'Content-Type': 'application/octet-stream',
-      'Content-Disposition': `attachment; filename="${file.file_name.replace(/"/g, '\\"')}"; filename*=UTF-8''${encodeURIComponent(file.file_name)}`,
-      'Content-Transfer-Encoding': 'binary',
-    });
+  if (!file) throw recordNotFound('no PyPI file of this name and digest');
+  return c.body(new Uint8Array(Buffer.from(file.data, 'base64')), 200, {
+    'Content-Type': 'application/octet-stream',
+    'Content-Disposition': `attachment; filename="${file.file_name.replace(/"/g, '\\"')}"; filename*=UTF-8''${encodeURIComponent(file.file_name)}`,
+    'Content-Transfer-Encoding': 'binary',
   });
 }

@@ -163,7 +163,8 @@ class PackageRenderer {
     const out: Json = {
       id: pkg.id,
       name: pkg.name,
-      version: pkg.version,
+      // A versionless package (Maven's artifact-level `maven-metadata.xml`) has none.
+      version: pkg.version === '' ? null : pkg.version,
       package_type: pkg.package_type,
       status: pkg.status,
       _links: links,
@@ -247,12 +248,15 @@ interface ListFilter {
   sort: 'asc' | 'desc';
   package_type?: string;
   package_name?: string;
+  include_versionless?: boolean;
   status?: string;
 }
 
 function filterPackages(st: PlatformState, list: PackageRecord[], f: ListFilter): PackageRecord[] {
   // `displayable` (the default status) unless a status is asked for.
   let out = list.filter((x) => x.status === (f.status ?? 'default'));
+  // `filter_with_version`: versionless packages only when asked for (`has_version`).
+  if (!f.include_versionless) out = out.filter((x) => x.version !== '');
   if (f.package_type !== undefined) out = out.filter((x) => x.package_type === f.package_type);
   if (f.package_name !== undefined) {
     // `search_by_name`: a case-insensitive substring.
@@ -349,7 +353,7 @@ const packageShape = { package_id: p.int().required() };
  * (`Gitlab::HashedPath`: the SHA-256 of the project id, split 2/2/rest). Generic uploads keep only the
  * SHA-256 (Workhorse's); the file is on local storage (`file_store` 1), never verified yet.
  */
-function packageFileRecordJson(projectId: number, f: PackageFileRecord) {
+export function packageFileRecordJson(projectId: number, f: PackageFileRecord) {
   const h = createHash('sha256').update(String(projectId)).digest('hex');
   return {
     id: f.id,
@@ -358,8 +362,8 @@ function packageFileRecordJson(projectId: number, f: PackageFileRecord) {
     updated_at: f.created_at,
     size: f.size,
     file_store: 1,
-    file_md5: null,
-    file_sha1: null,
+    file_md5: f.file_md5,
+    file_sha1: f.file_sha1,
     file_name: f.file_name,
     file: {
       url: `/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}/packages/${f.package_id}/files/${f.id}/${f.file_name}`,
