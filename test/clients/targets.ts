@@ -12,10 +12,11 @@ import type { ScenarioFile } from '../../src/scenario/schema.js';
 import type { Minor } from '../../src/core/versions.js';
 
 /**
- * The releases the client suites run against: the default, and 15.4 (the release python-gitlab's and
- * gitbeaker's own functional suites ran against when their types were last written).
+ * The releases the client suites run against: the default, 15.4 (the release python-gitlab's and
+ * gitbeaker's own functional suites ran against when their types were last written), and 16.11 (the
+ * last 16.x, after the 16.0 removals).
  */
-export const CLIENT_VERSIONS = ['13.12', '15.4'] as const satisfies readonly Minor[];
+export const CLIENT_VERSIONS = ['13.12', '15.4', '16.11'] as const satisfies readonly Minor[];
 
 export interface Target {
   host: string;

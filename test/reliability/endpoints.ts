@@ -2771,6 +2771,22 @@ export const EXCLUDED: Record<string, string> = {
     'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-single.test.ts',
   'GET /groups/:id/deploy_tokens/:token_id':
     'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in versions-single.test.ts',
+  'GET /projects/:id/job_token_scope':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in job_token_scope/versions-job-token-scope.test.ts',
+  'PATCH /projects/:id/job_token_scope':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in job_token_scope/versions-job-token-scope.test.ts',
+  'GET /projects/:id/job_token_scope/allowlist':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in job_token_scope/versions-job-token-scope.test.ts',
+  'POST /projects/:id/job_token_scope/allowlist':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in job_token_scope/versions-job-token-scope.test.ts',
+  'DELETE /projects/:id/job_token_scope/allowlist/:target_project_id':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in job_token_scope/versions-job-token-scope.test.ts',
+  'GET /projects/:id/job_token_scope/groups_allowlist':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in job_token_scope/versions-job-token-scope.test.ts',
+  'POST /projects/:id/job_token_scope/groups_allowlist':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in job_token_scope/versions-job-token-scope.test.ts',
+  'DELETE /projects/:id/job_token_scope/groups_allowlist/:target_group_id':
+    'a route of a later GitLab release, absent from the 13.12 instance this matrix runs on; its permissions are tested at its release in job_token_scope/versions-job-token-scope.test.ts',
   // Who may cancel depends on the merge request's author as well as the role (`can_cancel_auto_merge?`):
   // covered in test/resources/issuables/mr-pipelines.test.ts.
   'POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds':

@@ -297,6 +297,18 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/merge: commits on 
     expect((await get(f, `${WEB}/repository/branches/fix`, 'alice-api')).status).toBe(404);
     expect((await get(f, `${WEB}/issues/${issue.iid}`, 'alice-api')).body.state).toBe('closed');
   });
+  it('PUT .../merge: should_remove_source_branch=false keeps a branch remove_source_branch marked (MergeService#delete_source_branch?)', async () => {
+    const f = issuablesFx();
+    await feature(f);
+    const mr = await open(f, 'feat', 'Feature', { remove_source_branch: true });
+    const r = await send(f, 'PUT', `${WEB}/merge_requests/${mr.iid}/merge`, 'alice-api', {
+      should_remove_source_branch: false,
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.force_remove_source_branch).toBe(true);
+    expect(r.body.should_remove_source_branch).toBe(false);
+    expect((await get(f, `${WEB}/repository/branches/feat`, 'alice-api')).status).toBe(200);
+  });
   it('PUT .../merge: a push to the target branch marks open merge requests unchecked', async () => {
     const f = issuablesFx();
     await feature(f);

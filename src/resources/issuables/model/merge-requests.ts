@@ -494,7 +494,10 @@ export function mergeMergeRequest(
       userId,
       now,
     });
-  const remove = mr.should_remove_source_branch === true || mr.force_remove_source_branch === true;
+  // `MergeRequests::MergeService#delete_source_branch?`: the merge's own `should_remove_source_branch`
+  // when it gave one (`params.fetch('should_remove_source_branch', force_remove_source_branch?)`), so
+  // an explicit `false` keeps a branch the merge request was set to remove.
+  const remove = mr.should_remove_source_branch ?? mr.force_remove_source_branch === true;
   const sourceProject = tget(st.projects, mr.source_project_id) as Project | undefined;
   if (
     remove &&
