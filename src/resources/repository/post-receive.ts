@@ -246,7 +246,7 @@ export function receiveMoves(
   p: Project,
   moves: readonly RefMove[],
   by: Pusher,
-  o: { userId: number | null; base: string },
+  o: { userId: number | null; base: string; skipCi?: boolean },
 ): Received {
   const project = tget(d.projects, p.id)! as Project;
   const wasEmpty = project.default_branch === null;
@@ -258,7 +258,13 @@ export function receiveMoves(
     else moveBranch(d, project, m.name, m.id, by);
     changes.push({ kind: m.kind, name: m.name, old, next: m.id ?? BLANK_SHA });
   }
-  return postReceive(d, p.id, changes, { userId: o.userId, now: by.now, wasEmpty, base: o.base });
+  return postReceive(d, p.id, changes, {
+    userId: o.userId,
+    now: by.now,
+    wasEmpty,
+    base: o.base,
+    skipCi: o.skipCi,
+  });
 }
 
 /**
