@@ -43,6 +43,7 @@ import {
   deleteMergeRequest,
   duplicateMergeRequest,
   checkedMergeStatus,
+  keepDiffCommits,
   updateMergeRef,
   labelIdsFor,
   mergeMergeRequest,
@@ -286,6 +287,7 @@ function createMergeRequestRoute(c: Ctx): Response {
       now,
     );
     const made = tget(d.issuables.mergeRequests, mrId)!;
+    keepDiffCommits(d, made);
     if (paid && prm.approvals_before_merge !== undefined)
       made.approvals_before_merge = prm.approvals_before_merge;
     const t = { type: 'MergeRequest' as const, id: mrId, project_id: target.id };
