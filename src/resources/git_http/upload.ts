@@ -7,7 +7,8 @@
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import type { ObjectStore } from '../repository/objects.js';
 import { packChunks, reachableObjects } from '../repository/pack.js';
-import { reachableFrom } from '../repository/refs.js';
+import { reachableFrom, refTips } from '../repository/refs.js';
+import { reachOf } from '../repository/reach.js';
 import { objectsOf } from '../repository/store.js';
 import { UploadError } from './errors.js';
 import { applyFilter, parseFilter, type Filter } from './filter.js';
@@ -449,8 +450,10 @@ export function* uploadPackV2(
 function objectInfo(st: PlatformState, project: ProjectRecord, args: string[]): Buffer {
   const store = objectsOf(st);
   const size = args.includes('size');
-  const out: Buffer[] = [];
-  if (size) out.push(pkt('size'));
+  // One request may ask for MAX_LINES oids: the answer is written as one string of pkt-lines (all
+  // ASCII) and the project's reach looked up once, so that it costs a pass over the lines.
+  const reach = reachOf(st, project, refTips).objects;
+  let out = size ? textPkt('size') : '';
   for (const a of args) {
     if (a === 'size') continue;
     if (!a.startsWith('oid ')) throw new UploadError(`object-info: unexpected line: '${a}'`);
@@ -458,15 +461,17 @@ function objectInfo(st: PlatformState, project: ProjectRecord, args: string[]): 
     if (!/^[0-9a-f]{40}$/.test(id))
       throw new UploadError(`object-info: protocol error, expected to get oid, not '${id}'`);
     if (!size) {
-      out.push(pkt(id));
+      out += textPkt(id);
       continue;
     }
-    const held = store.has(id) && reachableFrom(st, project, id) ? store.raw(id) : undefined;
-    out.push(pkt(held === undefined ? `${id} ` : `${id} ${held.length}`));
+    const held = reach.has(id) ? store.raw(id) : undefined;
+    out += textPkt(held === undefined ? `${id} ` : `${id} ${held.length}`);
   }
-  out.push(FLUSH);
-  return Buffer.concat(out);
+  return Buffer.from(`${out}0000`, 'latin1');
 }
+
+/** `pkt` of an ASCII line, as text. */
+const textPkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;
 
 function lsRefs(st: PlatformState, project: ProjectRecord, now: number, args: string[]): Buffer {
   const peel = args.includes('peel');
