@@ -387,6 +387,20 @@ const fetchV2Body = (want: string, filter: string) =>
     Buffer.from('0000'),
   ]);
 
+/**
+ * v2 `object-info` asking for `n` oids (`size` first): the vault's private commit, app's head and an
+ * id nobody has, in turn. `MAX_LINES` (100,000) argument lines are answered; one more is refused.
+ */
+const objectInfoBody = (v: Vault, n: number) =>
+  Buffer.concat([
+    pktLine('command=object-info\n'),
+    Buffer.from('0001'),
+    pktLine('size\n'),
+    ...Array.from({ length: n }, (_, i) => pktLine(`oid ${[v.commit, v.head, 'f00d'.repeat(10)][i % 3]!}\n`)),
+    Buffer.from('0000'),
+  ]);
+let objectInfoBodies: Promise<Buffer[]> | undefined;
+
 const ATTACKS: Attack[] = [
   {
     name: 'prototype keys in query, form, JSON',
@@ -619,6 +633,18 @@ const ATTACKS: Attack[] = [
       return gitPost(port, 'git-upload-pack', fetchV2Body(v.head, FILTERS[i % FILTERS.length]!), {
         'Git-Protocol': 'version=2',
       });
+    },
+  },
+  {
+    name: 'object-info (v2): 99,999 and 100,000 oids, a private commit among them',
+    count: 200,
+    concurrency: 2,
+    once: async (port, i) => {
+      const bodies = await (objectInfoBodies ??= (vault ??= makeVault(port)).then((v) => [
+        objectInfoBody(v, 99_999),
+        objectInfoBody(v, 100_000),
+      ]));
+      return gitPost(port, 'git-upload-pack', bodies[i % 2]!, { 'Git-Protocol': 'version=2' });
     },
   },
   {

@@ -545,7 +545,7 @@ export const ENDPOINTS: Endpoint[] = [
     mrFound((c) =>
       c.level >= 30 ? [202] : [403, { message: '403 Forbidden - Cannot push to source branch' }],
     ),
-    // The platform rebases in the background; there is no repository here to rewrite.
+    // The rebase itself runs later, a job on the instance clock (src/resources/issuables/rebase.ts).
     { readOnly: true },
   ),
   project(

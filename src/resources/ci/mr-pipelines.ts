@@ -11,7 +11,8 @@ import { mget, tget } from '../../core/table.js';
 import type { MergeRequestRecord } from '../issuables/store.js';
 import { MERGE_REQUEST_EVENT } from './config-expr.js';
 import { BLANK_SHA, livePipeline, projectPipelineIds, projectVariables } from './model.js';
-import { queuePipeline } from './pipelines.js';
+import { objectsOf } from '../repository/store.js';
+import { queuePipeline, SKIP_PATTERN, skipPipeline } from './pipelines.js';
 import { ciConfigAt, yamlJobs, type YamlJobs } from './yaml-pipeline.js';
 
 /**
@@ -133,7 +134,25 @@ export function mergeRequestPipelineIfAny(
   now: string,
   base: string,
 ): number | undefined {
-  const made = mergeRequestJobs(d as PlatformState, mr, base);
+  const st = d as PlatformState;
+  const sha = tget(st.issuables.diffs, mr.diff_id)?.head_commit_sha ?? null;
+  const source = tget(st.projects, mr.source_project_id) as ProjectRecord | undefined;
+  // `Chain::Skip` after the CI file is read: a `[ci skip]` head makes a skipped pipeline.
+  if (sha !== null && source && ciConfigAt(st, source, sha) !== undefined) {
+    if (SKIP_PATTERN.test(objectsOf(st).commit(sha)?.message ?? ''))
+      return skipPipeline(d, {
+        project_id: mr.source_project_id,
+        ref: mergeRequestRef(mr.iid),
+        tag: false,
+        sha,
+        before_sha: BLANK_SHA,
+        user_id: userId,
+        variables: [],
+        now,
+        merge_request_id: mr.id,
+      });
+  }
+  const made = mergeRequestJobs(st, mr, base);
   return 'error' in made ? undefined : queueMergeRequestPipeline(d, mr, made, userId, now);
 }
 

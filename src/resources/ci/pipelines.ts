@@ -271,6 +271,47 @@ export function queuePipeline(d: Draft<PlatformState>, p: NewPipeline): number {
   });
 }
 
+/**
+ * `Gitlab::Ci::Pipeline::Chain::Skip::SKIP_PATTERN`: a head commit whose message says `[ci skip]` or
+ * `[skip ci]` (any case, a space, `_` or `-` between) skips the pipelines of pushes and merge requests.
+ */
+export const SKIP_PATTERN = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
+
+/**
+ * The pipeline `Chain::Skip` saves (`save_incompleted`, a push's or a merge request's): after the CI
+ * file was read and before its workflow rules and jobs, with no job, status `skipped` (the `skip`
+ * event, which sets neither `started_at` nor `finished_at`). Returns its id.
+ */
+export function skipPipeline(d: Draft<PlatformState>, p: Omit<NewPipeline, 'specs' | 'stages'>): number {
+  keepAround(d, p.project_id, [p.sha, p.before_sha]);
+  return createPipeline(d, {
+    project_id: p.project_id,
+    ref: p.ref,
+    tag: p.tag,
+    sha: p.sha,
+    before_sha: p.before_sha,
+    user_id: p.user_id,
+    yaml_errors: null,
+    coverage: null,
+    created_at: p.now,
+    status: 'skipped',
+    run_at: null,
+    run_seconds: DEFAULT_RUN_SECONDS,
+    outcome: 'success',
+    started_at: null,
+    finished_at: null,
+    updated_at: p.now,
+    duration: null,
+    variables: p.variables,
+    test_suites: null,
+    builds: [],
+    ...(p.merge_request_id !== undefined && {
+      source: 'merge_request_event' as const,
+      merge_request_id: p.merge_request_id,
+    }),
+  });
+}
+
 /** `POST /projects/:id/pipeline`: the ref must be a branch or tag of the project. */
 function createFromApi(
   c: Ctx,

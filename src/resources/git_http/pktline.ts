@@ -16,6 +16,10 @@ export function pkt(data: string | Buffer): Buffer {
   return Buffer.concat([head, body]);
 }
 
+/** The value of an ASCII hex digit (either case), or -1. */
+const hexDigit = (c: number): number =>
+  c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+
 /** A packet read: its payload, or the special `flush` (0000) and `delim` (0001) markers. */
 export type Packet = Buffer | 'flush' | 'delim' | 'end';
 
@@ -28,9 +32,14 @@ export class PktReader {
   next(): Packet {
     if (this.pos >= this.buf.length) return 'end';
     if (this.pos + 4 > this.buf.length) throw new Error('truncated pkt-line');
-    const text = this.buf.toString('latin1', this.pos, this.pos + 4);
-    if (!/^[0-9a-f]{4}$/i.test(text)) throw new Error('bad pkt-line length');
-    const len = parseInt(text, 16);
+    // The four hex digits of the length, read without a string per packet (a request may carry
+    // 100,000 of them).
+    let len = 0;
+    for (let i = this.pos; i < this.pos + 4; i++) {
+      const d = hexDigit(this.buf[i]!);
+      if (d < 0) throw new Error('bad pkt-line length');
+      len = len * 16 + d;
+    }
     if (len === 0) {
       this.pos += 4;
       return 'flush';

@@ -13,6 +13,7 @@ import { chunkIds } from '../issuables/store.js';
 import { labelIdsFor } from '../issuables/model/labels.js';
 import {
   createMergeRequest,
+  keepDiffCommits,
   updateMergeRequest,
   type MergeRequestChanges,
 } from '../issuables/model/merge-requests.js';
@@ -244,6 +245,7 @@ export function runMergeRequestOptions(
       },
       now,
     );
+    keepDiffCommits(d, tget(d.issuables.mergeRequests, id)!);
     created.push(id);
     if (mwps) autoMerge.push({ id, sha: pushed(branch) });
   }

@@ -5,6 +5,7 @@
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import { objectsOf } from '../repository/store.js';
 import { names, otherRefs, peel, refTarget } from '../repository/refs.js';
+import { PIPELINE_REFS, persistentRefs } from '../ci/persistent-ref.js';
 
 export interface AdvertisedRef {
   name: string;
@@ -45,11 +46,15 @@ export const hiddenBy = (list: readonly string[], ref: string): boolean =>
 const byteOrder = (a: AdvertisedRef, b: AdvertisedRef) =>
   Buffer.compare(Buffer.from(a.name), Buffer.from(b.name));
 
-/** The refs of the project that `hidden` leaves visible, each with its peeled commit when it differs. */
+/**
+ * The refs of the project that `hidden` leaves visible, each with its peeled commit when it differs;
+ * with the instance clock's `now` (ms), the pipelines' persistent refs of that instant too.
+ */
 export function listRefs(
   st: PlatformState,
   project: ProjectRecord,
   hidden: readonly string[] = UPLOAD_HIDDEN,
+  now?: number,
 ): RefList {
   const store = objectsOf(st);
   const refs: AdvertisedRef[] = [];
@@ -66,6 +71,8 @@ export function listRefs(
     if (id !== undefined) add(`refs/tags/${n}`, id);
   }
   for (const [name, id] of otherRefs(st, project)) if (!hiddenBy(hidden, name)) add(name, id);
+  if (now !== undefined && !hiddenBy(hidden, PIPELINE_REFS))
+    for (const [name, id] of persistentRefs(st, project, now)) add(name, id);
   refs.sort(byteOrder);
   const d = project.default_branch;
   const head =

@@ -193,7 +193,7 @@ export function gitHttpRoutes(r: ApiRouter): void {
         ? Buffer.concat([servicePreamble(service), advertiseReceive(st, project!)])
         : v2
           ? advertiseV2()
-          : Buffer.concat([servicePreamble(service), advertiseUpload(st, project!)]);
+          : Buffer.concat([servicePreamble(service), advertiseUpload(st, project!, c.get('fx').clock.ms())]);
     return new Response(bytes(body), {
       status: 200,
       headers: { 'Content-Type': `application/x-${service}-advertisement`, ...noCache },
@@ -229,7 +229,8 @@ export function gitHttpRoutes(r: ApiRouter): void {
     // comes with its push event (src/resources/repository/post-receive.ts).
     recordActivity(c.get('fx'), who.user);
     const v2 = /(^|:)version=2(:|$)/.test(c.req.header('git-protocol') ?? '');
-    const pieces = v2 ? uploadPackV2(st, project!, body) : uploadPackV0(st, project!, body);
+    const now = c.get('fx').clock.ms();
+    const pieces = v2 ? uploadPackV2(st, project!, now, body) : uploadPackV0(st, project!, now, body);
     let first: IteratorResult<Buffer>;
     try {
       // The first piece before the status line: a refused request is answered with its ERR packet.

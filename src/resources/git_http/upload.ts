@@ -7,12 +7,13 @@
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import type { ObjectStore } from '../repository/objects.js';
 import { packChunks, reachableObjects } from '../repository/pack.js';
-import { reachableFrom } from '../repository/refs.js';
+import { reachableFrom, refTips } from '../repository/refs.js';
+import { reachOf } from '../repository/reach.js';
 import { objectsOf } from '../repository/store.js';
 import { UploadError } from './errors.js';
 import { applyFilter, parseFilter, type Filter } from './filter.js';
 import { DELIM, FLUSH, PktReader, pkt, sideband } from './pktline.js';
-import { listRefs, type RefList } from './refs.js';
+import { listRefs, UPLOAD_HIDDEN, type RefList } from './refs.js';
 
 /** The git version the platform's Gitaly ran in 13.12, as `agent=` names it. */
 export const AGENT = 'git/2.31.1';
@@ -28,8 +29,8 @@ export { UploadError };
 export const servicePreamble = (service: string) => Buffer.concat([pkt(`# service=${service}\n`), FLUSH]);
 
 /** v0/v1's advertisement of upload-pack: HEAD (with the capabilities), the refs, peeled tags. */
-export function advertiseUpload(st: PlatformState, project: ProjectRecord): Buffer {
-  const { refs, head } = listRefs(st, project);
+export function advertiseUpload(st: PlatformState, project: ProjectRecord, now: number): Buffer {
+  const { refs, head } = listRefs(st, project, UPLOAD_HIDDEN, now);
   let caps =
     'multi_ack thin-pack side-band side-band-64k ofs-delta shallow deepen-since deepen-not deepen-relative no-progress include-tag multi_ack_detailed ' +
     'allow-tip-sha1-in-want allow-reachable-sha1-in-want';
@@ -107,6 +108,7 @@ const deepens = (req: FetchRequest) => req.depth > 0 || req.since !== undefined 
 function fetchArgument(
   st: PlatformState,
   project: ProjectRecord,
+  now: number,
   req: FetchRequest,
   line: string,
   prefix: string,
@@ -125,7 +127,7 @@ function fetchArgument(
   } else if (line.startsWith('deepen-not ')) {
     const ref = line.slice(11);
     // `expand_ref`: a ref the advertisement lists, by its full name or git's short forms.
-    const refs = listRefs(st, project).refs;
+    const refs = listRefs(st, project, UPLOAD_HIDDEN, now).refs;
     const hit = [ref, `refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`]
       .map((n) => refs.find((r) => r.name === n))
       .find((r) => r !== undefined);
@@ -272,6 +274,7 @@ function boundaryOf(
 function fetchObjects(
   st: PlatformState,
   project: ProjectRecord,
+  now: number,
   req: FetchRequest,
   boundary: Set<string>,
   unshallow: Set<string>,
@@ -284,7 +287,7 @@ function fetchObjects(
   if (req.includeTag) {
     // Annotated tags whose commit is sent come along (`include-tag`).
     const sending = new Set(ids);
-    for (const r of listRefs(st, project).refs)
+    for (const r of listRefs(st, project, UPLOAD_HIDDEN, now).refs)
       if (r.peeled && sending.has(r.peeled) && !sending.has(r.id)) {
         ids.push(r.id);
         sending.add(r.id);
@@ -315,6 +318,7 @@ function* sidebandPack(store: ObjectStore, ids: string[], max: number): Generato
 function readWants(
   st: PlatformState,
   project: ProjectRecord,
+  now: number,
   r: PktReader,
   req: FetchRequest,
   caps: Set<string>,
@@ -329,7 +333,7 @@ function readWants(
       const [id, ...rest] = line.slice(5).split(' ');
       if (req.wants.length === 0) for (const c of rest) caps.add(c);
       req.wants.push(id!);
-    } else if (!fetchArgument(st, project, req, line, 'protocol error: '))
+    } else if (!fetchArgument(st, project, now, req, line, 'protocol error: '))
       throw new UploadError(`protocol error: unexpected '${line}'`);
   }
 }
@@ -343,14 +347,19 @@ function shallowLines(boundary: Set<string>, unshallow: Set<string>, clientShall
 }
 
 /** Protocol v0/v1's `POST git-upload-pack`, stateless: one round of negotiation, or the pack after `done`. */
-export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: Buffer): Generator<Buffer> {
+export function* uploadPackV0(
+  st: PlatformState,
+  project: ProjectRecord,
+  now: number,
+  body: Buffer,
+): Generator<Buffer> {
   const r = new PktReader(body);
   const req = newRequest();
   const caps = new Set<string>();
-  readWants(st, project, r, req, caps);
+  readWants(st, project, now, r, req, caps);
   // A client that wants nothing gets nothing (an up-to-date fetch).
   if (req.wants.length === 0) return;
-  const refs = listRefs(st, project);
+  const refs = listRefs(st, project, UPLOAD_HIDDEN, now);
   for (const w of req.wants) checkWant(st, project, refs, w);
   req.clientShallow = knownShallow(st, project, req.clientShallow);
   req.includeTag = caps.has('include-tag');
@@ -393,7 +402,7 @@ export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: B
     if (multi > 0) out.push(pkt(`ACK ${last}\n`));
   } else out.push(pkt('NAK\n'));
   yield Buffer.concat(out);
-  const ids = fetchObjects(st, project, req, boundary, unshallow);
+  const ids = fetchObjects(st, project, now, req, boundary, unshallow);
   if (caps.has('side-band-64k') || caps.has('side-band')) {
     yield* sidebandPack(store, ids, caps.has('side-band-64k') ? 65520 : 1000);
     yield FLUSH;
@@ -401,7 +410,12 @@ export function* uploadPackV0(st: PlatformState, project: ProjectRecord, body: B
 }
 
 /** Protocol v2's `POST git-upload-pack`: `ls-refs` or `fetch`. */
-export function* uploadPackV2(st: PlatformState, project: ProjectRecord, body: Buffer): Generator<Buffer> {
+export function* uploadPackV2(
+  st: PlatformState,
+  project: ProjectRecord,
+  now: number,
+  body: Buffer,
+): Generator<Buffer> {
   const r = new PktReader(body);
   let command: string | undefined;
   for (;;) {
@@ -422,8 +436,8 @@ export function* uploadPackV2(st: PlatformState, project: ProjectRecord, body: B
     if (args.length >= MAX_LINES) throw new UploadError('protocol error: too many arguments');
     args.push(line);
   }
-  if (command === 'ls-refs') return yield lsRefs(st, project, args);
-  if (command === 'fetch') return yield* fetchV2(st, project, args);
+  if (command === 'ls-refs') return yield lsRefs(st, project, now, args);
+  if (command === 'fetch') return yield* fetchV2(st, project, now, args);
   if (command === 'object-info') return yield objectInfo(st, project, args);
   throw new UploadError(`invalid command '${command ?? ''}'`);
 }
@@ -436,8 +450,10 @@ export function* uploadPackV2(st: PlatformState, project: ProjectRecord, body: B
 function objectInfo(st: PlatformState, project: ProjectRecord, args: string[]): Buffer {
   const store = objectsOf(st);
   const size = args.includes('size');
-  const out: Buffer[] = [];
-  if (size) out.push(pkt('size'));
+  // One request may ask for MAX_LINES oids: the answer is written as one string of pkt-lines (all
+  // ASCII) and the project's reach looked up once, so that it costs a pass over the lines.
+  const reach = reachOf(st, project, refTips).objects;
+  let out = size ? textPkt('size') : '';
   for (const a of args) {
     if (a === 'size') continue;
     if (!a.startsWith('oid ')) throw new UploadError(`object-info: unexpected line: '${a}'`);
@@ -445,22 +461,24 @@ function objectInfo(st: PlatformState, project: ProjectRecord, args: string[]): 
     if (!/^[0-9a-f]{40}$/.test(id))
       throw new UploadError(`object-info: protocol error, expected to get oid, not '${id}'`);
     if (!size) {
-      out.push(pkt(id));
+      out += textPkt(id);
       continue;
     }
-    const held = store.has(id) && reachableFrom(st, project, id) ? store.raw(id) : undefined;
-    out.push(pkt(held === undefined ? `${id} ` : `${id} ${held.length}`));
+    const held = reach.has(id) ? store.raw(id) : undefined;
+    out += textPkt(held === undefined ? `${id} ` : `${id} ${held.length}`);
   }
-  out.push(FLUSH);
-  return Buffer.concat(out);
+  return Buffer.from(`${out}0000`, 'latin1');
 }
 
-function lsRefs(st: PlatformState, project: ProjectRecord, args: string[]): Buffer {
+/** `pkt` of an ASCII line, as text. */
+const textPkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;
+
+function lsRefs(st: PlatformState, project: ProjectRecord, now: number, args: string[]): Buffer {
   const peel = args.includes('peel');
   const symrefs = args.includes('symrefs');
   const prefixes = args.filter((a) => a.startsWith('ref-prefix ')).map((a) => a.slice(11));
   const wanted = (name: string) => prefixes.length === 0 || prefixes.some((p) => name.startsWith(p));
-  const { refs, head } = listRefs(st, project);
+  const { refs, head } = listRefs(st, project, UPLOAD_HIDDEN, now);
   const out: Buffer[] = [];
   if (head && wanted('HEAD')) {
     if (head.id !== undefined)
@@ -475,7 +493,7 @@ function lsRefs(st: PlatformState, project: ProjectRecord, args: string[]): Buff
   return Buffer.concat(out);
 }
 
-function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Generator<Buffer> {
+function* fetchV2(st: PlatformState, project: ProjectRecord, now: number, args: string[]): Generator<Buffer> {
   const req = newRequest();
   const store = objectsOf(st);
   for (const a of args) {
@@ -483,13 +501,13 @@ function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Ge
     else if (a.startsWith('have ')) {
       const id = a.slice(5);
       if (ours(st, project, id)) req.haves.push(id);
-    } else if (fetchArgument(st, project, req, a, 'fetch: ')) continue;
+    } else if (fetchArgument(st, project, now, req, a, 'fetch: ')) continue;
     else if (a === 'done') req.done = true;
     else if (a === 'include-tag') req.includeTag = true;
     else if (!['thin-pack', 'ofs-delta', 'no-progress', 'sideband-all', 'wait-for-done'].includes(a))
       throw new UploadError(`fetch: unexpected argument: '${a}'`);
   }
-  const refs = listRefs(st, project);
+  const refs = listRefs(st, project, UPLOAD_HIDDEN, now);
   for (const w of req.wants) checkWant(st, project, refs, w);
   req.clientShallow = knownShallow(st, project, req.clientShallow);
   if (!req.done) {
@@ -506,6 +524,6 @@ function* fetchV2(st: PlatformState, project: ProjectRecord, args: string[]): Ge
       DELIM,
     ]);
   yield pkt('packfile\n');
-  yield* sidebandPack(store, fetchObjects(st, project, req, boundary, unshallow), 65520);
+  yield* sidebandPack(store, fetchObjects(st, project, now, req, boundary, unshallow), 65520);
   yield FLUSH;
 }

@@ -43,6 +43,7 @@ import {
   deleteMergeRequest,
   duplicateMergeRequest,
   checkedMergeStatus,
+  keepDiffCommits,
   updateMergeRef,
   labelIdsFor,
   mergeMergeRequest,
@@ -55,6 +56,7 @@ import { livePipeline } from '../ci/model.js';
 import { headPipeline, mergeRequestPipelineIfAny, pipelineActive } from '../ci/mr-pipelines.js';
 import { announceMerged, receiveMerged } from './merge-push.js';
 import { enableAutoMerge } from './mr-pipelines.js';
+import { rebaseRoutes } from './rebase.js';
 import { listSource, sendMarkedTodo, toggleSubscription, type ListScope } from './routing.js';
 import { chunkIds, type IssueRecord, type MergeRequestRecord } from './store.js';
 import { isWip } from './text.js';
@@ -285,6 +287,7 @@ function createMergeRequestRoute(c: Ctx): Response {
       now,
     );
     const made = tget(d.issuables.mergeRequests, mrId)!;
+    keepDiffCommits(d, made);
     if (paid && prm.approvals_before_merge !== undefined)
       made.approvals_before_merge = prm.approvals_before_merge;
     const t = { type: 'MergeRequest' as const, id: mrId, project_id: target.id };
@@ -580,23 +583,6 @@ function todo(c: Ctx): Response {
   );
 }
 
-/** How long a rebase runs on the instance clock (the platform's `RebaseWorker`). */
-export const REBASE_MS = 1000;
-
-/** `rebase_async`: the rebase runs for REBASE_MS, during which `include_rebase_in_progress` says so. */
-function rebase(c: Ctx): Response {
-  const prm = parse(c, { ...iidShape, skip_ci: p.bool() });
-  const project = loadProject(c);
-  const mr = findMergeRequest(c, project, prm.merge_request_iid);
-  if (!abilities(state(c), c.get('viewer').user, project).developer)
-    throw forbidden('Cannot push to source branch');
-  const until = c.get('fx').clock.ms() + REBASE_MS;
-  write(c, (d) => {
-    tget(d.issuables.mergeRequests, mr.id)!.rebase_until_ms = until;
-  });
-  return c.json({ rebase_in_progress: true }, 202);
-}
-
 export function mergeRequestsRoutes(r: ApiRouter): void {
   r.get('/merge_requests', listMergeRequests('global'));
   r.get('/groups/:id/merge_requests', listMergeRequests('group'));
@@ -606,7 +592,7 @@ export function mergeRequestsRoutes(r: ApiRouter): void {
   r.put('/projects/:id/merge_requests/:merge_request_iid', updateMergeRequestRoute);
   r.delete('/projects/:id/merge_requests/:merge_request_iid', deleteMergeRequestRoute);
   r.put('/projects/:id/merge_requests/:merge_request_iid/merge', mergeRoute);
-  r.put('/projects/:id/merge_requests/:merge_request_iid/rebase', rebase);
+  rebaseRoutes(r);
   r.get('/projects/:id/merge_requests/:merge_request_iid/participants', participantsRoute);
   r.get('/projects/:id/merge_requests/:merge_request_iid/merge_ref', mergeRefRoute);
   r.get('/projects/:id/merge_requests/:merge_request_iid/commits', commitsRoute);

@@ -15,9 +15,8 @@ import type { Project } from '../projects/model.js';
 import { authorizeAdmin, authorizePush, level, protectionsOf, readableRepo } from './access.js';
 import { branchEntity, branchNames, gitTime } from './entities.js';
 import { isAncestor } from './history.js';
-import { validRefName } from './names.js';
-import { peel, refTarget, resolveCommit } from './refs.js';
-import { refuseByPushRule } from './write.js';
+import { peel, refTarget } from './refs.js';
+import { createBranch } from './create-branch.js';
 import { pushBranches } from './post-receive.js';
 import { objectsOf, type ProtectedBranchRecord } from './store.js';
 
@@ -122,14 +121,7 @@ export function branchRoutes(r: ApiRouter): void {
     (c, prm) => {
       const proj = readableRepo(c);
       authorizePush(c, proj);
-      const st = state(c);
-      if (!validRefName(prm.branch)) throw apiError(400, 'Branch name is invalid');
-      if (refTarget(st, proj, 'branch', prm.branch) !== undefined)
-        throw apiError(400, 'Branch already exists');
-      const target = resolveCommit(st, proj, prm.ref);
-      if (target === undefined) throw apiError(400, `Invalid reference name: ${prm.ref}`);
-      refuseByPushRule(st, proj, 'branch', prm.branch);
-      pushBranches(c, proj, [{ branch: prm.branch, id: target }]);
+      createBranch(c, proj, prm.branch, prm.ref);
       return c.json(branchEntity(c, proj, prm.branch), 201);
     },
   );

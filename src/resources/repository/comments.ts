@@ -12,7 +12,7 @@ import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
-import { createNote } from '../issuables/model/notes.js';
+import { createNote, keepNoteCommits } from '../issuables/model/notes.js';
 import type { NoteRecord } from '../issuables/store.js';
 import { emitEvent } from '../integrations/events.js';
 import { readableRepo } from './access.js';
@@ -89,8 +89,8 @@ export function commentRoutes(r: ApiRouter): void {
       if (onLine && !commitDeltas(c, sha).some((d) => d.path === prm.path || d.from === prm.path))
         throw apiError(400, 'Failed to save note {:note=>["can\'t be blank"]}');
       const now = c.get('fx').clock.iso();
-      const id = write(c, (d) =>
-        createNote(
+      const id = write(c, (d) => {
+        const made = createNote(
           d,
           {
             noteable_type: 'Commit',
@@ -105,8 +105,10 @@ export function commentRoutes(r: ApiRouter): void {
               : undefined,
           },
           now,
-        ),
-      );
+        );
+        keepNoteCommits(d, made);
+        return made;
+      });
       emitEvent(c, { kind: 'note', id });
       return c.json(commentEntity(c, proj, tget(state(c).issuables.notes, id)!), 201);
     },

@@ -16,7 +16,7 @@ import type { PipelineVariable, PlatformState, ProjectRecord, UserRecord } from 
 import { tget } from '../../core/table.js';
 import { mergeRequestPipelineIfAny } from '../ci/mr-pipelines.js';
 import { projectVariables } from '../ci/model.js';
-import { queuePipeline } from '../ci/pipelines.js';
+import { queuePipeline, SKIP_PATTERN, skipPipeline } from '../ci/pipelines.js';
 import { ciConfigAt, yamlJobs } from '../ci/yaml-pipeline.js';
 import { recordPush } from '../events/store.js';
 import { dispatch } from '../integrations/events.js';
@@ -52,7 +52,10 @@ export interface ReceiveOptions {
   now: string;
   /** The repository was empty before these changes (its default branch unset). */
   wasEmpty: boolean;
-  /** `git push -o ci.skip`, or a `[ci skip]` the caller found: no pipeline. */
+  /**
+   * `git push -o ci.skip`: the push pipelines are skipped (`Chain::Skip#push_option_skips_ci?`), and
+   * the merge requests' pipelines are not made.
+   */
   skipCi?: boolean;
   /** The request's base URL, for the merge request pipelines' variables. */
   base: string;
@@ -102,12 +105,12 @@ export function postReceive(
     (ch) => ch.kind === 'branch' && ch.next !== BLANK_SHA && ch.name === project.default_branch,
   );
   if (o.wasEmpty && first) protectDefaultBranch(d, projectId);
-  if (o.skipCi) return received;
   for (const ch of changes) {
     if (ch.next === BLANK_SHA) continue;
-    const id = pushPipeline(d, project, ch, o.userId, o.now, o.variables ?? []);
+    const id = pushPipeline(d, project, ch, o.userId, o.now, o.variables ?? [], o.skipCi === true);
     if (id !== undefined) received.pipelines.push(id);
   }
+  if (o.skipCi) return received;
   for (const ch of changes) {
     if (ch.kind !== 'branch' || ch.next === BLANK_SHA) continue;
     for (const mr of openMergeRequestsFrom(d as PlatformState, projectId, ch.name)) {
@@ -121,7 +124,8 @@ export function postReceive(
 /**
  * The pipeline a pushed head gets from the project's CI file at that commit (source `push`), or none: no
  * CI file, or a file whose rules select no job. A file with errors makes no pipeline here either (the
- * platform records a failed one with its `yaml_errors`).
+ * platform records a failed one with its `yaml_errors`). A `[ci skip]` head or `-o ci.skip` makes a
+ * skipped one once the file is found (`Chain::Skip` runs before the workflow rules and the jobs).
  */
 function pushPipeline(
   d: Draft<PlatformState>,
@@ -130,11 +134,16 @@ function pushPipeline(
   userId: number | null,
   now: string,
   variables: readonly PipelineVariable[],
+  skipOption: boolean,
 ): number | undefined {
   const st = d as PlatformState;
-  const sha = peel(objectsOf(st), ch.next);
+  const store = objectsOf(st);
+  const sha = peel(store, ch.next);
   const config = ciConfigAt(st, project, sha);
   if (config === undefined) return undefined;
+  const pipeline = { project_id: project.id, ref: ch.name, tag: ch.kind === 'tag', sha, before_sha: ch.old };
+  if (skipOption || SKIP_PATTERN.test(store.commit(sha)?.message ?? ''))
+    return skipPipeline(d, { ...pipeline, user_id: userId, variables: [...variables], now });
   const vars: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const v of projectVariables(st, project.id)) vars[v.key] = v.value;
   for (const v of variables) vars[v.key] = v.value;
@@ -237,7 +246,7 @@ export function receiveMoves(
   p: Project,
   moves: readonly RefMove[],
   by: Pusher,
-  o: { userId: number | null; base: string },
+  o: { userId: number | null; base: string; skipCi?: boolean },
 ): Received {
   const project = tget(d.projects, p.id)! as Project;
   const wasEmpty = project.default_branch === null;
@@ -249,7 +258,13 @@ export function receiveMoves(
     else moveBranch(d, project, m.name, m.id, by);
     changes.push({ kind: m.kind, name: m.name, old, next: m.id ?? BLANK_SHA });
   }
-  return postReceive(d, p.id, changes, { userId: o.userId, now: by.now, wasEmpty, base: o.base });
+  return postReceive(d, p.id, changes, {
+    userId: o.userId,
+    now: by.now,
+    wasEmpty,
+    base: o.base,
+    skipCi: o.skipCi,
+  });
 }
 
 /**

@@ -372,12 +372,22 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     const pipelines = await json(await api('/projects/acme%2Fapp/pipelines?ref=ci'));
     expect(pipelines).toHaveLength(1);
     expect(pipelines[0]).toMatchObject({ ref: 'ci', sha });
-    // `-o ci.skip` skips it.
+    // `-o ci.skip` and a `[ci skip]` head skip it: `Chain::Skip` saves a skipped pipeline without jobs.
     writeFileSync(join(dir, 'skip.txt'), 'skip\n');
     await git(['add', 'skip.txt'], dir);
     await git(['commit', '-q', '-m', 'Skip CI'], dir);
     expect((await git(['push', '-o', 'ci.skip', 'origin', 'ci'], dir)).code).toBe(0);
-    expect(await json(await api('/projects/acme%2Fapp/pipelines?ref=ci'))).toHaveLength(1);
+    writeFileSync(join(dir, 'skip.txt'), 'again\n');
+    await git(['commit', '-q', '-am', 'Again\n\nNothing to build [Skip-CI]'], dir);
+    expect((await git(['push', 'origin', 'ci'], dir)).code).toBe(0);
+    const skipped = await json(await api('/projects/acme%2Fapp/pipelines?ref=ci'));
+    expect(skipped.map((p: { status: string }) => p.status)).toEqual([
+      'skipped',
+      'skipped',
+      expect.any(String),
+    ]);
+    const jobs = await json(await api(`/projects/acme%2Fapp/pipelines/${skipped[0].id}/jobs`));
+    expect(jobs).toEqual([]);
     // A push without a CI configuration creates none.
     const before = (await json(await api('/projects/acme%2Fapp/pipelines'))).length;
     await git(['checkout', '-q', '-b', 'no-ci', 'origin/master'], dir);

@@ -116,4 +116,46 @@ describe.skipIf(!hasGit)("the platform's own refs", () => {
     const byName = await git(['fetch', '-q', url(), `refs/keep-around/${kept}`], other);
     expect(byName.code).not.toBe(0);
   });
+
+  it("a pipeline's persistent ref (Ci::PersistentRef): refs/pipelines/<id> once a job runs, fetched by name after its branch is gone, removed when the pipeline completes, refused on push", async () => {
+    const dir = join(root, 'work');
+    await git(['checkout', '-q', '-b', 'pipe'], dir);
+    writeFileSync(join(dir, 'p.txt'), 'p\n');
+    await git(['add', 'p.txt'], dir);
+    await git(['commit', '-q', '-m', 'Pipe'], dir);
+    const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
+    expect((await git(['push', '-q', 'origin', 'pipe'], dir)).code).toBe(0);
+    const pipeline = (await api('GET', '/pipelines?ref=pipe')).body[0];
+    expect(pipeline.sha).toBe(sha);
+    const ref = `refs/pipelines/${pipeline.id}`;
+    const listed = async (v: number) =>
+      (await git(['-c', `protocol.version=${v}`, 'ls-remote', url(), ref])).stdout;
+    // Pending: no job has started yet.
+    expect((await api('GET', `/pipelines/${pipeline.id}`)).body.status).toBe('pending');
+    expect(await listed(2)).toBe('');
+    // The queue time (3 s by default) passes: the job runs.
+    fx.clock.advance(4000);
+    expect((await api('GET', `/pipelines/${pipeline.id}`)).body.status).toBe('running');
+    for (const v of [0, 2]) expect(await listed(v)).toBe(`${sha}\t${ref}\n`);
+    // The earlier tests' pipelines run at the same time, each with its own.
+    const all = (await git(['ls-remote', url(), 'refs/pipelines/*'])).stdout.trim().split('\n');
+    expect(all.map((l) => l.split('\t')[1])).toEqual(['refs/pipelines/1', 'refs/pipelines/2', ref]);
+    // The branch goes; the job can still fetch its commit by the pipeline's ref.
+    expect((await git(['push', '-q', 'origin', '--delete', 'pipe'], dir)).code).toBe(0);
+    const other = join(root, 'fetch-pipeline');
+    await git(['init', '-q', other]);
+    expect((await git(['fetch', '-q', url(), ref], other)).code).toBe(0);
+    expect((await git(['rev-parse', 'FETCH_HEAD'], other)).stdout.trim()).toBe(sha);
+    // receive.hideRefs: a push may not write it.
+    const push = await git(['push', 'origin', `HEAD:${ref}`], dir);
+    expect(push.code).not.toBe(0);
+    expect(push.stderr).toContain('deny updating a hidden ref');
+    // Completed: the ref is deleted.
+    fx.clock.advance(10 * 60_000);
+    expect((await api('GET', `/pipelines/${pipeline.id}`)).body.status).toBe('success');
+    expect(await listed(2)).toBe('');
+    const gone = await git(['fetch', '-q', url(), ref], other);
+    expect(gone.code).not.toBe(0);
+    await git(['checkout', '-q', 'master'], dir);
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { APP, SITE, call, world } from './world.js';
+import { createFauxlab } from '../../../src/index.js';
+import type { Minor } from '../../../src/core/versions.js';
+import { APP, SITE, call, repoWorld, world } from './world.js';
 
 describe('branches', () => {
   it('GET /projects/:id/repository/branches: the default branch of a never written project, with its initial commit', async () => {
@@ -259,5 +261,65 @@ describe('forks', () => {
     // The fork moves on its own.
     await commitFiles(fx, { 'mine.txt': 'x' }, { project: `/projects/${fork.body.id}`, token: 'outsider' });
     expect(await heads(`/projects/${fork.body.id}`)).not.toEqual(await heads(SITE));
+  });
+});
+
+describe('a branch created in an empty repository (Branches::CreateService#create_default_branch)', () => {
+  const at = (version: Minor) => createFauxlab({ scenario: repoWorld, version });
+
+  for (const [version, main] of [
+    ['13.12', 'master'],
+    ['15.4', 'main'],
+  ] as const)
+    it(`at ${version}: an empty README.md ("Add README.md", by the user) on ${main} first, then the branch from it`, async () => {
+      const fx = at(version);
+      const created = await call(fx, 'POST', '/projects', 'dev', { name: 'empty' });
+      const id = created.body.id as number;
+      expect(created.body.empty_repo).toBe(true);
+      // The ref names the default branch the README is about to make (python-gitlab's functional tests).
+      const res = await call(fx, 'POST', `/projects/${id}/repository/branches`, 'dev', {
+        branch: 'rc1.0',
+        ref: main,
+      });
+      expect([res.status, res.body.name, res.body.default]).toEqual([201, 'rc1.0', false]);
+      const head = (await call(fx, 'GET', `/projects/${id}/repository/branches/${main}`, 'dev')).body;
+      expect(head.default).toBe(true);
+      expect(head.commit).toMatchObject({
+        id: res.body.commit.id,
+        title: 'Add README.md',
+        message: 'Add README.md',
+        parent_ids: [],
+        author_name: 'Dev User',
+        committer_name: 'Dev User',
+      });
+      const tree = await call(fx, 'GET', `/projects/${id}/repository/tree`, 'dev');
+      expect(tree.body.map((e: { path: string }) => e.path)).toEqual(['README.md']);
+      const raw = await fx.app.request(`/api/v4/projects/${id}/repository/files/README.md/raw?ref=${main}`, {
+        headers: { 'PRIVATE-TOKEN': 'dev' },
+      });
+      expect([raw.status, await raw.text()]).toEqual([200, '']);
+      const project = await call(fx, 'GET', `/projects/${id}`, 'dev');
+      expect([project.body.default_branch, project.body.empty_repo]).toEqual([main, false]);
+    });
+
+  it('the README commit stays when the branch is then refused (its own UserCommitFiles)', async () => {
+    const fx = at('13.12');
+    const id = (await call(fx, 'POST', '/projects', 'dev', { name: 'empty' })).body.id as number;
+    const res = await call(fx, 'POST', `/projects/${id}/repository/branches`, 'dev', {
+      branch: 'x',
+      ref: 'nope',
+    });
+    expect([res.status, res.body]).toEqual([400, { message: 'Invalid reference name: nope' }]);
+    const branches = await call(fx, 'GET', `/projects/${id}/repository/branches`, 'dev');
+    expect(branches.body.map((b: { name: string }) => b.name)).toEqual(['master']);
+    // One who may not push is refused before anything is written.
+    const other = (await call(fx, 'POST', '/projects', 'owner', { name: 'other', visibility: 'public' })).body
+      .id as number;
+    const refused = await call(fx, 'POST', `/projects/${other}/repository/branches`, 'rep', {
+      branch: 'y',
+      ref: 'master',
+    });
+    expect(refused.status).toBe(403);
+    expect((await call(fx, 'GET', `/projects/${other}`, 'owner')).body.empty_repo).toBe(true);
   });
 });

@@ -86,6 +86,61 @@ describe('post-receive after API writes', () => {
     expect(await body(await call(fx, 'GET', `${APP}/pipelines`, 'maint'))).toHaveLength(2);
   });
 
+  it('[ci skip] / [skip ci] in the head commit (Chain::Skip::SKIP_PATTERN): a skipped pipeline without jobs, the merge request pipeline too; POST /pipeline ignores it', async () => {
+    const fx = world();
+    const mrOnly =
+      'build:\n  script: make\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "merge_request_event"\n';
+    await commit(fx, 'master', { '.gitlab-ci.yml': CI });
+    const change = async (branch: string, message: string, file: string) => {
+      const res = await call(fx, 'POST', `${APP}/repository/commits`, 'maint', {
+        branch,
+        commit_message: message,
+        actions: [{ action: 'create', file_path: file, content: file }],
+      });
+      expect(res.status).toBe(201);
+      return body(res);
+    };
+    const statuses = async (ref: string) =>
+      (await body(await call(fx, 'GET', `${APP}/pipelines?ref=${ref}`, 'maint'))).map((p: any) => p.status);
+    // Any case, a space, `_` or `-` inside the brackets; not without them.
+    await change('master', 'One [ci skip]', 'a');
+    await change('master', 'Two\n\nbody [SKIP_CI]', 'b');
+    await change('master', 'Three [Ci-Skip]', 'c');
+    await change('master', 'Four: ci skip, skip ci', 'd');
+    expect(await statuses('master')).toEqual(['pending', 'skipped', 'skipped', 'skipped', 'pending']);
+    const skipped = (await body(await call(fx, 'GET', `${APP}/pipelines?ref=master`, 'maint')))[1];
+    const one = await body(await call(fx, 'GET', `${APP}/pipelines/${skipped.id}`, 'maint'));
+    expect(one).toMatchObject({ status: 'skipped', started_at: null, finished_at: null, duration: null });
+    expect(await body(await call(fx, 'GET', `${APP}/pipelines/${skipped.id}/jobs`, 'maint'))).toEqual([]);
+    // Before the workflow rules and the jobs: a file selecting no job for the push still skips it; an
+    // open merge request from the branch gets a skipped pipeline of its own.
+    await call(fx, 'POST', `${APP}/repository/branches`, 'maint', { branch: 'feature', ref: 'master' });
+    const edit = await call(fx, 'PUT', `${APP}/repository/files/.gitlab-ci.yml`, 'maint', {
+      branch: 'feature',
+      content: mrOnly,
+      commit_message: 'Only MR jobs',
+    });
+    expect(edit.status).toBe(200);
+    const mr = await body(
+      await call(fx, 'POST', `${APP}/merge_requests`, 'maint', {
+        source_branch: 'feature',
+        target_branch: 'master',
+        title: 'MR',
+      }),
+    );
+    const before = (await body(await call(fx, 'GET', `${APP}/pipelines`, 'maint'))).length;
+    const head = await change('feature', 'Docs only [skip ci]', 'f');
+    const after = await body(await call(fx, 'GET', `${APP}/pipelines`, 'maint'));
+    expect(after.length - before).toBe(2);
+    expect(after.slice(0, 2).map((p: any) => [p.ref, p.sha, p.status])).toEqual([
+      [`refs/merge-requests/${mr.iid}/head`, head.id, 'skipped'],
+      ['feature', head.id, 'skipped'],
+    ]);
+    // `POST /projects/:id/pipeline` runs with `ignore_skip_ci`.
+    const run = await call(fx, 'POST', `${APP}/pipeline`, 'maint', { ref: 'master' });
+    expect([run.status, (await body(run)).status]).toEqual([201, 'pending']);
+  });
+
   it('the first commit of an empty project protects its default branch as default_branch_protection says', async () => {
     // A group's own level decides for its projects; a personal project follows the instance's setting.
     const cases: [number | undefined, number | undefined, boolean, [number, number] | null][] = [

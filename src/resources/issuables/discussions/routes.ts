@@ -17,7 +17,7 @@ import { rubyInspect } from '../../groups/model.js';
 import { emitEvent } from '../../integrations/events.js';
 import { canComment, canSeeNote } from '../access.js';
 import { issuableRenderer, type IssuableRenderer } from '../entities.js';
-import { createNote, isResolvable, type NewNote } from '../model.js';
+import { createNote, isResolvable, keepNoteCommits, type NewNote } from '../model.js';
 import { lineForPosition, positionDiffLines } from '../../repository/diff-lines.js';
 import { bodyErrors, destroyNote, editNote, findNoteable, noteOf, type Noteable } from '../notes.js';
 import type { DiffPosition, NoteableType, NoteRecord } from '../store.js';
@@ -196,8 +196,8 @@ function start(type: NoteableType) {
     if (Object.keys(errors).length) throw badRequest(`Note ${rubyInspect(errors)}`);
     const now = c.get('fx').clock.iso();
     const when = createdAt(n, prm.created_at);
-    const id = write(c, (d) =>
-      createNote(
+    const id = write(c, (d) => {
+      const made = createNote(
         d,
         {
           noteable_type: type,
@@ -213,8 +213,10 @@ function start(type: NoteableType) {
           updated_at: when,
         },
         now,
-      ),
-    );
+      );
+      keepNoteCommits(d, made);
+      return made;
+    });
     emitEvent(c, { kind: 'note', id });
     const note = tget(state(c).issuables.notes, id)!;
     return c.json(discussionEntity(issuableRenderer(c), readableNotes(c, type, n, note.discussion_id)), 201);
@@ -239,7 +241,7 @@ function reply(type: NoteableType) {
     const when = createdAt(n, prm.created_at);
     const id = write(c, (d) => {
       convertToThread(d, first.id);
-      return createNote(
+      const made = createNote(
         d,
         {
           noteable_type: type,
@@ -257,6 +259,8 @@ function reply(type: NoteableType) {
         },
         now,
       );
+      keepNoteCommits(d, made);
+      return made;
     });
     emitEvent(c, { kind: 'note', id });
     return c.json(issuableRenderer(c).note(tget(state(c).issuables.notes, id)!), 201);

@@ -7,6 +7,7 @@ import { nextId, type PlatformState } from '../../../core/state.js';
 import { idelete, iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../../core/table.js';
 import { type Project } from '../../projects/record.js';
 import { protectionsOf } from '../../repository/access.js';
+import { keepAround } from '../../repository/keep.js';
 import { BLANK_SHA, setOtherRef } from '../../repository/refs.js';
 import { objectsOf } from '../../repository/store.js';
 import {
@@ -129,6 +130,19 @@ export function addDiffVersion(
   const target = tget(st.projects, mr.project_id);
   if (heads && target) setOtherRef(st, target, `refs/merge-requests/${mr.iid}/head`, heads.head);
   return id;
+}
+
+/**
+ * `MergeRequestDiff#keep_around_commits` (from `save_git_content`, unless importing): the version's
+ * start, head and base commits stay in the target's repository and the source's (a fork's), under
+ * `refs/keep-around/<sha>`. Versions of merge requests a scenario or an import brings are left alone.
+ */
+export function keepDiffCommits(st: S, mr: MergeRequestRecord): void {
+  const diff = tget(st.issuables.diffs, mr.diff_id);
+  if (!diff) return;
+  const shas = [diff.start_commit_sha, diff.head_commit_sha, diff.base_commit_sha];
+  keepAround(st, mr.project_id, shas);
+  if (mr.source_project_id !== mr.project_id) keepAround(st, mr.source_project_id, shas);
 }
 
 export function createMergeRequest(st: S, input: NewMergeRequest, now: string): number {
@@ -281,6 +295,7 @@ export function updateMergeRequest(
     mr.merge_status = 'unchecked';
     mr.merge_check_due_at = null;
     mr.diff_id = addDiffVersion(st, mr, now);
+    keepDiffCommits(st, mr);
     changed = true;
   }
   if (ch.assignee_ids !== undefined)
@@ -318,6 +333,7 @@ export function updateMergeRequest(
     // `ReopenService`: the diff is reloaded (a new version of the branches as they are now).
     markUnchecked(mr);
     mr.diff_id = addDiffVersion(st, mr, now);
+    keepDiffCommits(st, mr);
   }
   if (moved) changed = true;
   if (changed) mr.updated_at = now;
@@ -603,6 +619,7 @@ export function mergeRequestsAfterPush(st: S, move: BranchMove): void {
       if (fromIt && move.after !== undefined) {
         abortAutoMergeOnPush(st, mr, move);
         mr.diff_id = addDiffVersion(st, mr, move.now);
+        keepDiffCommits(st, mr);
         mr.merge_error = null;
         cacheClosingIssues(st, mr);
       }

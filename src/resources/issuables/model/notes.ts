@@ -7,6 +7,7 @@ import { sha, toSentence } from '../text.js';
 import { removeAward } from './awards.js';
 import { projectMeta } from './meta.js';
 import { issuableDraft } from './drafts.js';
+import { keepAround } from '../../repository/keep.js';
 
 type S = Draft<PlatformState>;
 
@@ -38,6 +39,18 @@ export interface NewNote {
 /** A new discussion's id: 40 hex digits, as the platform's SHA-1 ids, derived from the note. */
 const discussionIdFor = (input: NewNote, id: number) =>
   sha(`discussion:${input.noteable_type}:${input.commit_id ?? input.noteable_id}:${id}`);
+
+/**
+ * `Note#keep_around_commit` (a commit note's commit) and `DiffNote#keep_around_commits` (its
+ * position's base, start and head), after a note is saved through the API (not when imported): the
+ * commits stay in the project's repository under `refs/keep-around/<sha>`.
+ */
+export function keepNoteCommits(st: S, noteId: number): void {
+  const note = tget(st.issuables.notes, noteId);
+  if (!note || note.project_id === null) return;
+  const p = note.position;
+  keepAround(st, note.project_id, [note.commit_id, p?.base_sha, p?.start_sha, p?.head_sha]);
+}
 
 export function createNote(st: S, input: NewNote, now: string): number {
   const id = nextId(st, 'notes');
