@@ -68,6 +68,7 @@ import { pushRulesArea } from './push_rules/area.js';
 import { terraformArea } from './terraform/area.js';
 import { protectedTagsArea } from './protected_tags/area.js';
 import { freezePeriodsArea } from './freeze_periods/area.js';
+import { accessRequestsArea } from './access_requests/area.js';
 
 const LIST = [
   usersArea,
@@ -128,6 +129,7 @@ const LIST = [
   freezePeriodsArea,
   approvalsArea,
   terraformArea,
+  accessRequestsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */
