@@ -699,6 +699,25 @@ const ATTACKS: Attack[] = [
           ),
   },
   {
+    name: 'invitation queries %a%a%a%a%a%a%b over 200-a addresses; access requests with __proto__',
+    count: 1_000,
+    concurrency: 2,
+    once: (port, i) =>
+      i % 2
+        ? get(port, `/api/v4/groups/invited/invitations?query=${encodeURIComponent('%a'.repeat(6) + '%b')}`, {
+            'PRIVATE-TOKEN': MALLORY,
+          })
+        : post(
+            port,
+            '/api/v4/groups/invited/access_requests',
+            '{"__proto__":{"admin":true}}',
+            'application/json',
+            {
+              'PRIVATE-TOKEN': MALLORY,
+            },
+          ),
+  },
+  {
     name: 'scenario load: generate 20,000 users (legitimate)',
     count: 3,
     concurrency: 1,
@@ -728,7 +747,17 @@ async function startServer(): Promise<{ child: ChildProcess; port: number }> {
         { username: 'mallory', tokens: [{ token: MALLORY, scopes: ['api'] }] },
       ],
       tier: 'premium',
-      groups: [{ path: 'acme', visibility: 'public' }],
+      groups: [
+        { path: 'acme', visibility: 'public' },
+        {
+          path: 'invited',
+          visibility: 'public',
+          invitations: [1, 2, 3].map((n) => ({
+            email: `${'a'.repeat(200)}${n}@example.org`,
+            access_level: 30,
+          })),
+        },
+      ],
       projects: [
         { path: 'acme/app', visibility: 'public' },
         { path: 'mallory/pkgs', visibility: 'public' },
