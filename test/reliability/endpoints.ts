@@ -2165,6 +2165,32 @@ export const ENDPOINTS: Endpoint[] = [
     setup: (fx, v) =>
       send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
   }),
+  // A tag's release notes: download_code first (a private project's guest), then create_release /
+  // update_release (developers).
+  project(
+    'POST /projects/:id/repository/tags/:tag_name/release',
+    () => '/repository/tags/v1/release',
+    pLevel(30, 201),
+    {
+      setup: (fx, v) =>
+        send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
+      body: json({ description: 'Notes' }),
+    },
+  ),
+  project(
+    'PUT /projects/:id/repository/tags/:tag_name/release',
+    () => '/repository/tags/v1/release',
+    pLevel(30, 200),
+    {
+      setup: (fx, v) =>
+        send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', {
+          tag_name: 'v1',
+          ref: 'master',
+          release_description: 'Notes',
+        }),
+      body: json({ description: 'Changed notes' }),
+    },
+  ),
   project(
     'GET /projects/:id/repository/commits/:sha/statuses',
     () => '/repository/commits/master/statuses',
