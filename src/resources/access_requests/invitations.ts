@@ -16,11 +16,11 @@ import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import type { PlatformState } from '../../core/state.js';
-import { mget, tget } from '../../core/table.js';
+import { tget } from '../../core/table.js';
 import { memberSystemEvent } from '../hooks/system.js';
 import { setMember } from '../projects/model.js';
 import { userIdByEmail } from '../users/model.js';
-import { createInvitation, ilike, invitationsOf, requestsOf } from './model.js';
+import { createInvitation, ilike, invitationsOf, requestOf } from './model.js';
 import { PENDING_SOURCES, type PendingSource } from './sources.js';
 import type { InvitationRecord } from './store.js';
 
@@ -122,13 +122,12 @@ function inviteRoutesOf(r: ApiRouter, src: PendingSource): void {
     const hooked: { id: number; action: 'create' | 'update' }[] = [];
     write(c, (d) => {
       const st = d as PlatformState;
-      const primary = (uid: number) => tget(st.users, uid)?.email.toLowerCase();
       for (const email of emails) {
-        // `source.members.with_user_by_email`: the primary address, as the platform stores it (down-cased).
-        const members = mget(st.idx.membersBySource, `${src.kind}:${s.id}`).map((id) =>
-          tget(st.members, id)!,
-        );
-        if (members.some((m) => primary(m.user_id) === email)) {
+        // `with_user_by_email`: the user whose primary address, as the platform stores it (down-cased), is
+        // exactly this one: a direct member (a personal project's owner too), or a requester.
+        const owner = userIdByEmail(st, email);
+        const exact = owner !== undefined && tget(st.users, owner)?.email.toLowerCase() === email;
+        if (exact && src.directMember(st, s, owner)) {
           errors[email] = `Already a member of ${s.name}`;
           continue;
         }
@@ -137,19 +136,20 @@ function inviteRoutesOf(r: ApiRouter, src: PendingSource): void {
           errors[email] = `Member already invited to ${s.name}`;
           continue;
         }
-        if (requestsOf(st, src.kind, s.id).some((q) => primary(q.user_id) === email)) {
+        if (exact && requestOf(st, src.kind, s.id, owner)) {
           errors[email] = `Member cannot be invited because they already requested to join ${s.name}`;
           continue;
         }
         // `User.find_by_email`: any of the user's addresses, regardless of case; `source.add_user`.
         const uid = userIdByEmail(st, email);
         if (uid !== undefined) {
+          const existed = src.directMember(st, s, uid);
+          if (existed && src.locked(st, s, uid)) continue;
           const problems = src.errors(st, s, uid, prm.access_level, expiresAt, today);
           if (Object.keys(problems).length > 0) {
             errors[email] = sentence(problems);
             continue;
           }
-          const existed = src.directMember(st, s, uid);
           const id = setMember(d, src.kind, s.id, uid, prm.access_level, now, expiresAt);
           hooked.push({ id, action: existed ? 'update' : 'create' });
           continue;

@@ -9,7 +9,7 @@ import type { MemberRecord, MemberSource, PlatformState, UserRecord } from '../.
 import { iget, tget } from '../../core/table.js';
 import { canAdminGroup, findGroupRecord } from '../groups/access.js';
 import { groupRenderer } from '../groups/entities.js';
-import { memberValidationErrors } from '../groups/membership.js';
+import { isLastOwner, memberValidationErrors } from '../groups/membership.js';
 import type { Group } from '../groups/model.js';
 import { canAdminProject, loadProject } from '../projects/helpers.js';
 import { memberErrors } from '../projects/members.js';
@@ -35,6 +35,9 @@ export interface PendingSource<S extends Group | Project = Group | Project> {
     expiresAt: string | null,
     today: string,
   ): Record<string, string[]>;
+  /** A membership nobody may change (`update_*_member` prevented: a group's last owner, a personal
+   * project's owner): `Member.add_user` returns it unchanged. */
+  locked(st: PlatformState, s: S, userId: number): boolean;
   /** `Entities::Member`. */
   renderMember(c: Ctx): (m: MemberRecord) => Record<string, unknown>;
 }
@@ -56,6 +59,7 @@ export const groupPending: PendingSource<Group> = {
     groupAccess(st, user, g) === 0,
   directMember: (st, g, userId) => iget(st.idx.members, `group:${g.id}:${userId}`) !== undefined,
   errors: memberValidationErrors,
+  locked: (st, g, userId) => isLastOwner(st, g, userId),
   renderMember: (c) => {
     const rr = groupRenderer(c);
     return (m) => rr.member(m) as Record<string, unknown>;
@@ -79,6 +83,7 @@ export const projectPending: PendingSource<Project> = {
     iget(st.idx.members, `project:${p.id}:${userId}`) !== undefined ||
     (p.namespace_kind === 'user' && p.owner_id === userId),
   errors: memberErrors,
+  locked: (_st, p, userId) => p.namespace_kind === 'user' && p.owner_id === userId,
   renderMember: (c) => {
     const users = userRenderer(c);
     return (m) => {

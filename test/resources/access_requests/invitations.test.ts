@@ -99,6 +99,29 @@ describe('POST /:source/:id/invitations', () => {
     });
   });
 
+  it("a personal project's owner is its member; in another case their membership stays as it is", async () => {
+    const fx = pendingFx();
+    const made = await send(fx, 'POST', '/projects', 'ann-api', { name: 'Mine' });
+    expect(made.status).toBe(201);
+    const path = `/projects/${made.body.id as number}/invitations`;
+    expect(
+      (await send(fx, 'POST', path, 'ann-api', { email: 'ann@example.com', access_level: 30 })).body,
+    ).toEqual({
+      message: { 'ann@example.com': 'Already a member of Mine' },
+      status: 'error',
+    });
+    // `User.find_by_email` finds her, `Member.add_user` may not update the owner: nothing changes.
+    expect(
+      (await send(fx, 'POST', path, 'ann-api', { email: 'Ann@Example.com', access_level: 10 })).body,
+    ).toEqual({
+      status: 'success',
+    });
+    expect(
+      (await send(fx, 'GET', `/projects/${made.body.id as number}/members`, 'ann-api')).body,
+    ).toMatchObject([{ username: 'ann', access_level: 40 }]);
+    expect(tvalues(fx.state.access_requests.invitations)).toEqual([]);
+  });
+
   it("the service's single messages: blank e-mail, more than 100 addresses", async () => {
     const fx = pendingFx();
     expect(await send(fx, 'POST', GI, 'olga-api', { email: '', access_level: 30 })).toMatchObject({
