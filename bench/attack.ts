@@ -726,6 +726,7 @@ const ATTACKS: Attack[] = [
   },
   {
     name: 'Maven deploys to __proto__ paths with encoded ../ segments; climbing file names',
+    name: 'invitation queries %a%a%a%a%a%a%b over 200-a addresses; access requests with __proto__',
     count: 1_000,
     concurrency: 2,
     once: (port, i) =>
@@ -745,6 +746,17 @@ const ATTACKS: Attack[] = [
             `jar ${i}`,
             'application/octet-stream',
             { 'PRIVATE-TOKEN': MALLORY },
+        ? get(port, `/api/v4/groups/invited/invitations?query=${encodeURIComponent('%a'.repeat(6) + '%b')}`, {
+            'PRIVATE-TOKEN': MALLORY,
+          })
+        : post(
+            port,
+            '/api/v4/groups/invited/access_requests',
+            '{"__proto__":{"admin":true}}',
+            'application/json',
+            {
+              'PRIVATE-TOKEN': MALLORY,
+            },
           ),
   },
   {
@@ -777,7 +789,17 @@ async function startServer(): Promise<{ child: ChildProcess; port: number }> {
         { username: 'mallory', tokens: [{ token: MALLORY, scopes: ['api'] }] },
       ],
       tier: 'premium',
-      groups: [{ path: 'acme', visibility: 'public' }],
+      groups: [
+        { path: 'acme', visibility: 'public' },
+        {
+          path: 'invited',
+          visibility: 'public',
+          invitations: [1, 2, 3].map((n) => ({
+            email: `${'a'.repeat(200)}${n}@example.org`,
+            access_level: 30,
+          })),
+        },
+      ],
       projects: [
         { path: 'acme/app', visibility: 'public' },
         { path: 'mallory/pkgs', visibility: 'public' },

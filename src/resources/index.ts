@@ -69,6 +69,7 @@ import { terraformArea } from './terraform/area.js';
 import { protectedTagsArea } from './protected_tags/area.js';
 import { freezePeriodsArea } from './freeze_periods/area.js';
 import { jobTokenScopeArea } from './job_token_scope/area.js';
+import { accessRequestsArea } from './access_requests/area.js';
 
 const LIST = [
   usersArea,
@@ -130,6 +131,7 @@ const LIST = [
   jobTokenScopeArea,
   approvalsArea,
   terraformArea,
+  accessRequestsArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -134,6 +134,15 @@ const anyone = (ok: number) => (): Expect => [ok];
 const mirrorAdmin = (ok: number, write: boolean) => (c: Cell) =>
   write && c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? ([ok] as Expect) : U;
 const authed = (ok: number) => (c: Cell) => (c.anonymous ? U : ([ok] as Expect));
+/** A second access request fails the member model's uniqueness. */
+const EXISTS: Expect = [400, { message: { user_id: ['already exists in source'] } }];
+/**
+ * `request_access`: members and admins are refused; an outsider who sees the source may ask; `ext`, who
+ * asked already, meets `then` (the uniqueness on a group; on a project, the group's requester counts as
+ * its member, `project_group_member?`, so a 403).
+ */
+const requestAccess = (hidden: Expect, then: Expect) => (c: Cell) =>
+  c.anonymous ? U : !c.visible ? hidden : c.level >= 10 ? F : c.external ? then : ([201] as Expect);
 
 /**
  * `read_merge_request` (and `download_code`): reporters and up, or anyone through the public and
@@ -1120,6 +1129,24 @@ export const ENDPOINTS: Endpoint[] = [
     body: json({ access_level: 30 }),
   }),
   project('DELETE /projects/:id/members/:user_id', () => '/members/10', pLevel(40, 204)),
+  // ---- access requests (`ext`, user 8, has one pending everywhere: it may withdraw it where it sees
+  // it) and invitations (admin_project to invite; any reader lists them)
+  project('GET /projects/:id/access_requests', () => '/access_requests', pLevel(40, 200)),
+  project('POST /projects/:id/access_requests', () => '/access_requests', requestAccess(PNF, F)),
+  project(
+    'PUT /projects/:id/access_requests/:user_id/approve',
+    () => '/access_requests/8/approve',
+    pLevel(40, 201),
+  ),
+  project(
+    'DELETE /projects/:id/access_requests/:user_id',
+    () => '/access_requests/8',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 40 || c.external ? [204] : F),
+  ),
+  project('GET /projects/:id/invitations', () => '/invitations', pAuthRead()),
+  project('POST /projects/:id/invitations', () => '/invitations', pLevel(40, 201), {
+    body: json({ email: 'new@example.org', access_level: 30 }),
+  }),
   // ---- deploy tokens (no `authenticate!` in deploy_tokens.rb, for reads or writes: `authorize!` refuses
   // an anonymous caller with 403) and integrations (maintainers, after `authenticate!`)
   project('GET /projects/:id/deploy_tokens', () => '/deploy_tokens', pAuthorize(40, 200)),
@@ -1173,6 +1200,22 @@ export const ENDPOINTS: Endpoint[] = [
     body: json({ access_level: 20 }),
   }),
   group('DELETE /groups/:id/members/:user_id', () => '/members/10', gLevel(50, 204)),
+  group('GET /groups/:id/access_requests', () => '/access_requests', gLevel(50, 200)),
+  group('POST /groups/:id/access_requests', () => '/access_requests', requestAccess(GNF, EXISTS)),
+  group(
+    'PUT /groups/:id/access_requests/:user_id/approve',
+    () => '/access_requests/8/approve',
+    gLevel(50, 201),
+  ),
+  group(
+    'DELETE /groups/:id/access_requests/:user_id',
+    () => '/access_requests/8',
+    (c) => (c.anonymous ? U : !c.visible ? GNF : c.level >= 50 || c.external ? [204] : F),
+  ),
+  group('GET /groups/:id/invitations', () => '/invitations', gAuthRead()),
+  group('POST /groups/:id/invitations', () => '/invitations', gLevel(50, 201), {
+    body: json({ email: 'new@example.org', access_level: 30 }),
+  }),
   group('GET /groups/:id/milestones', () => '/milestones', gAuthRead()),
   group('POST /groups/:id/milestones', () => '/milestones', gLevel(30, 201), {
     body: json({ title: 'gm2' }),
@@ -2129,6 +2172,32 @@ export const ENDPOINTS: Endpoint[] = [
     setup: (fx, v) =>
       send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
   }),
+  // A tag's release notes: download_code first (a private project's guest), then create_release /
+  // update_release (developers).
+  project(
+    'POST /projects/:id/repository/tags/:tag_name/release',
+    () => '/repository/tags/v1/release',
+    pLevel(30, 201),
+    {
+      setup: (fx, v) =>
+        send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1', ref: 'master' }),
+      body: json({ description: 'Notes' }),
+    },
+  ),
+  project(
+    'PUT /projects/:id/repository/tags/:tag_name/release',
+    () => '/repository/tags/v1/release',
+    pLevel(30, 200),
+    {
+      setup: (fx, v) =>
+        send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', {
+          tag_name: 'v1',
+          ref: 'master',
+          release_description: 'Notes',
+        }),
+      body: json({ description: 'Changed notes' }),
+    },
+  ),
   project(
     'GET /projects/:id/repository/commits/:sha/statuses',
     () => '/repository/commits/master/statuses',

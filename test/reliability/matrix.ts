@@ -78,6 +78,15 @@ export const matrixScenario: ScenarioFile = {
   })),
 };
 
+// Pending members on every visibility's group and project: `ext` (user 8) asked for access, and an
+// address is invited (the access request and invitation rows find them).
+for (const e of [...(matrixScenario.groups ?? []), ...(matrixScenario.projects ?? [])])
+  if (/^g-(private|internal|public)(\/p)?$/.test(e.path))
+    Object.assign(e, {
+      access_requests: [{ username: 'ext' }],
+      invitations: [{ email: 'invited@example.com', access_level: 30, created_by: 'owner' }],
+    });
+
 export interface Reply {
   status: number;
   body: unknown;

@@ -77,6 +77,10 @@ const world: ScenarioFile = {
       path: 'acme',
       visibility: 'public',
       members: [{ username: 'alice', access_level: 'owner' }],
+      access_requests: [{ username: 'bob', requested_at: '2021-02-20T10:00:00Z' }],
+      invitations: [
+        { email: 'new@example.org', access_level: 'reporter', expires_at: '2021-12-31', created_by: 'alice' },
+      ],
       saml: { enabled: true, sso_url: 'https://idp.example.com/acme', default_membership_role: 20 },
       scim_token: 'scim-secret',
       scim_identities: [{ username: 'bob', extern_uid: 'bob-uid', active: false }],
@@ -114,6 +118,10 @@ const world: ScenarioFile = {
       visibility: 'internal',
       tag_list: ['infra', 'web'],
       members: [{ username: 'bob', access_level: 'developer' }],
+      access_requests: [{ username: 'alice' }],
+      invitations: [
+        { email: 'ops@example.org', access_level: 40, created_by: null, created_at: '2021-02-01T00:00:00Z' },
+      ],
       starred_by: ['alice'],
       branches: ['feature', { name: 'release', sha: 'a'.repeat(40) }],
       tags: ['v1.0'],

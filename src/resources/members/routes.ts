@@ -18,6 +18,7 @@ import { tget } from '../../core/table.js';
 import { compileSearch, userKey } from '../users/finder.js';
 import { removeMember, setMember } from '../projects/model.js';
 import { memberSystemEvent } from '../hooks/system.js';
+import { dropRequest } from '../access_requests/model.js';
 
 /** A membership as the entity shows it (a personal project's owner has no record: id 0). */
 export type Member = Pick<MemberRecord, 'id' | 'user_id' | 'access_level' | 'expires_at' | 'created_at'>;
@@ -171,7 +172,11 @@ export function memberRoutes<S extends { id: number }, M extends Member>(
     const errors = src.errors(st, s, prm.user_id, prm.access_level, expiresAt, today(c));
     if (Object.keys(errors).length > 0) throw validationError(errors);
     const now = c.get('fx').clock.iso();
-    const id = write(c, (d) => setMember(d, src.kind, s.id, prm.user_id, prm.access_level, now, expiresAt));
+    // `Member.add_user` takes over a pending access request of the user (`members_and_requesters`).
+    const id = write(c, (d) => {
+      dropRequest(d, src.kind, s.id, prm.user_id);
+      return setMember(d, src.kind, s.id, prm.user_id, prm.access_level, now, expiresAt);
+    });
     memberSystemEvent(c, tget(state(c).members, id)!, 'create');
     return c.json(src.render(c)(tget(state(c).members, id)!), 201);
   });

@@ -101,7 +101,7 @@ function inherited(st: PlatformState, p: Project, userId: number): { level: numb
   return best;
 }
 
-function memberErrors(
+export function memberErrors(
   st: PlatformState,
   p: Project,
   userId: number,

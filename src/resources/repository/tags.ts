@@ -1,14 +1,18 @@
 /**
  * The tags API (`lib/api/tags.rb`): list, get, create (lightweight, or annotated with a message) and
- * delete. Reads need `download_code`, writes `admin_tag` (developers).
+ * delete. Reads need `download_code`, writes `admin_tag` (developers). The release notes of a tag
+ * (`POST`/`PUT .../tags/:tag_name/release`, deprecated in 11.7 and still served by 13.12) write the
+ * release of the tag as the releases area keeps it.
  */
-import { state, type Ctx } from '../../core/context.js';
-import { apiError, notFound } from '../../core/errors.js';
+import { state, write, type Ctx } from '../../core/context.js';
+import { apiError, forbidden, notFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import { NO_SLASH_URL_PART, type ApiRouter } from '../../core/router.js';
 import type { Project } from '../projects/model.js';
-import { authorizePush, readableRepo } from './access.js';
+import { authorizePush, canPushCode, readableRepo } from './access.js';
+import { parse } from '../../core/router.js';
+import { emitEvent } from '../integrations/events.js';
 import { commitEntity } from './entities.js';
 import { validRefName } from './names.js';
 import { pushRefs } from './post-receive.js';
@@ -17,6 +21,7 @@ import { tagProtected, tagRefusal } from './protect.js';
 import { objectsOf } from './store.js';
 import { refuseByPushRule, signatureOf } from './write.js';
 import type { PlatformState } from '../../core/state.js';
+import { tget } from '../../core/table.js';
 import { createRelease, deleteRelease } from '../releases/model.js';
 import { releaseOfTag } from '../releases/store.js';
 
@@ -182,4 +187,70 @@ export function tagRoutes(r: ApiRouter): void {
       return c.body(null, 204);
     },
   );
+  tagReleaseRoutes(r);
+}
+
+const releaseShape = { tag_name: p.str().required(), description: p.str().required() };
+
+/**
+ * `POST`/`PUT /projects/:id/repository/tags/:tag_name/release` (`Entities::TagRelease`). The API's
+ * `before { authorize! :download_code }` comes first, then Grape's params, then `create_release` /
+ * `update_release`: the latter is asked of the tag's release, and a tag without one is a 403 for
+ * everybody (the platform authorizes on a nil release). POST refuses a tag that does not exist (the
+ * legacy route makes none), then `Releases::CreateService` (409 when the tag has a release; the
+ * release's validations as the message); PUT `Releases::UpdateService` (the model's errors hash).
+ */
+function tagReleaseRoutes(r: ApiRouter): void {
+  const path = '/projects/:id/repository/tags/:tag_name/release';
+  const entity = (tag: string, description: string) => ({ tag_name: tag, description });
+
+  r.post(path, { requirements: TAG }, (c) => {
+    const proj = readableRepo(c);
+    const prm = parse(c, releaseShape);
+    const st = state(c);
+    const user = c.get('viewer').user;
+    if (!canPushCode(st, user, proj)) throw forbidden();
+    if (refTarget(st, proj, 'tag', prm.tag_name) === undefined) throw notFound('Tag', 'no tag by this name');
+    if (releaseOfTag(st, proj.id, prm.tag_name)) throw apiError(409, 'Release already exists');
+    if (prm.description.trim() === '') throw apiError(400, "Validation failed: Description can't be blank");
+    const now = c.get('fx').clock.iso();
+    const sha = peel(objectsOf(st), refTarget(st, proj, 'tag', prm.tag_name)!);
+    const id = write(c, (d) =>
+      createRelease(
+        d,
+        proj.id,
+        {
+          tag: prm.tag_name,
+          name: prm.tag_name,
+          description: prm.description,
+          sha,
+          author_id: user!.id,
+          released_at: now,
+          milestone_ids: [],
+          links: [],
+        },
+        now,
+      ),
+    );
+    emitEvent(c, { kind: 'release', id, action: 'create' });
+    return c.json(entity(prm.tag_name, prm.description), 201);
+  });
+
+  r.put(path, { requirements: TAG }, (c) => {
+    const proj = readableRepo(c);
+    const prm = parse(c, releaseShape);
+    const st = state(c);
+    const rel = releaseOfTag(st, proj.id, prm.tag_name);
+    if (!rel || !canPushCode(st, c.get('viewer').user, proj)) throw forbidden();
+    if (refTarget(st, proj, 'tag', rel.tag) === undefined) throw apiError(404, 'Tag does not exist');
+    if (prm.description.trim() === '') throw apiError(400, { description: ["can't be blank"] });
+    const now = c.get('fx').clock.iso();
+    write(c, (d) => {
+      const rec = tget(d.releases.records, rel.id)!;
+      rec.description = prm.description;
+      rec.updated_at = now;
+    });
+    emitEvent(c, { kind: 'release', id: rel.id, action: 'update' });
+    return c.json(entity(rel.tag, prm.description));
+  });
 }

@@ -12,6 +12,7 @@ import { idelete, iget, iset, madd, mget, tdelete, tget, tset } from '../../core
 import { deleteGroup, deleteProject, removeMember, removeStar } from '../projects/model.js';
 import { deleteUserProfile, secondaryEmailOwner } from '../user_profile/model.js';
 import { deleteSnippet } from '../snippets/model.js';
+import { deleteUserRequests } from '../access_requests/model.js';
 
 type S = Draft<PlatformState>;
 
@@ -315,6 +316,7 @@ export function deleteUser(st: S, plan: UserDeletion): void {
   for (const id of plan.groupIds) deleteGroup(st, id);
   for (const id of mget(st.idx.projectsByNamespace, `user:${plan.userId}`)) deleteProject(st, id);
   for (const id of mget(st.idx.membersByUser, String(plan.userId))) removeMember(st, id);
+  deleteUserRequests(st, plan.userId);
   for (const id of mget(st.idx.starsBy, `u${plan.userId}`)) removeStar(st, id);
   deleteUserProfile(st, plan.userId);
   for (const id of mget(st.issuables.idx.owned, `su${plan.userId}`)) deleteSnippet(st, id);
