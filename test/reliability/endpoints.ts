@@ -2628,6 +2628,30 @@ export const ENDPOINTS: Endpoint[] = [
     mrMay(() => [201]),
     { body: json({ approvals_required: 1 }) },
   ),
+  // ---- external approval rules (ultimate, behind ff_compliance_approval_gates): the matrix's premium
+  // instance mounts them, and `check_feature_enabled!` answers 401 once the project is found.
+  project(
+    'GET /projects/:id/external_approval_rules',
+    () => '/external_approval_rules',
+    (c) => (!c.anonymous && !c.visible ? PNF : U),
+  ),
+  project(
+    'POST /projects/:id/external_approval_rules',
+    () => '/external_approval_rules',
+    (c) => (!c.anonymous && !c.visible ? PNF : U),
+    { body: json({ name: 'Gate', external_url: 'https://gate.example' }) },
+  ),
+  project(
+    'PUT /projects/:id/external_approval_rules/:rule_id',
+    () => '/external_approval_rules/1',
+    (c) => (!c.anonymous && !c.visible ? PNF : U),
+    { body: json({ name: 'Gate' }) },
+  ),
+  project(
+    'DELETE /projects/:id/external_approval_rules/:rule_id',
+    () => '/external_approval_rules/1',
+    (c) => (!c.anonymous && !c.visible ? PNF : U),
+  ),
   // ---- Terraform state: `authenticate!`, then `read_terraform_state` (developers) in `before`;
   // writes, locks and version deletes `admin_terraform_state` (maintainers). The set-ups post state
   // `prod` (serial 1) as root, or lock it with the lock the unlock sends.

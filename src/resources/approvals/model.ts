@@ -55,6 +55,10 @@ export function updateApprovalSettings(st: S, projectId: number, ch: SettingsCha
 export function deleteProjectApprovals(st: S, projectId: number): void {
   tdelete(st.approvals.settings, projectId);
   for (const id of mget(st.approvals.idx.rulesByProject, String(projectId))) deleteProjectRule(st, id);
+  for (const id of mget(st.approvals.idx.externalByProject, String(projectId))) {
+    mremove(st.approvals.idx.externalByProject, String(projectId), id);
+    tdelete(st.approvals.external, id);
+  }
   // Approvals of the project's merge requests, and of any merge request already gone.
   for (const a of tvalues(st.approvals.approvals)) {
     const mr = tget(st.issuables.mergeRequests, a.merge_request_id);
