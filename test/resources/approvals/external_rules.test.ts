@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createFauxlab, exportScenario, type FauxlabOptions } from '../../../src/index.js';
+import { tvalues } from '../../../src/core/table.js';
 import { APP, body, call, ciWorld } from '../ci/world.js';
 
 const RULES = `${APP}/external_approval_rules`;
@@ -155,5 +156,19 @@ describe('external approval rules', () => {
       external_url: 'https://a.example',
       protected_branches: [],
     });
+  });
+});
+
+describe('external approval rules of a deleted project', () => {
+  it('go with the project (the approvals area cascade)', async () => {
+    const fx = world();
+    await call(fx, 'POST', RULES, 'maint', { name: 'A', external_url: 'https://a.example' });
+    expect(tvalues(fx.state.approvals.external)).toHaveLength(1);
+    expect((await call(fx, 'DELETE', APP, 'owner')).status).toBe(202);
+    // Adjourned deletion on paid tiers: the project goes when its delay has passed.
+    fx.clock.advance(8 * 86_400_000);
+    await call(fx, 'GET', '/api/v4/projects', 'root');
+    expect(tvalues(fx.state.projects).some((p) => p.path === 'app')).toBe(false);
+    expect(tvalues(fx.state.approvals.external)).toEqual([]);
   });
 });
