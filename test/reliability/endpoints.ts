@@ -158,6 +158,13 @@ const mrUser = (ok: number) => (c: Cell) => (c.anonymous ? U : mrRead(ok)(c));
 /** MR routes that find the MR through `MergeRequestsFinder` (hidden: the record's 404). */
 const mrFound = (then: (c: Cell) => Expect) => (c: Cell) =>
   c.anonymous ? U : !c.visible ? PNF : !readsMr(c) ? RNF : then(c);
+/**
+ * `find_merge_request_with_access(iid, :approve_merge_request | :update_merge_request)` after
+ * `authenticate_non_get!`: 403 for who may not update the merge request (developers and up; the
+ * author, `owner` in the matrix world).
+ */
+const mrMay = (then: (c: Cell) => Expect) => (c: Cell) =>
+  c.anonymous ? U : !c.visible ? PNF : readsMr(c) && (c.level >= 30 || c.role === 'owner') ? then(c) : F;
 /** Single MR reads that first hide the MRs of a project the caller may not read them in. */
 const mrHidden = (c: Cell): Expect => (!c.visible ? PNF : readsMr(c) ? [200] : nf('Merge Request'));
 /**
@@ -2691,6 +2698,12 @@ export const ENDPOINTS: Endpoint[] = [
     body: json({ name: 'Security', approvals_required: 1 }),
   }),
   project(
+    'GET /projects/:id/approval_rules/:approval_rule_id',
+    () => `/approval_rules/${ruleId}`,
+    pLevel(30, 200),
+    { readOnly: true, setup: newApprovalRule },
+  ),
+  project(
     'PUT /projects/:id/approval_rules/:approval_rule_id',
     () => `/approval_rules/${ruleId}`,
     pLevel(40, 200),
@@ -2707,28 +2720,63 @@ export const ENDPOINTS: Endpoint[] = [
       setup: newApprovalRule,
     },
   ), // Without rules any developer may approve a merge request, except its author (the owner here).
+  // CE's `authenticate_non_get!`: anonymous reads of a public project; `404 Merge Request Not Found`
+  // where merge requests are hidden (CE's check before `find_merge_request_with_access`).
   project(
     'GET /projects/:id/merge_requests/:merge_request_iid/approvals',
     () => '/merge_requests/1/approvals',
-    mrFound(() => [200]),
+    mrHidden,
     { readOnly: true },
   ),
+  // EE's prepend: `find_merge_request_with_access` (`authorize! :read_merge_request`, 403).
   project(
     'GET /projects/:id/merge_requests/:merge_request_iid/approval_state',
     () => '/merge_requests/1/approval_state',
-    mrFound(() => [200]),
+    (c) => (!c.visible ? PNF : readsMr(c) ? [200] : F),
     { readOnly: true },
   ),
+  // `authorize! :approve_merge_request` (`update_merge_request`: developers and the author, 403), then
+  // the service refuses the author (401: the project does not let authors approve).
   project(
     'POST /projects/:id/merge_requests/:merge_request_iid/approve',
     () => '/merge_requests/1/approve',
-    mrFound((c) => (c.level >= 30 && c.role !== 'owner' ? [201] : U)),
+    mrMay((c) => (c.role === 'owner' ? U : [201])),
   ),
   project(
     'POST /projects/:id/merge_requests/:merge_request_iid/unapprove',
     () => '/merge_requests/1/unapprove',
-    mrFound((c) => (c.level >= 30 && c.role !== 'owner' ? [201] : [404, { message: '404 Not Found' }])),
+    mrMay((c) => (c.role === 'owner' ? [404, { message: '404 Not Found' }] : [201])),
     { setup: (fx, v, _ids, token) => send(fx, 'POST', `${P(v)}/merge_requests/1/approve`, token) },
+  ),
+  project(
+    'POST /projects/:id/merge_requests/:merge_request_iid/approvals',
+    () => '/merge_requests/1/approvals',
+    mrMay(() => [201]),
+    { body: json({ approvals_required: 1 }) },
+  ),
+  // ---- external approval rules (ultimate, behind ff_compliance_approval_gates): the matrix's premium
+  // instance mounts them, and `check_feature_enabled!` answers 401 once the project is found.
+  project(
+    'GET /projects/:id/external_approval_rules',
+    () => '/external_approval_rules',
+    (c) => (!c.anonymous && !c.visible ? PNF : U),
+  ),
+  project(
+    'POST /projects/:id/external_approval_rules',
+    () => '/external_approval_rules',
+    (c) => (!c.anonymous && !c.visible ? PNF : U),
+    { body: json({ name: 'Gate', external_url: 'https://gate.example' }) },
+  ),
+  project(
+    'PUT /projects/:id/external_approval_rules/:rule_id',
+    () => '/external_approval_rules/1',
+    (c) => (!c.anonymous && !c.visible ? PNF : U),
+    { body: json({ name: 'Gate' }) },
+  ),
+  project(
+    'DELETE /projects/:id/external_approval_rules/:rule_id',
+    () => '/external_approval_rules/1',
+    (c) => (!c.anonymous && !c.visible ? PNF : U),
   ),
   // ---- Terraform state: `authenticate!`, then `read_terraform_state` (developers) in `before`;
   // writes, locks and version deletes `admin_terraform_state` (maintainers). The set-ups post state

@@ -1,4 +1,5 @@
 import { defineArea } from '../../core/area.js';
+import { externalRuleRoutes } from './external.js';
 import { deleteProjectApprovals, resetApprovalsOnPush } from './model.js';
 import { approvalsMissing, mrApprovalRoutes } from './mr.js';
 import { approvalsRoutes, projectRuleRoutes } from './routes.js';
@@ -18,6 +19,7 @@ export const approvalsArea = defineArea({
     approvalsRoutes(r);
     projectRuleRoutes(r);
     mrApprovalRoutes(r);
+    externalRuleRoutes(r);
   },
   scenario: {
     projectFields: approvalFields,

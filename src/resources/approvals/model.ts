@@ -55,6 +55,10 @@ export function updateApprovalSettings(st: S, projectId: number, ch: SettingsCha
 export function deleteProjectApprovals(st: S, projectId: number): void {
   tdelete(st.approvals.settings, projectId);
   for (const id of mget(st.approvals.idx.rulesByProject, String(projectId))) deleteProjectRule(st, id);
+  for (const id of mget(st.approvals.idx.externalByProject, String(projectId))) {
+    mremove(st.approvals.idx.externalByProject, String(projectId), id);
+    tdelete(st.approvals.external, id);
+  }
   // Approvals of the project's merge requests, and of any merge request already gone.
   for (const a of tvalues(st.approvals.approvals)) {
     const mr = tget(st.issuables.mergeRequests, a.merge_request_id);
@@ -119,6 +123,8 @@ export function removeApproval(st: S, id: number): void {
  * the merge request's project asks for it (`MergeRequests::RefreshService#reset_approvals_for_merge_requests`).
  */
 export function resetApprovalsOnPush(st: S, move: BranchMove): void {
+  // CE's `RefreshService` keeps approvals; the reset is EE's.
+  if (st.tier === 'free') return;
   if (move.after === undefined || move.before === undefined) return;
   for (const a of tvalues(st.approvals.approvals)) {
     const mr = tget(st.issuables.mergeRequests, a.merge_request_id);
@@ -126,4 +132,16 @@ export function resetApprovalsOnPush(st: S, move: BranchMove): void {
     if (mr.source_project_id !== move.projectId || mr.source_branch !== move.branch) continue;
     if (approvalFlags(st, mr.project_id).reset_approvals_on_push) removeApproval(st, a.id);
   }
+}
+
+/**
+ * EE's `POST .../approvals`: `MergeRequests::UpdateService` saves the merge request's
+ * `approvals_before_merge` column (the merge request entity's field), which 13.12's `ApprovalState`,
+ * counting rules, leaves aside; the merge request's `updated_at` moves only when the value changed.
+ */
+export function setMergeRequestApprovals(st: S, mrId: number, n: number, now: string): void {
+  const mr = tget(st.issuables.mergeRequests, mrId)!;
+  if (mr.approvals_before_merge === n) return;
+  mr.approvals_before_merge = n;
+  mr.updated_at = now;
 }

@@ -1,23 +1,40 @@
 /**
- * A merge request's approvals (EE `merge_request_approvals.rb`): the project's rules apply to each merge
- * request; developers who may approve add their approval once, and take it back.
+ * A merge request's approvals. CE `merge_request_approvals.rb` (every tier): GET approvals, approve and
+ * unapprove, shown with CE's `Entities::MergeRequestApprovals`; on paid tiers EE's prepend presents
+ * `EE::API::Entities::ApprovalState` instead and adds approval_state and POST approvals. The project's
+ * rules apply to each merge request; who may approve adds their approval once, and takes it back.
  */
 import { canReadGroup } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import { conflict, notFound, unauthorized } from '../../core/errors.js';
+import {
+  conflict,
+  forbidden,
+  notFound,
+  recordNotFound,
+  unauthorized,
+  unprocessable,
+  validationError,
+} from '../../core/errors.js';
 import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { PlatformState, UserRecord } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
 import { groupRenderer } from '../groups/entities.js';
 import type { Group } from '../groups/model.js';
-import { abilities } from '../issuables/access.js';
-import { findMergeRequest, loadProject } from '../issuables/common.js';
+import { abilities, canUpdateMergeRequest } from '../issuables/access.js';
+import { loadProject, mergeRequestByIid } from '../issuables/common.js';
 import { issuableRenderer } from '../issuables/entities.js';
 import type { MergeRequestRecord } from '../issuables/store.js';
 import type { Project } from '../projects/model.js';
-import { addApproval, approvalFlags, approvalsOf, projectRules, removeApproval } from './model.js';
+import {
+  addApproval,
+  approvalFlags,
+  approvalsOf,
+  projectRules,
+  removeApproval,
+  setMergeRequestApprovals,
+} from './model.js';
 import type { ProjectRuleRecord } from './store.js';
 
 /** The rule's eligible approvers: its users and the direct members of its groups. */
@@ -101,20 +118,60 @@ function approvalEntity(c: Ctx, project: Project, mr: MergeRequestRecord) {
 
 const iidParam = { merge_request_iid: p.int().required() };
 
+/**
+ * `find_merge_request_with_access`: the project's merge request by iid without the finder (`404 Not
+ * found`), then `authorize!` (403): `read_merge_request`, or `approve_merge_request`, which 13.12's
+ * `MergeRequestPolicy` enables with `update_merge_request` (developers, the author and assignees).
+ */
+function withAccess(c: Ctx, project: Project, iid: number, ability: 'read' | 'approve' | 'update') {
+  const st = state(c);
+  const mr = mergeRequestByIid(st, project.id, iid);
+  if (!mr) throw recordNotFound('no such merge request');
+  const a = abilities(st, c.get('viewer').user, project);
+  if (!a.mergeRequests) throw forbidden();
+  if (ability !== 'read' && !canUpdateMergeRequest(a, mr)) throw forbidden();
+  return mr;
+}
+
+/**
+ * CE `Entities::MergeRequestApprovals`: `approved` is any approval at all (CE requires none);
+ * `user_can_approve` is `can_be_approved_by?` (not yet approved, and `approve_merge_request`).
+ */
+function ceApprovalEntity(c: Ctx, project: Project, mr: MergeRequestRecord) {
+  const st = state(c);
+  const r = issuableRenderer(c);
+  const approvedBy = approvalsOf(st, mr.id).map((x) => x.user_id);
+  const viewer = c.get('viewer').user;
+  const mine = viewer !== null && approvedBy.includes(viewer.id);
+  const a = abilities(st, viewer, project);
+  return {
+    user_has_approved: mine,
+    user_can_approve: viewer !== null && !mine && a.mergeRequests && canUpdateMergeRequest(a, mr),
+    approved: approvedBy.length > 0,
+    approved_by: approvedBy.map((u) => ({ user: r.user(u) })),
+  };
+}
+
+/** `present_approval`: CE's entity on the free tier, EE's `ApprovalState` where EE's prepend runs. */
+function presentApproval(c: Ctx, project: Project, mr: MergeRequestRecord, status: 200 | 201) {
+  const paid = c.get('fx').tier() !== 'free';
+  return c.json(paid ? approvalEntity(c, project, mr) : ceApprovalEntity(c, project, mr), status);
+}
+
 export function mrApprovalRoutes(r: ApiRouter): void {
   const base = '/projects/:id/merge_requests/:merge_request_iid';
 
-  r.get(`${base}/approvals`, { tier: 'premium', params: iidParam }, (c, prm) => {
-    requireUser(c);
+  // `authenticate_non_get!`: a public project's approvals are read anonymously.
+  r.get(`${base}/approvals`, { params: iidParam }, (c, prm) => {
     const project = loadProject(c);
-    const mr = findMergeRequest(c, project, prm.merge_request_iid);
-    return c.json(approvalEntity(c, project, mr));
+    if (!abilities(state(c), c.get('viewer').user, project).mergeRequests) throw notFound('Merge Request');
+    const mr = withAccess(c, project, prm.merge_request_iid, 'read');
+    return presentApproval(c, project, mr, 200);
   });
 
   r.get(`${base}/approval_state`, { tier: 'premium', params: iidParam }, (c, prm) => {
-    requireUser(c);
     const project = loadProject(c);
-    const mr = findMergeRequest(c, project, prm.merge_request_iid);
+    const mr = withAccess(c, project, prm.merge_request_iid, 'read');
     const st = state(c);
     const r = issuableRenderer(c);
     const s = approvalState(st, mr);
@@ -150,31 +207,61 @@ export function mrApprovalRoutes(r: ApiRouter): void {
 
   r.post(
     `${base}/approve`,
-    { tier: 'premium', params: { ...iidParam, sha: p.str(), approval_password: p.str() } },
+    { params: { ...iidParam, sha: p.str(), approval_password: p.str() } },
     (c, prm) => {
       const user = requireUser(c);
       const project = loadProject(c);
-      const mr = findMergeRequest(c, project, prm.merge_request_iid);
+      const mr = withAccess(c, project, prm.merge_request_iid, 'approve');
       const st = state(c);
       const head = tget(st.issuables.diffs, mr.diff_id)?.head_commit_sha ?? '';
       if (prm.sha !== undefined && prm.sha !== head)
         throw conflict(`SHA does not match HEAD of source branch: ${head}`);
-      // fauxlab checks no passwords: a project that asks for one refuses every approval.
-      if (approvalFlags(st, project.id).require_password_to_approve) throw unauthorized();
-      if (!canApprove(st, user, project, mr)) throw unauthorized();
+      // `MergeRequests::ApprovalService` answers nothing (401) for who may not approve now: CE asks
+      // `can_be_approved_by?` (not yet approved); EE's `ApprovalState#can_approve?` and the password.
+      if (c.get('fx').tier() === 'free') {
+        if (approvalsOf(st, mr.id).some((x) => x.user_id === user.id)) throw unauthorized();
+      } else {
+        // fauxlab checks no passwords: a project that asks for one refuses every approval.
+        if (approvalFlags(st, project.id).require_password_to_approve) throw unauthorized();
+        if (!canApprove(st, user, project, mr)) throw unauthorized();
+      }
       const now = c.get('fx').clock.iso();
       write(c, (d) => addApproval(d, mr.id, user.id, now));
-      return c.json(approvalEntity(c, project, mr), 201);
+      return presentApproval(c, project, mr, 201);
     },
   );
 
-  r.post(`${base}/unapprove`, { tier: 'premium', params: iidParam }, (c, prm) => {
+  r.post(`${base}/unapprove`, { params: iidParam }, (c, prm) => {
     const user = requireUser(c);
     const project = loadProject(c);
-    const mr = findMergeRequest(c, project, prm.merge_request_iid);
+    const mr = withAccess(c, project, prm.merge_request_iid, 'approve');
     const mine = approvalsOf(state(c), mr.id).find((a) => a.user_id === user.id);
     if (!mine) throw notFound();
     write(c, (d) => removeApproval(d, mine.id));
-    return c.json(approvalEntity(c, project, mr), 201);
+    return presentApproval(c, project, mr, 201);
   });
+
+  // EE's deprecated per-merge-request override of the project's `approvals_before_merge`.
+  r.post(
+    `${base}/approvals`,
+    { tier: 'premium', params: { ...iidParam, approvals_required: p.int().required() } },
+    (c, prm) => {
+      requireUser(c);
+      const project = loadProject(c);
+      const mr = withAccess(c, project, prm.merge_request_iid, 'update');
+      const st = state(c);
+      if (approvalFlags(st, project.id).disable_overriding_approvers_per_merge_request)
+        throw unprocessable('Overriding approvals is disabled');
+      // `EE::MergeRequest#validate_approvals_before_merge`, rendered by `render_validation_error!`.
+      if (prm.approvals_required < project.approvals_before_merge)
+        throw validationError({
+          validate_approvals_before_merge: [
+            'Number of approvals must be at least that of approvals on the target project',
+          ],
+        });
+      const now = c.get('fx').clock.iso();
+      write(c, (d) => setMergeRequestApprovals(d, mr.id, prm.approvals_required, now));
+      return presentApproval(c, project, tget(state(c).issuables.mergeRequests, mr.id)!, 201);
+    },
+  );
 }

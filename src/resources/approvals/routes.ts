@@ -100,6 +100,17 @@ export function projectRuleRoutes(r: ApiRouter): void {
     return paginate(c, projectRules(state(c), project.id), (rule) => ruleEntity(c, rule));
   });
 
+  // 13.7: one rule, read as the list is (`authorize_read_project_approval_rule!`, then `find`).
+  r.get(
+    '/projects/:id/approval_rules/:approval_rule_id',
+    { tier: 'premium', params: { approval_rule_id: p.int().required() } },
+    (c, prm) => {
+      const { project, a } = projectOf(c);
+      if (!canReadApprovals(a)) throw forbidden();
+      return c.json(ruleEntity(c, ruleOf(c, project.id, prm.approval_rule_id)));
+    },
+  );
+
   r.post(
     '/projects/:id/approval_rules',
     {

@@ -13,6 +13,7 @@ import {
   projectRules,
   updateApprovalSettings,
 } from './model.js';
+import { createExternalRule, externalRules } from './external.js';
 import { FLAG_NAMES } from './store.js';
 
 const settingsSchema = z.strictObject({
@@ -32,6 +33,11 @@ const ruleSchema = z.strictObject({
   groups: z.array(z.string().min(1)).max(100).optional().describe('full paths of approver groups'),
 });
 
+const externalRuleSchema = z.strictObject({
+  name: z.string().trim().min(1).max(255),
+  external_url: z.string().url().max(2048),
+});
+
 const mrApprovalSchema = z.strictObject({
   iid: z.number().int().min(1),
   approved_by: z.array(z.string().min(1)).min(1).max(100).describe('usernames, in the order they approved'),
@@ -42,6 +48,11 @@ export const approvalFields = {
     .optional()
     .describe('merge request approval settings (paid tiers); unset ones keep the defaults'),
   approval_rules: z.array(ruleSchema).max(100).optional().describe('project approval rules, in order'),
+  external_approval_rules: z
+    .array(externalRuleSchema)
+    .max(100)
+    .optional()
+    .describe('external approval rules (ultimate, behind ff_compliance_approval_gates), in order'),
   merge_request_approvals: z
     .array(mrApprovalSchema)
     .max(10000)
@@ -52,6 +63,7 @@ export const approvalFields = {
 export interface ApprovalEntry {
   approval_settings?: z.output<typeof settingsSchema>;
   approval_rules?: z.output<typeof ruleSchema>[];
+  external_approval_rules?: z.output<typeof externalRuleSchema>[];
   merge_request_approvals?: z.output<typeof mrApprovalSchema>[];
 }
 
@@ -71,6 +83,16 @@ export function approvalProblems(e: ApprovalEntry, at: string, refs: ScenarioRef
       if (!refs.groups.has(g.toLowerCase()))
         problems.push(`${at}.approval_rules[${i}].groups[${j}]: no group "${g}" in this scenario`);
     });
+  });
+  const names = new Set<string>();
+  const urls = new Set<string>();
+  (e.external_approval_rules ?? []).forEach((r, i) => {
+    const at2 = `${at}.external_approval_rules[${i}]`;
+    if (names.has(r.name)) problems.push(`${at2}.name: "${r.name}" is listed twice`);
+    if (urls.has(r.external_url)) problems.push(`${at2}.external_url: "${r.external_url}" is listed twice`);
+    names.add(r.name);
+    urls.add(r.external_url);
+    if (!/^https?:/i.test(r.external_url)) problems.push(`${at2}.external_url: only http and https`);
   });
   (e.merge_request_approvals ?? []).forEach((m, i) => {
     m.approved_by.forEach((u, j) => {
@@ -99,6 +121,17 @@ export function buildApprovals(
         approvals_required: r.approvals_required,
         user_ids: [...new Set((r.users ?? []).map((u) => b.uid(u)))],
         group_ids: [...new Set((r.groups ?? []).flatMap((g) => groupIdByPath(st, g)))],
+        protected_branch_ids: [],
+      },
+      b.now,
+    );
+  for (const r of e.external_approval_rules ?? [])
+    createExternalRule(
+      st,
+      id,
+      {
+        name: r.name,
+        external_url: r.external_url,
         protected_branch_ids: [],
       },
       b.now,
@@ -152,6 +185,16 @@ export function exportApprovals(st: PlatformState, out: ScenarioOut): void {
         ...(groups.length ? { groups } : {}),
       };
     });
+  }
+  const external = new Set(tvalues(st.approvals.external).map((r) => r.project_id));
+  for (const pid of [...external].sort((a, b) => a - b)) {
+    const e = out.project(pid);
+    if (!e) continue;
+    // As with the project rules, protected branches are not part of the format.
+    e.external_approval_rules = externalRules(st, pid).map((r) => ({
+      name: r.name,
+      external_url: r.external_url,
+    }));
   }
   const byMr = new Map<number, number[]>();
   for (const a of tvalues(st.approvals.approvals)) byMr.set(a.merge_request_id, []);

@@ -50,16 +50,34 @@ export interface ApprovalRecord {
   created_at: string;
 }
 
+/**
+ * `ApprovalRules::ExternalApprovalRule` (13.10, ultimate, behind `ff_compliance_approval_gates`): an
+ * outside service's approval, asked at `external_url`. Its protected branches are any project's: the
+ * association's ids are found without a project scope.
+ */
+export interface ExternalRuleRecord {
+  id: number;
+  project_id: number;
+  name: string;
+  external_url: string;
+  protected_branch_ids: number[];
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ApprovalsState {
   /** project id -> settings, only for projects whose settings differ from the defaults */
   settings: Table<ApprovalSettingsRecord>;
   rules: Table<ProjectRuleRecord>;
   approvals: Table<ApprovalRecord>;
+  external: Table<ExternalRuleRecord>;
   idx: {
     /** merge request id -> approval ids */
     approvalsByMr: MultiIndex;
     /** project id -> rule ids */
     rulesByProject: MultiIndex;
+    /** project id -> external rule ids */
+    externalByProject: MultiIndex;
   };
 }
 
@@ -67,7 +85,8 @@ export const emptyApprovals = (): ApprovalsState => ({
   settings: emptyTable(),
   rules: emptyTable(),
   approvals: emptyTable(),
-  idx: { rulesByProject: emptyIndex(), approvalsByMr: emptyIndex() },
+  external: emptyTable(),
+  idx: { rulesByProject: emptyIndex(), approvalsByMr: emptyIndex(), externalByProject: emptyIndex() },
 });
 
 declare module '../../core/state.js' {

@@ -137,6 +137,7 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     const mergedBy = out.username(m.merged_by_id);
     if (mergedBy !== undefined) e.merged_by = mergedBy;
     if (m.merged_at !== null) e.merged_at = m.merged_at;
+    if (m.approvals_before_merge !== null) e.approvals_before_merge = m.approvals_before_merge;
     push(p, 'merge_requests', e);
   }
   for (const s of tvalues(iss.snippets)) {

@@ -132,6 +132,13 @@ export const mergeRequestScenario = z.strictObject({
   changes: z.number().int().min(1).max(100).optional().describe('files changed (changes_count)'),
   merged_by: z.string().optional(),
   merged_at: isoTime.optional(),
+  approvals_before_merge: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe("paid tiers: the merge request's own approvals count (POST .../approvals)"),
 });
 
 export const milestoneScenario = z.strictObject({
@@ -506,6 +513,7 @@ export function buildProjectIssuables(
     rec.updated_at = isoOf(m.updated_at) ?? created;
     rec.time_estimate = m.time_estimate;
     rec.total_time_spent = m.total_time_spent;
+    if (m.approvals_before_merge !== undefined) rec.approvals_before_merge = m.approvals_before_merge;
   }
   for (const s of entry.snippets) {
     const by = author(s.author);

@@ -82,7 +82,8 @@ describe('merge request approvals', () => {
       user_ids: [maint],
     });
     expect((await call(fx, 'POST', `${MR}/approve`, 'root')).status).toBe(401);
-    expect((await call(fx, 'POST', `${MR}/approve`, 'rep')).status).toBe(401);
+    // A reporter may not update the merge request: `authorize! :approve_merge_request` refuses (403).
+    expect((await call(fx, 'POST', `${MR}/approve`, 'rep')).status).toBe(403);
     await call(fx, 'POST', `${APP}/approvals`, 'maint', { merge_requests_author_approval: true });
     await call(fx, 'POST', `${APP}/approval_rules`, 'maint', {
       name: 'Any',
@@ -110,9 +111,74 @@ describe('merge request approvals', () => {
     expect((await body(un)).approved_by).toEqual([]);
   });
 
-  it('GET /projects/:id/merge_requests/:merge_request_iid/approvals: 404 on the free tier', async () => {
+  it('POST /projects/:id/merge_requests/:merge_request_iid/approve: 403 for who may not update the merge request, 401 anonymously', async () => {
+    const fx = await world();
+    const before = fx.state;
+    for (const who of ['rep', 'guest']) {
+      const res = await call(fx, 'POST', `${MR}/approve`, who);
+      expect(res.status).toBe(403);
+      expect(await body(res)).toEqual({ message: '403 Forbidden' });
+    }
+    expect((await call(fx, 'POST', `${MR}/unapprove`, 'rep')).status).toBe(403);
+    expect((await call(fx, 'POST', `${MR}/approve`)).status).toBe(401);
+    expect((await call(fx, 'POST', `${APP}/merge_requests/9/approve`, 'maint')).status).toBe(404);
+    expect(fx.state).toBe(before);
+  });
+
+  it("POST /projects/:id/merge_requests/:merge_request_iid/approvals: sets the merge request's approvals_before_merge (201, the approval state)", async () => {
+    const fx = await world();
+    fx.clock.advance(60_000);
+    const res = await call(fx, 'POST', `${MR}/approvals`, 'dev', { approvals_required: 2 });
+    expect(res.status).toBe(201);
+    const got = await body(res);
+    expect(got).toMatchObject({ iid: 1, approvals_required: 0, approved: true });
+    expect(got.updated_at).toBe(fx.clock.iso());
+    const mr = await body(await call(fx, 'GET', MR, 'dev'));
+    expect(mr.approvals_before_merge).toBe(2);
+    // The same value again changes nothing.
+    fx.clock.advance(60_000);
+    const before = fx.state;
+    const again = await body(await call(fx, 'POST', `${MR}/approvals`, 'dev', { approvals_required: 2 }));
+    expect(again.updated_at).toBe(got.updated_at);
+    expect(fx.state.issuables).toBe(before.issuables);
+    // The count is the merge request's: an export writes it, a load gives it back.
+    const out = exportScenario(fx.state, { now: fx.clock.iso() });
+    const app = out.projects!.find((p) => p.path === 'acme/app')!;
+    expect(app.merge_requests![0]!.approvals_before_merge).toBe(2);
+    const loaded = createFauxlab({ scenario: out, tier: 'premium' });
+    expect((await body(await call(loaded, 'GET', MR, 'dev'))).approvals_before_merge).toBe(2);
+  });
+
+  it("POST /projects/:id/merge_requests/:merge_request_iid/approvals: 400 below the project's count or without approvals_required, 422 when overriding is disabled, 403 for reporters", async () => {
+    const fx = await world();
+    await call(fx, 'POST', `${APP}/approvals`, 'maint', { approvals_before_merge: 2 });
+    const before = fx.state;
+    const low = await call(fx, 'POST', `${MR}/approvals`, 'maint', { approvals_required: 1 });
+    expect(low.status).toBe(400);
+    expect(await body(low)).toEqual({
+      message: {
+        validate_approvals_before_merge: [
+          'Number of approvals must be at least that of approvals on the target project',
+        ],
+      },
+    });
+    const missing = await call(fx, 'POST', `${MR}/approvals`, 'maint', {});
+    expect(missing.status).toBe(400);
+    expect(await body(missing)).toEqual({ error: 'approvals_required is missing' });
+    expect((await call(fx, 'POST', `${MR}/approvals`, 'rep', { approvals_required: 3 })).status).toBe(403);
+    expect(fx.state).toBe(before);
+    await call(fx, 'POST', `${APP}/approvals`, 'maint', {
+      disable_overriding_approvers_per_merge_request: true,
+    });
+    const off = await call(fx, 'POST', `${MR}/approvals`, 'maint', { approvals_required: 3 });
+    expect(off.status).toBe(422);
+    expect(await body(off)).toEqual({ message: 'Overriding approvals is disabled' });
+    expect((await call(fx, 'POST', `${MR}/approvals`, 'maint', { approvals_required: 3 })).status).toBe(422);
+  });
+
+  it('POST /projects/:id/merge_requests/:merge_request_iid/approvals: 404 on the free tier', async () => {
     const fx = await world({ tier: 'free' });
-    expect((await call(fx, 'GET', `${MR}/approvals`, 'maint')).status).toBe(404);
+    expect((await call(fx, 'POST', `${MR}/approvals`, 'maint', { approvals_required: 1 })).status).toBe(404);
   });
 
   it('reset_approvals_on_push: a push to the source branch removes the approvals, unless the project turns it off', async () => {

@@ -75,6 +75,29 @@ describe('project approval rules', () => {
     expect((await call(free, 'GET', RULES, 'maint')).status).toBe(404);
   });
 
+  it("GET /projects/:id/approval_rules/:approval_rule_id: the rule as the list shows it; 404 for another project's or none, 403 for reporters, 404 on the free tier", async () => {
+    const fx = world();
+    await call(fx, 'POST', RULES, 'maint', {
+      name: 'QA',
+      approvals_required: 1,
+      user_ids: [userId(fx, 'dev')],
+    });
+    const res = await call(fx, 'GET', `${RULES}/1`, 'dev');
+    expect(res.status).toBe(200);
+    const [listed] = await body(await call(fx, 'GET', RULES, 'dev'));
+    expect(await body(res)).toEqual(listed);
+    const none = await call(fx, 'GET', `${RULES}/9`, 'dev');
+    expect(none.status).toBe(404);
+    expect(await body(none)).toEqual({ message: '404 Not found' });
+    expect((await call(fx, 'GET', '/api/v4/projects/acme%2Fsite/approval_rules/1', 'owner')).status).toBe(
+      404,
+    );
+    expect((await call(fx, 'GET', `${RULES}/1`, 'rep')).status).toBe(403);
+    expect((await call(fx, 'GET', `${RULES}/1`)).status).toBe(401);
+    const free = world({ tier: 'free' });
+    expect((await call(free, 'GET', `${RULES}/1`, 'maint')).status).toBe(404);
+  });
+
   it('PUT /projects/:id/approval_rules/:approval_rule_id: changes the given fields only', async () => {
     const fx = world();
     await call(fx, 'POST', RULES, 'maint', {
