@@ -17,6 +17,7 @@ import {
   materialize,
   plainHeaders,
   plainResponse,
+  textOf,
   type Made,
 } from '../core/respond.js';
 import type { PlatformState } from '../core/state.js';
@@ -276,9 +277,12 @@ export function dispatcher(parts: DispatchParts): {
         journal.bodyLimit,
       );
     const made = madeOf(answered);
-    if (!journal.recordsBody(res.status) || made) {
-      // The bytes the response was made of, held as they are: the answer stays on the fast path.
-      journal.addPending(pending(made && journal.recordsBody(res.status) ? heldOf(made) : undefined));
+    const text = made ? undefined : textOf(answered);
+    if (!journal.recordsBody(res.status) || made || text !== undefined) {
+      // The bytes (or the text) the response was made of, held as they are: the answer stays on the
+      // fast path.
+      const body = !journal.recordsBody(res.status) ? undefined : made ? heldOf(made) : text || undefined;
+      journal.addPending(pending(body));
       return out;
     }
     // A response built otherwise (its body a stream): read once, held as bytes, sent rebuilt.
@@ -315,7 +319,9 @@ export function dispatcher(parts: DispatchParts): {
   async function held(res: Response): Promise<{ response: Response; body?: HeldBody }> {
     if (!journal.recordsBody(res.status)) return { response: res };
     const made = madeOf(res);
-    return made ? { response: res, body: heldOf(made) } : captureResponse(res);
+    if (made) return { response: res, body: heldOf(made) };
+    const text = textOf(res);
+    return text !== undefined ? { response: res, body: text || undefined } : captureResponse(res);
   }
 
   /** Completes a journal entry with the response; returns the response to send. */
