@@ -10,7 +10,8 @@
  * FAUXLAB_BENCH_PROJECTS (default 100000), FAUXLAB_BENCH_ONLY=projects (only the projects phases), mixed (only bench/mixed.ts), git (only bench/git.ts),
  * table (only the performance issue's table, bench/table.ts) or
  * budgets (only the time budgets, bench/budgets.ts) or repository (only bench/repository.ts),
- * FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal), FAUXLAB_BENCH_ROUNDS
+ * journal (only the default configuration beside the journal off, bench/run-journal.ts, which every run
+ * begins with), FAUXLAB_BENCH_JOURNAL=off (the projects world without the request journal), FAUXLAB_BENCH_ROUNDS
  * (the projects phases measure each target of a set in this many alternating slices, default 5).
  */
 import { existsSync } from 'node:fs';
@@ -458,6 +459,10 @@ async function main(): Promise<void> {
     `fauxlab bench: ${fmt(WORLD_USERS)} users, ${CONNECTIONS} connections, ${PHASE_SECONDS} s per load phase, 127.0.0.1`,
   );
   if (process.env.FAUXLAB_BENCH_ONLY === 'budgets') return printBudgets();
+  // The default configuration first, beside the journal off and the bare baselines (bench/run-journal.ts).
+  const defaults = await (await import('./run-journal.js')).runJournal();
+  console.log(defaults.lines.join('\n'));
+  if (process.env.FAUXLAB_BENCH_ONLY === 'journal') return;
   if (process.env.FAUXLAB_BENCH_ONLY === 'mixed') return (await import('./mixed.js')).runMixed();
   if (process.env.FAUXLAB_BENCH_ONLY === 'table') return void (await import('./table.js')).runTable();
   if (process.env.FAUXLAB_BENCH_ONLY === 'repository')

@@ -210,6 +210,28 @@ export function plainResponse(
   return res;
 }
 
+/** The text a response built elsewhere (an error's `c.json`) was made from, kept on the response. */
+const TEXT = Symbol('fauxlab.text');
+
+/**
+ * `c.json(value, status)` that remembers its text on the response (`textOf`), so that what reads the body
+ * back (the request journal) takes the string rather than reading the response's stream. The same
+ * response as `c.json` (Hono's `json` is `body(JSON.stringify(value), status, { 'Content-Type': ... })`).
+ */
+export function jsonWithText(
+  c: { body(data: string, status: number, headers: Record<string, string>): Response },
+  value: unknown,
+  status: number,
+): Response {
+  const text = JSON.stringify(value);
+  const res = c.body(text, status, { 'Content-Type': 'application/json' });
+  (res as Response & { [TEXT]?: string })[TEXT] = text;
+  return res;
+}
+
+/** The text `jsonWithText` made a response from. */
+export const textOf = (res: Response): string | undefined => (res as Response & { [TEXT]?: string })[TEXT];
+
 /** What a response was built from, when `jsonResponse`, `plainResponse` or `jsonChunks` made it. */
 export const madeOf = (res: Response): Made | undefined => (res as Marked)[MADE];
 

@@ -11,26 +11,46 @@ import { ApiError } from '../core/errors.js';
 import type { Fx } from '../core/context.js';
 import { knownBody, knownText } from '../core/fetch.js';
 import type { Kept, ResponseMemo } from '../core/memo.js';
-import { chunkResponse, madeOf, materialize, plainHeaders, plainResponse } from '../core/respond.js';
+import {
+  chunkResponse,
+  madeOf,
+  materialize,
+  plainHeaders,
+  plainResponse,
+  textOf,
+  type Made,
+} from '../core/respond.js';
 import type { PlatformState } from '../core/state.js';
 import type { Store } from '../core/store.js';
 import { iget, tget } from '../core/table.js';
 import { settleJobs } from '../core/jobs.js';
 import {
   captureResponse,
+  HeldResponse,
+  holdBody,
   journalBodyKept,
   journalHeaders,
   PendingEntry,
+  type HeldBody,
   type Journal,
   type JournalEntry,
 } from '../testing/journal.js';
 import type { Faults } from '../testing/faults.js';
-import { ALREADY_SENT, deliver, rawHeadersOf } from './deliver.js';
+import { deliver, rawHeadersOf } from './deliver.js';
 import type { PendingRequest, Probe, RequestEnv } from './env.js';
 import type { Binding } from './instance.js';
 import { withSecurityHeaders } from './security.js';
 import { NO_MATCH, type RouteTable } from './table.js';
 import { throttlesOn } from './throttle.js';
+
+/**
+ * What the journal holds of a made response's body: the same string or bytes (see `holdBody`). A string
+ * body without a type is sent as `text/plain;charset=UTF-8`, as `Response` names it.
+ */
+function heldOf(made: Made): HeldBody | undefined {
+  const type = made.headers['content-type'] ?? (typeof made.body === 'string' ? 'text/plain' : '');
+  return holdBody(made.body, made.size, type);
+}
 
 /** Whether a URL's raw path is under `/api/v4/` (the routes the lean path may answer). */
 function isApiUrl(url: string): boolean {
@@ -119,7 +139,8 @@ export function dispatcher(parts: DispatchParts): {
     if (memo) {
       key = memo.key(request, raw);
       const kept = memo.get(key, root, nowMs);
-      if (kept && !journal.recordsBody(kept.status)) return replay(kept, request, env, t0, at);
+      // Replayed with the journal on too: the entry holds the kept bytes themselves.
+      if (kept) return replay(kept, request, env, t0, at);
     }
     const probe: Probe = {};
     const reads = clock.reads;
@@ -207,6 +228,9 @@ export function dispatcher(parts: DispatchParts): {
           kept.user,
           kept.sudoFrom,
           kept.explain,
+          journal.recordsBody(kept.status) ? heldOf(kept) : undefined,
+          undefined,
+          journal.bodyLimit,
         ),
       );
     return out;
@@ -235,7 +259,7 @@ export function dispatcher(parts: DispatchParts): {
     const viewer = probe.viewer;
     const answered = res;
     const headers = raw ?? request.headers;
-    const pending = (body?: string, truncated?: boolean) =>
+    const pending = (body?: HeldBody) =>
       new PendingEntry(
         at,
         request.method,
@@ -249,23 +273,27 @@ export function dispatcher(parts: DispatchParts): {
         viewer?.sudoFrom?.username,
         err?.explain,
         body,
-        truncated,
         requestBody,
+        journal.bodyLimit,
       );
-    if (!journal.recordsBody(res.status)) {
-      journal.addPending(pending());
+    const made = madeOf(answered);
+    const text = made ? undefined : textOf(answered);
+    if (!journal.recordsBody(res.status) || made || text !== undefined) {
+      // The bytes (or the text) the response was made of, held as they are: the answer stays on the
+      // fast path.
+      const body = !journal.recordsBody(res.status) ? undefined : made ? heldOf(made) : text || undefined;
+      journal.addPending(pending(body));
       return out;
     }
-    // Written already: the journal reads a joined copy, and the server is told it was sent.
-    const sent = out === ALREADY_SENT;
-    return captureResponse(sent ? materialize(answered) : out, journal.bodyLimit).then(
+    // A response built otherwise (its body a stream): read once, held as bytes, sent rebuilt.
+    return captureResponse(out).then(
       (captured) => {
-        journal.addPending(pending(captured.body, captured.truncated));
-        return sent ? out : captured.response;
+        journal.addPending(pending(captured.body));
+        return captured.response;
       },
       (e: unknown) => {
         logger('fauxlab: could not record a response in the journal', e);
-        return sent ? out : materialize(answered);
+        return out;
       },
     );
   }
@@ -287,23 +315,22 @@ export function dispatcher(parts: DispatchParts): {
     return Response.error();
   }
 
+  /** The response body the journal holds: the made bytes, else read once (a stream) and rebuilt. */
+  async function held(res: Response): Promise<{ response: Response; body?: HeldBody }> {
+    if (!journal.recordsBody(res.status)) return { response: res };
+    const made = madeOf(res);
+    if (made) return { response: res, body: heldOf(made) };
+    const text = textOf(res);
+    return text !== undefined ? { response: res, body: text || undefined } : captureResponse(res);
+  }
+
   /** Completes a journal entry with the response; returns the response to send. */
   async function record(entry: Omit<JournalEntry, 'id'>, res: Response): Promise<Response> {
     try {
-      const captured = journal.recordsBody(res.status)
-        ? await captureResponse(res, journal.bodyLimit)
-        : { response: res, body: undefined, truncated: false };
-      const truncated = [
-        ...(entry.truncated ?? []),
-        ...(captured.truncated ? ['responseBody' as const] : []),
-      ];
-      journal.add({
-        ...entry,
-        status: res.status,
-        responseHeaders: journalHeaders(res.headers),
-        ...(captured.body !== undefined && { responseBody: captured.body }),
-        ...(truncated.length > 0 && { truncated }),
-      });
+      const captured = await held(res);
+      const base = { ...entry, status: res.status, responseHeaders: journalHeaders(res.headers) };
+      if (captured.body === undefined) journal.add(base);
+      else journal.addPending(new HeldResponse(base, res.headers, captured.body, journal.bodyLimit));
       return captured.response;
     } catch (e) {
       logger('fauxlab: could not record a response in the journal', e);
@@ -314,9 +341,7 @@ export function dispatcher(parts: DispatchParts): {
   /** `record` of a request kept for a pending entry (`PendingRequest`). */
   async function recordPending(p: PendingRequest, res: Response): Promise<Response> {
     try {
-      const captured = journal.recordsBody(res.status)
-        ? await captureResponse(res, journal.bodyLimit)
-        : { response: res, body: undefined, truncated: false };
+      const captured = await held(res);
       const plain = plainHeaders(res);
       // The plain headers only where they are all the response has (a string body names its type);
       // anything else is copied, as the caller may change the response's headers afterwards.
@@ -338,8 +363,8 @@ export function dispatcher(parts: DispatchParts): {
           p.sudoFrom,
           p.explain,
           captured.body,
-          captured.truncated,
           p.body,
+          journal.bodyLimit,
         ),
       );
       return captured.response;

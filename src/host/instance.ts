@@ -66,8 +66,8 @@ export interface FauxlabOptions {
   /** Log crashes (500s) to this function; default console.error. */
   logger?: (message: string, error: unknown) => void;
   /**
-   * The request journal: entries kept (default 1,000), or `{ size, bodyLimit, responseBodies }`; `false` or 0 turns
-   * it off.
+   * The request journal: entries kept (default 1,000), or `{ size, bodyLimit, responseBodies, bodyBytes }`;
+   * `false` or 0 turns it off.
    */
   journal?: number | false | JournalOptions;
   /**

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import type { Env } from '../core/context.js';
 import { ApiError, grapeError, internalError, noRoute } from '../core/errors.js';
 import type { JobRunner } from '../core/jobs.js';
+import { jsonWithText } from '../core/respond.js';
 import { inSpan } from '../core/versions.js';
 import { patternMatcher, ApiRouter, ShapedRouter, tierHas, type RouteInfo } from '../core/router.js';
 import { controlPlane } from '../admin/control.js';
@@ -127,11 +128,12 @@ export function buildTable(extra?: (router: ApiRouter) => void): RouteTable {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
       if (b.explain && err.explain !== undefined) c.header('X-Fauxlab-Explain', headerSafe(err.explain));
       if (err.status === 304) return c.body(null, 304);
-      return c.json(err.body, err.status as 400);
+      // Its text kept on the response: the journal holds it instead of reading the body back.
+      return jsonWithText(c, err.body, err.status);
     }
     b.logger(`fauxlab: ${c.req.method} ${c.req.path} crashed`, err);
     const e = internalError();
-    return c.json(e.body, 500);
+    return jsonWithText(c, e.body, 500);
   };
   app.onError(onError);
 

@@ -42,13 +42,24 @@ interface Throttle {
 
 const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
-/** Whether any throttle is on: the fast paths of the instance's fetch skip the count when none is. */
+/**
+ * Whether any throttle is on: the fast paths of the instance's fetch skip the count when none is. Asked
+ * on every request; the settings record is immutable (a write makes a new one), so the answer is kept
+ * per record rather than two settings read and normalised each time.
+ */
 export function throttlesOn(st: PlatformState): boolean {
-  return (
+  const settings = st.settings as object;
+  const known = throttleStates.get(settings);
+  if (known !== undefined) return known;
+  const on =
     setting(st, 'throttle_authenticated_api_enabled') === true ||
-    setting(st, 'throttle_unauthenticated_enabled') === true
-  );
+    setting(st, 'throttle_unauthenticated_enabled') === true;
+  throttleStates.set(settings, on);
+  return on;
 }
+
+/** `throttlesOn` by settings record: a pure function's answers, weakly held, the same for any instance. */
+const throttleStates = new WeakMap<object, boolean>();
 
 /** The throttle a request meets, or undefined. */
 function throttleFor(fx: Fx, request: Request, path: string, ip: string): Throttle | undefined {
