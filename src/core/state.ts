@@ -207,6 +207,8 @@ export interface VariableRecord {
   protected: boolean;
   masked: boolean;
   environment_scope: string;
+  /** Not expanded (`raw`, 15.7 on); absent: false. */
+  raw?: boolean;
 }
 
 export type PipelineStatus =

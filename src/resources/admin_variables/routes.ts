@@ -10,10 +10,12 @@ import { checkUnmodifiedSince } from '../../core/conditional.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { conflict, forbidden, notFound, validationError } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
-import { p, type ParamValue } from '../../core/params.js';
+import { p, type ParamValue, type Shape } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import { tget, tvalues } from '../../core/table.js';
+import { has } from '../../core/versions.js';
 import type { VariableInput } from '../ci/model.js';
+import { VARIABLE_RAW, VARIABLE_RAW_PARAM } from '../ci/versions.js';
 import { canAdminGroup, findGroupRecord } from '../groups/access.js';
 import type { Group } from '../groups/model.js';
 import {
@@ -33,18 +35,28 @@ import type { GroupVariableRecord, InstanceVariableRecord } from './store.js';
 
 const VARIABLE_TYPES = ['env_var', 'file'] as const;
 
-/** `Entities::Ci::Variable` of an instance variable. */
-export const instanceVariableEntity = (v: InstanceVariableRecord) => ({
+/** `Entities::Ci::Variable` of an instance variable; `raw` after `masked` from 15.7 (VARIABLE_RAW). */
+export const instanceVariableEntity = (c: Ctx, v: InstanceVariableRecord) => ({
   variable_type: v.variable_type,
   key: v.key,
   value: v.value,
   protected: v.protected,
   masked: v.masked,
+  ...(has(c, VARIABLE_RAW) ? { raw: v.raw ?? false } : {}),
 });
 
 function groupVariableEntity(c: Ctx, v: GroupVariableRecord) {
-  const base = instanceVariableEntity(v);
+  const base = instanceVariableEntity(c, v);
   return c.get('fx').tier() === 'free' ? base : { ...base, environment_scope: v.environment_scope };
+}
+
+const rawShape = { raw: p.str() };
+
+/** The params of create or update with `raw` from 15.7 (VARIABLE_RAW_PARAM); unknown, so ignored, before. */
+function parseWithRaw<S extends Shape>(c: Ctx, shape: S) {
+  const prm = parse(c, shape);
+  const raw = has(c, VARIABLE_RAW_PARAM) ? railsBool(parse(c, rawShape).raw) : undefined;
+  return { prm, raw: raw === undefined ? {} : { raw } };
 }
 
 const fields = {
@@ -74,14 +86,15 @@ function instanceRoutes(r: ApiRouter): void {
 
   r.get(base, { auth: 'admin' }, (c) => {
     parse(c, paginationParams);
-    return paginate(c, tvalues(state(c).ciVariables.instance), instanceVariableEntity);
+    return paginate(c, tvalues(state(c).ciVariables.instance), (v) => instanceVariableEntity(c, v));
   });
 
-  r.get(`${base}/:key`, { auth: 'admin' }, (c) => c.json(instanceVariableEntity(findInstanceVariable(c))));
+  r.get(`${base}/:key`, { auth: 'admin' }, (c) => c.json(instanceVariableEntity(c, findInstanceVariable(c))));
 
   r.post(base, { auth: 'admin' }, (c) => {
-    const prm = parse(c, createShape);
+    const { prm, raw } = parseWithRaw(c, createShape);
     const input: InstanceVariableInput = {
+      ...raw,
       key: prm.key,
       value: prm.value,
       variable_type: prm.variable_type ?? 'env_var',
@@ -90,14 +103,16 @@ function instanceRoutes(r: ApiRouter): void {
     };
     saveOrFail(instanceVariableErrors(state(c), input));
     const id = write(c, (d) => createInstanceVariable(d, input));
-    return c.json(instanceVariableEntity(tget(state(c).ciVariables.instance, id)!), 201);
+    return c.json(instanceVariableEntity(c, tget(state(c).ciVariables.instance, id)!), 201);
   });
 
   r.put(`${base}/:key`, { auth: 'admin' }, (c) => {
-    const prm = parse(c, updateShape);
+    const { prm, raw } = parseWithRaw(c, updateShape);
     const v = findInstanceVariable(c);
     // The key in the path names the variable; a key in the body is ignored (`.except(:key)`).
     const next: InstanceVariableInput = {
+      ...(v.raw === undefined ? {} : { raw: v.raw }),
+      ...raw,
       key: v.key,
       value: prm.value ?? v.value,
       variable_type: prm.variable_type ?? v.variable_type,
@@ -106,7 +121,7 @@ function instanceRoutes(r: ApiRouter): void {
     };
     saveOrFail(instanceVariableErrors(state(c), next, v.id));
     write(c, (d) => updateInstanceVariable(d, v.id, next));
-    return c.json(instanceVariableEntity(tget(state(c).ciVariables.instance, v.id)!));
+    return c.json(instanceVariableEntity(c, tget(state(c).ciVariables.instance, v.id)!));
   });
 
   r.delete(`${base}/:key`, { auth: 'admin' }, (c) => {
@@ -167,8 +182,9 @@ function groupRoutes(r: ApiRouter): void {
 
   r.post(base, { auth: 'required' }, (c) => {
     const g = adminGroup(c);
-    const prm = parse(c, { ...createShape, environment_scope: p.str() });
+    const { prm, raw } = parseWithRaw(c, { ...createShape, environment_scope: p.str() });
     const input: VariableInput = {
+      ...raw,
       key: prm.key,
       value: prm.value,
       variable_type: prm.variable_type ?? 'env_var',
@@ -184,11 +200,12 @@ function groupRoutes(r: ApiRouter): void {
 
   r.put(`${base}/:key`, { auth: 'required' }, (c) => {
     const g = adminGroup(c);
-    const prm = parse(c, { ...updateShape, environment_scope: p.str() });
+    const { prm, raw } = parseWithRaw(c, { ...updateShape, environment_scope: p.str() });
     // `find_by!(key:)`: the first variable of the key.
     const v = groupVariables(state(c), g.id).find((x) => x.key === c.req.param('key'));
     if (!v) throw notFound('GroupVariable', 'no group variable with this key');
     const next: VariableInput = {
+      ...raw,
       key: v.key,
       value: prm.value ?? v.value,
       variable_type: prm.variable_type ?? v.variable_type,

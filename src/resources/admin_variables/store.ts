@@ -8,6 +8,8 @@ export interface InstanceVariableRecord {
   variable_type: 'env_var' | 'file';
   protected: boolean;
   masked: boolean;
+  /** Not expanded (`raw`, 15.7 on); absent: false. */
+  raw?: boolean;
 }
 
 export interface GroupVariableRecord {
@@ -18,6 +20,8 @@ export interface GroupVariableRecord {
   variable_type: 'env_var' | 'file';
   protected: boolean;
   masked: boolean;
+  /** Not expanded (`raw`, 15.7 on); absent: false. */
+  raw?: boolean;
   /** `*` unless set on a paid tier. */
   environment_scope: string;
   created_at: string;

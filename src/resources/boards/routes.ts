@@ -13,6 +13,7 @@ import { p } from '../../core/params.js';
 import type { ApiRouter } from '../../core/router.js';
 import type { PlatformState } from '../../core/state.js';
 import { mget, tget } from '../../core/table.js';
+import { has } from '../../core/versions.js';
 import { issuableRenderer } from '../issuables/entities.js';
 import type { LabelRecord } from '../issuables/store.js';
 import { featureAvailable } from '../projects/access.js';
@@ -30,6 +31,7 @@ import {
   type BoardFields,
   type Parent,
 } from './model.js';
+import { DELETE_LAST_BOARD } from './versions.js';
 import type { BoardRecord, ListRecord } from './store.js';
 
 /** The board parent of a request and what the viewer may do there. */
@@ -379,8 +381,10 @@ function paidBoardRoutes(r: ApiRouter, base: string, scope: (c: Ctx) => Scope): 
     if (!s.admin) throw forbidden();
     const b = boardOf(c, s, prm.board_id);
     checkUnmodifiedSince(c, b.updated_at);
-    // `Boards::DestroyService` keeps a parent's last board; the API answers 204 all the same.
-    if (parentBoards(state(c), s.parent).length > 1) write(c, (d) => deleteBoard(d, b.id));
+    // `Boards::DestroyService` keeps a parent's last board until 15.4 (DELETE_LAST_BOARD); the API
+    // answers 204 all the same.
+    if (has(c, DELETE_LAST_BOARD) || parentBoards(state(c), s.parent).length > 1)
+      write(c, (d) => deleteBoard(d, b.id));
     return c.body(null, 204);
   });
 }

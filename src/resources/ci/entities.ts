@@ -11,46 +11,70 @@ import type {
   VariableRecord,
 } from '../../core/state.js';
 import { tget } from '../../core/table.js';
+import { has } from '../../core/versions.js';
 import { userRenderer } from '../users/entities.js';
 import { livePipeline, type LivePipeline } from './model.js';
+import { PROJECT_VARIABLE_ENTITY, VARIABLE_RAW } from './versions.js';
 
 type Json = Record<string, unknown>;
 
-/** `GET /projects/:id/variables` items. */
-export const variableListItem = (v: VariableRecord): Json => ({
-  key: v.key,
+/**
+ * `Entities::Ci::Variable` of a project variable (from 14.0, PROJECT_VARIABLE_ENTITY): every route
+ * shows the whole entity in its order; `raw` after `masked` from 15.7 (VARIABLE_RAW).
+ */
+const variableEntity = (c: Ctx, v: VariableRecord): Json => ({
   variable_type: v.variable_type,
+  key: v.key,
   value: v.value,
+  protected: v.protected,
+  masked: v.masked,
+  ...(has(c, VARIABLE_RAW) ? { raw: v.raw ?? false } : {}),
+  environment_scope: v.environment_scope,
 });
+
+/** `GET /projects/:id/variables` items. */
+export const variableListItem = (c: Ctx, v: VariableRecord): Json =>
+  has(c, PROJECT_VARIABLE_ENTITY)
+    ? variableEntity(c, v)
+    : { key: v.key, variable_type: v.variable_type, value: v.value };
 
 /** `GET /projects/:id/variables/:key`. */
-export const variableShow = (v: VariableRecord): Json => ({
-  key: v.key,
-  variable_type: v.variable_type,
-  value: v.value,
-  protected: v.protected,
-  masked: v.masked,
-});
+export const variableShow = (c: Ctx, v: VariableRecord): Json =>
+  has(c, PROJECT_VARIABLE_ENTITY)
+    ? variableEntity(c, v)
+    : {
+        key: v.key,
+        variable_type: v.variable_type,
+        value: v.value,
+        protected: v.protected,
+        masked: v.masked,
+      };
 
 /** `POST /projects/:id/variables`. */
-export const variableCreated = (v: VariableRecord): Json => ({
-  key: v.key,
-  value: v.value,
-  protected: v.protected,
-  variable_type: v.variable_type,
-  masked: v.masked,
-  environment_scope: v.environment_scope,
-});
+export const variableCreated = (c: Ctx, v: VariableRecord): Json =>
+  has(c, PROJECT_VARIABLE_ENTITY)
+    ? variableEntity(c, v)
+    : {
+        key: v.key,
+        value: v.value,
+        protected: v.protected,
+        variable_type: v.variable_type,
+        masked: v.masked,
+        environment_scope: v.environment_scope,
+      };
 
 /** `PUT /projects/:id/variables/:key`. */
-export const variableUpdated = (v: VariableRecord): Json => ({
-  key: v.key,
-  value: v.value,
-  variable_type: v.variable_type,
-  protected: v.protected,
-  masked: v.masked,
-  environment_scope: v.environment_scope,
-});
+export const variableUpdated = (c: Ctx, v: VariableRecord): Json =>
+  has(c, PROJECT_VARIABLE_ENTITY)
+    ? variableEntity(c, v)
+    : {
+        key: v.key,
+        value: v.value,
+        variable_type: v.variable_type,
+        protected: v.protected,
+        masked: v.masked,
+        environment_scope: v.environment_scope,
+      };
 
 interface StatusLook {
   icon: string;

@@ -15,6 +15,7 @@ import { p, type ParamValue } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import type { ProjectRecord, VariableRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
+import { has } from '../../core/versions.js';
 import { authorizeCi } from './access.js';
 import { variableCreated, variableListItem, variableShow, variableUpdated } from './entities.js';
 import {
@@ -24,6 +25,7 @@ import {
   variableErrors,
   type VariableInput,
 } from './model.js';
+import { VARIABLE_RAW_PARAM } from './versions.js';
 
 export const FILTER_FLAG = 'ci_variables_api_filter_environment_scope';
 
@@ -47,6 +49,14 @@ const updateShape = {
   environment_scope: p.str(),
   filter: p.hash(),
 };
+
+/** With `raw` from 15.7 (VARIABLE_RAW_PARAM). */
+const createRawShape = { ...createShape, raw: p.bool() };
+const updateRawShape = { ...updateShape, raw: p.bool() };
+
+/** The `raw` given (only the 15.7 shapes have it). */
+const rawOf = (prm: object): { raw?: boolean } =>
+  'raw' in prm && typeof prm.raw === 'boolean' ? { raw: prm.raw } : {};
 
 /** GET and DELETE of one variable. */
 const keyShape = { key: p.str().required(), filter: p.hash() };
@@ -93,18 +103,18 @@ export function variableRoutes(r: ApiRouter): void {
   r.get('/projects/:id/variables', { auth: 'required' }, (c) => {
     const proj = adminProject(c);
     parse(c, paginationParams);
-    return paginate(c, projectVariables(state(c), proj.id), variableListItem);
+    return paginate(c, projectVariables(state(c), proj.id), (v) => variableListItem(c, v));
   });
 
   r.get('/projects/:id/variables/:key', { auth: 'required' }, (c) => {
     const proj = adminProject(c);
     const prm = parse(c, keyShape);
-    return c.json(variableShow(findVariable(c, proj, prm.key, prm.filter)));
+    return c.json(variableShow(c, findVariable(c, proj, prm.key, prm.filter)));
   });
 
   r.post('/projects/:id/variables', { auth: 'required' }, (c) => {
     const proj = adminProject(c);
-    const prm = parse(c, createShape);
+    const prm = parse(c, has(c, VARIABLE_RAW_PARAM) ? createRawShape : createShape);
     const input: VariableInput = {
       key: prm.key.trim(),
       value: prm.value,
@@ -112,15 +122,16 @@ export function variableRoutes(r: ApiRouter): void {
       protected: prm.protected ?? false,
       masked: prm.masked ?? false,
       environment_scope: prm.environment_scope ?? '*',
+      ...rawOf(prm),
     };
     saveOrFail(variableErrors(input, projectVariables(state(c), proj.id)));
     const id = write(c, (d) => createVariable(d, proj.id, input));
-    return c.json(variableCreated(tget(state(c).variables, id)!), 201);
+    return c.json(variableCreated(c, tget(state(c).variables, id)!), 201);
   });
 
   r.put('/projects/:id/variables/:key', { auth: 'required' }, (c) => {
     const proj = adminProject(c);
-    const prm = parse(c, updateShape);
+    const prm = parse(c, has(c, VARIABLE_RAW_PARAM) ? updateRawShape : updateShape);
     const v = findVariable(c, proj, c.req.param('key') ?? '', prm.filter);
     const next: VariableRecord = {
       ...v,
@@ -129,12 +140,13 @@ export function variableRoutes(r: ApiRouter): void {
       protected: prm.protected ?? v.protected,
       masked: prm.masked ?? v.masked,
       environment_scope: prm.environment_scope ?? v.environment_scope,
+      ...rawOf(prm),
     };
     saveOrFail(variableErrors(next, projectVariables(state(c), proj.id), v.id));
     write(c, (d) => {
       Object.assign(tget(d.variables, v.id)!, next);
     });
-    return c.json(variableUpdated(tget(state(c).variables, v.id)!));
+    return c.json(variableUpdated(c, tget(state(c).variables, v.id)!));
   });
 
   r.delete('/projects/:id/variables/:key', { auth: 'required' }, (c) => {

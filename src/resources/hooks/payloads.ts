@@ -7,8 +7,11 @@
 import { VISIBILITY_LEVEL } from '../../core/access.js';
 import type { PipelineRecord, PlatformState, ProjectRecord, UserRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
+import { inSpan } from '../../core/versions.js';
 import type { PushedCommits } from '../integrations/kinds.js';
 import type { IssueRecord, MergeRequestRecord, NoteRecord } from '../issuables/store.js';
+import { isWip } from '../issuables/text.js';
+import { WIP_TITLE_PREFIX } from '../issuables/versions.js';
 import { peel } from '../repository/refs.js';
 import { objectsOf } from '../repository/store.js';
 import { diffTrees } from '../repository/tree.js';
@@ -213,7 +216,10 @@ export function mergeRequestAttrs(
           author: userName(st, mr.author_id),
         }
       : null,
-    work_in_progress: /^\s*(\[draft\]|\(draft\)|draft:|draft\s|\[wip\]|wip:|wip\s)/i.test(mr.title),
+    // From 14.8 the title's draft prefixes are `MergeRequest#draft?`'s (WIP_TITLE_PREFIX).
+    work_in_progress: inSpan(st.version, WIP_TITLE_PREFIX)
+      ? /^\s*(\[draft\]|\(draft\)|draft:|draft\s|\[wip\]|wip:|wip\s)/i.test(mr.title)
+      : isWip(mr.title, st.version),
     total_time_spent: mr.total_time_spent,
     human_total_time_spent: humanTime(mr.total_time_spent),
     human_time_estimate: humanTime(mr.time_estimate),

@@ -223,7 +223,7 @@ export function matches(ctx: FindContext, kind: Kind, f: Filters, r: Rec): boole
     if (f.sourceBranch !== undefined && m.source_branch !== f.sourceBranch) return false;
     if (f.targetBranch !== undefined && m.target_branch !== f.targetBranch) return false;
     if (f.sourceProjectId !== undefined && m.source_project_id !== f.sourceProjectId) return false;
-    if (f.wip !== undefined && isWip(m.title) !== (f.wip === 'yes')) return false;
+    if (f.wip !== undefined && isWip(m.title, ctx.st.version) !== (f.wip === 'yes')) return false;
   }
   if (!matchesNegatable(ctx, kind, f, r, false)) return false;
   if (hasAny(f.not) && !matchesNegatable(ctx, kind, f.not, r, true)) return false;

@@ -17,7 +17,7 @@ import { IssueRenderer } from './issue-entity.js';
 import { effectiveMergeStatus } from './model.js';
 import { detailedMergeStatus, discussionsResolved } from './merge-status.js';
 import { MR_DETAILED_MERGE_STATUS, MR_DRAFT, MR_MERGE_USER } from './versions.js';
-import { has } from '../../core/versions.js';
+import { has, type Minor } from '../../core/versions.js';
 import { commitsBetween, headsOf } from './model/git.js';
 import type { From, Json } from './render-base.js';
 import type { MergeRequestRecord } from './store.js';
@@ -38,6 +38,7 @@ export class MergeRequestRenderer extends IssueRenderer {
   readonly #draft: boolean;
   readonly #mergeUser: boolean;
   readonly #detailedStatus: boolean;
+  readonly #minor: Minor;
 
   constructor(c: Ctx, from: From = null) {
     super(c, from);
@@ -45,6 +46,7 @@ export class MergeRequestRenderer extends IssueRenderer {
     this.#draft = has(c, MR_DRAFT);
     this.#mergeUser = has(c, MR_MERGE_USER);
     this.#detailedStatus = has(c, MR_DETAILED_MERGE_STATUS);
+    this.#minor = c.get('fx').gitlab();
   }
 
   /** `mergeRequestSimple` as bytes: it reads the record, its project and the base URL. */
@@ -149,8 +151,8 @@ export class MergeRequestRenderer extends IssueRenderer {
       source_project_id: mr.source_project_id,
       target_project_id: mr.project_id,
       labels: this.labels(mr.label_ids),
-      ...(this.#draft && { draft: isWip(mr.title) }),
-      work_in_progress: isWip(mr.title),
+      ...(this.#draft && { draft: isWip(mr.title, this.#minor) }),
+      work_in_progress: isWip(mr.title, this.#minor),
       milestone:
         mr.milestone_id === null ? null : this.milestone(tget(this.st.issuables.milestones, mr.milestone_id)),
       merge_when_pipeline_succeeds: mr.merge_when_pipeline_succeeds,

@@ -62,7 +62,7 @@ export function detailedMergeStatus(
   if (status === 'unchecked')
     return mr.state === 'opened' && mr.merge_check_due_at !== null ? 'checking' : 'unchecked';
   if (mr.state !== 'opened') return 'not_open';
-  if (isWip(mr.title)) return 'draft_status';
+  if (isWip(mr.title, st.version)) return 'draft_status';
   // `broken?`: no commits, a branch missing, or conflicts.
   const diff = tget(st.issuables.diffs, mr.diff_id);
   if (

@@ -388,7 +388,7 @@ function mergeRoute(c: Ctx): Response {
   const hp = headPipeline(st, mr);
   const nowMs = c.get('fx').clock.ms();
   const green = hp !== undefined && livePipeline(hp, nowMs).status === 'success';
-  const stateOk = mr.state === 'opened' && !isWip(mr.title) && heads !== undefined;
+  const stateOk = mr.state === 'opened' && !isWip(mr.title, st.version) && heads !== undefined;
   const ciOk = !project.only_allow_merge_if_pipeline_succeeds || green;
   // `automatically_mergeable?` and `immediately_mergeable?` of the merge endpoint.
   const automatically =

@@ -3,7 +3,9 @@
  * `@mentions`, award-emoji-only comments, and the inline diff markers of title-change system notes.
  */
 import { createHash } from 'node:crypto';
+import { inSpan, type Minor } from '../../core/versions.js';
 import { platformEmojiName } from './emoji-names.js';
+import { WIP_TITLE_PREFIX } from './versions.js';
 
 export interface TaskCompletion {
   count: number;
@@ -111,10 +113,15 @@ export function markedChange(before: string, after: string): [string, string] {
   return [mark(before, '{-', '-}'), mark(after, '{+', '+}')];
 }
 
-/** Draft / WIP title prefixes of 13.x. */
+/** Draft / WIP title prefixes of 13.x (`MergeRequest::WIP_REGEX`), until 14.8 (WIP_TITLE_PREFIX). */
 const WIP = /^\s*(?:\[wip\]\s*|wip:\s*|wip\s+|\[draft\]\s*|\(draft\)\s*|draft:\s*|draft\s+-\s*|draft\s+)/i;
 
-export const isWip = (title: string) => WIP.test(title);
+/** `MergeRequest::DRAFT_REGEX` from 14.8 (`Gitlab::Regex.merge_request_draft`). */
+const DRAFT = /^\s*(?:\[draft\]|\(draft\)|draft:)/i;
+
+/** `MergeRequest#draft?` of the title at the instance's release. */
+export const isWip = (title: string, minor: Minor) =>
+  (inSpan(minor, WIP_TITLE_PREFIX) ? WIP : DRAFT).test(title);
 
 /** A deterministic 40-hex-digit sha from any seed text. */
 export const sha = (seed: string) => createHash('sha1').update(seed).digest('hex');

@@ -39,3 +39,19 @@ export const MR_DETAILED_MERGE_STATUS = versioned({
   source:
     'doc/api/merge_requests.md (15.6: `merge_status` deprecated, `detailed_merge_status` added; gitlab!101724); app/services/merge_requests/mergeability/detailed_merge_status_service.rb',
 });
+
+/**
+ * `MergeRequest#draft?` read `WIP_REGEX` (`Gitlab::Regex.merge_request_wip` with
+ * `merge_request_draft`): `[WIP]`, `WIP:`, `[Draft]`, `(Draft)`, `Draft:`, `Draft - ` opening a title
+ * made it a draft; 14.8 removed all support for WIP, leaving `DRAFT_REGEX` (`[Draft]`, `(Draft)`,
+ * `Draft:`). The title decides `draft` / `work_in_progress`, the `wip` filter of the lists, the draft
+ * merge check and the draft system notes.
+ */
+export const WIP_TITLE_PREFIX = versioned({
+  kind: 'behaviour',
+  name: 'merge requests: WIP and bare Draft title prefixes mark a draft',
+  what: 'a title opening with `[WIP]`, `WIP:`, `WIP `, `Draft - ` or `Draft ` marks a draft, as `[Draft]`, `(Draft)` and `Draft:` do (from 14.8 only these three)',
+  until: '14.8',
+  source:
+    'doc/user/project/merge_requests/drafts.md ("Removed all support for using WIP in GitLab 14.8", gitlab#228685); app/models/merge_request.rb DRAFT_REGEX, lib/gitlab/regex.rb merge_request_draft',
+});

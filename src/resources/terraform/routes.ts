@@ -200,7 +200,10 @@ export function terraformStateRoutes(r: ApiRouter): void {
     authorizeState(c, actor.user, project, 'admin_terraform_state');
     const name = stateName(c);
     const now = c.get('fx').clock.iso();
-    // force-unlock sends no ID: any lock goes.
+    // force-unlock sends no ID: any lock goes. A lock ID that is not the state's (a state not yet made
+    // holds none) is the 409 before any write, so the refused unlock changes nothing.
+    const held = findState(state(c), project.id, name);
+    if (id !== null && !(held ? lockMatches(held, id) : id === '')) return c.json(409, 409);
     const unlocked = write(c, (d) => {
       const s = createOrFindState(d, project.id, name, now);
       if (id !== null && !lockMatches(s, id)) return false;

@@ -21,7 +21,7 @@ import {
 } from './model.js';
 import type { TopicRecord } from './store.js';
 import { has } from '../../core/versions.js';
-import { TOPIC_TITLE, TOPICS_MERGE_SOURCE } from './versions.js';
+import { TOPIC_TITLE, TOPICS_API, TOPICS_DELETE, TOPICS_MERGE_SOURCE } from './versions.js';
 
 /** `Entities::Projects::Topic`. */
 export function topicEntity(c: Ctx, t: TopicRecord) {
@@ -65,13 +65,15 @@ function findTopic(st: PlatformState, id: number): TopicRecord {
 const idShape = { id: p.int().required() };
 
 export function topicsRoutes(r: ApiRouter): void {
-  r.get('/topics', { params: { search: p.str(), ...paginationParams } }, (c, prm) => {
+  r.get('/topics', { params: { search: p.str(), ...paginationParams }, ...TOPICS_API }, (c, prm) => {
     const all = tvalues(state(c).topics.records);
     const list = prm.search ? searchTopics(all, prm.search) : all.sort(byCount);
     return paginate(c, list, (t) => topicEntity(c, t));
   });
 
-  r.get('/topics/:id', { params: idShape }, (c, prm) => c.json(topicEntity(c, findTopic(state(c), prm.id))));
+  r.get('/topics/:id', { params: idShape, ...TOPICS_API }, (c, prm) =>
+    c.json(topicEntity(c, findTopic(state(c), prm.id))),
+  );
 
   // Two routes for one path: the title param and its requirement came with 15.0.
   const create = (c: Ctx, prm: { name: string; title?: string; description?: string; avatar?: File }) => {
@@ -93,7 +95,13 @@ export function topicsRoutes(r: ApiRouter): void {
   const createParams = { name: p.str().required(), description: p.str(), avatar: p.file() };
   r.post(
     '/topics',
-    { auth: 'admin', params: createParams, until: '15.0', source: TOPIC_TITLE.source },
+    {
+      auth: 'admin',
+      params: createParams,
+      since: TOPICS_API.since,
+      until: '15.0',
+      source: TOPICS_API.source,
+    },
     create,
   );
   r.post(
@@ -133,6 +141,7 @@ export function topicsRoutes(r: ApiRouter): void {
     {
       auth: 'admin',
       params: { ...idShape, name: p.str(), title: p.str(), description: p.str(), avatar: p.file() },
+      ...TOPICS_API,
     },
     (c, prm) => {
       const t = findTopic(state(c), prm.id);
@@ -159,7 +168,7 @@ export function topicsRoutes(r: ApiRouter): void {
     },
   );
 
-  r.delete('/topics/:id', { auth: 'admin', params: idShape }, (c, prm) => {
+  r.delete('/topics/:id', { auth: 'admin', params: idShape, ...TOPICS_DELETE }, (c, prm) => {
     const t = findTopic(state(c), prm.id);
     checkUnmodifiedSince(c, t.updated_at);
     write(c, (d) => deleteTopic(d, t.id));

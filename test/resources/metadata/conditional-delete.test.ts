@@ -73,7 +73,6 @@ const ROUTES: [path: string, token: string][] = [
   [`${APP}/milestones/1`, 'owner'],
   [`${APP}/pipelines/1`, 'owner'],
   ['/snippets/1', 'dev'],
-  ['/topics/1', 'root'],
   ['/user/emails/1', 'dev'],
   ['/user/keys/1', 'dev'],
   ['/user/gpg_keys/1', 'dev'],

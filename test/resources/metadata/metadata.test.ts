@@ -122,7 +122,8 @@ describe('HEAD', () => {
   });
 
   it('HEAD: the same status as GET for errors and other lists', async () => {
-    const fx = world();
+    // At 14.5, whose Topics API gives a list of its own.
+    const fx = world({ version: '14.5' });
     expect((await call(fx, 'HEAD', '/projects/acme%2Fapp')).status).toBe(404);
     expect((await call(fx, 'HEAD', '/version')).status).toBe(401);
     const topics = await call(fx, 'HEAD', '/topics');

@@ -7,6 +7,9 @@ import { tvalues } from '../../../src/core/table.js';
  * In the world: docs (1, listed), Ruby (2: acme/app), web (3: acme/app, acme/site; tag lists are sorted
  * before their topics are made), notes (4: dev/notes).
  */
+/** The Topics API is 14.5's, its DELETE 14.9's (topics/versions.ts): these run at 14.9, before `title` (15.0). */
+const AT = { version: '14.9' } as const;
+
 const topic = (id: number, name: string, count: number, description: string | null = null) => ({
   id,
   name,
@@ -20,7 +23,7 @@ const tagsOf = async (fx: ReturnType<typeof world>, path: string) =>
 
 describe('GET /topics', () => {
   it('GET /topics: by project count, then id; anonymous callers too; paginated', async () => {
-    const fx = world();
+    const fx = world(AT);
     const r = await send(fx, 'GET', '/topics');
     expect(r.status).toBe(200);
     expect(r.body).toEqual([
@@ -36,14 +39,14 @@ describe('GET /topics', () => {
   });
 
   it('GET /topics: search matches anywhere from three characters, the whole name below that', async () => {
-    const fx = world();
+    const fx = world(AT);
     expect((await send(fx, 'GET', '/topics?search=OTE')).body.map((t: any) => t.name)).toEqual(['notes']);
     expect((await send(fx, 'GET', '/topics?search=we')).body).toEqual([]);
     expect((await send(fx, 'GET', '/topics?search=WEB')).body.map((t: any) => t.name)).toEqual(['web']);
   });
 
   it('GET /topics: closer names first when searching', async () => {
-    const fx = world();
+    const fx = world(AT);
     await call(fx, 'POST', '/topics', 'root', { name: 'webapp' });
     await call(fx, 'POST', '/topics', 'root', { name: 'my-web' });
     expect((await send(fx, 'GET', '/topics?search=web')).body.map((t: any) => t.name)).toEqual([
@@ -54,7 +57,7 @@ describe('GET /topics', () => {
   });
 
   it('GET /topics: a bad page is a 400', async () => {
-    expect(await send(world(), 'GET', '/topics?page=x')).toMatchObject({
+    expect(await send(world(AT), 'GET', '/topics?page=x')).toMatchObject({
       status: 400,
       body: { error: 'page is invalid' },
     });
@@ -63,7 +66,7 @@ describe('GET /topics', () => {
 
 describe('GET /topics/:id', () => {
   it('GET /topics/:id: the topic; 404 Not found for an unknown id, 400 for a non-integer one', async () => {
-    const fx = world();
+    const fx = world(AT);
     expect((await send(fx, 'GET', '/topics/1')).body).toEqual(topic(1, 'docs', 0, 'Documentation'));
     expect(await send(fx, 'GET', '/topics/99')).toMatchObject({
       status: 404,
@@ -78,14 +81,14 @@ describe('GET /topics/:id', () => {
 
 describe('POST /topics', () => {
   it('POST /topics: admins create a topic (201), with a description', async () => {
-    const fx = world();
+    const fx = world(AT);
     const r = await send(fx, 'POST', '/topics', 'root', { name: ' go ', description: 'Gophers' });
     expect(r).toMatchObject({ status: 201, body: topic(5, 'go', 0, 'Gophers') });
     expect((await send(fx, 'GET', '/topics/5')).body.name).toBe('go');
   });
 
   it('POST /topics: 401 anonymous, 400 without a name (before the admin check), 403 for other users', async () => {
-    const fx = world();
+    const fx = world(AT);
     expect((await send(fx, 'POST', '/topics', undefined, { name: 'x' })).status).toBe(401);
     expect(await send(fx, 'POST', '/topics', 'owner', {})).toMatchObject({
       status: 400,
@@ -98,7 +101,7 @@ describe('POST /topics', () => {
   });
 
   it('POST /topics: the model validation errors', async () => {
-    const fx = world();
+    const fx = world(AT);
     expect((await send(fx, 'POST', '/topics', 'root', { name: '' })).body).toEqual({
       message: { name: ["can't be blank"] },
     });
@@ -114,7 +117,7 @@ describe('POST /topics', () => {
   });
 
   it('POST /topics: an avatar upload gives an avatar URL', async () => {
-    const fx = world();
+    const fx = world(AT);
     const form = new FormData();
     form.append('name', 'pics');
     form.append('avatar', new File([new Uint8Array([1, 2, 3])], 'logo.png', { type: 'image/png' }));
@@ -132,7 +135,7 @@ describe('POST /topics', () => {
 
 describe('PUT /topics/:id', () => {
   it("PUT /topics/:id: renaming a topic renames the tag of its projects' tag_list", async () => {
-    const fx = world();
+    const fx = world(AT);
     const r = await send(fx, 'PUT', '/topics/3', 'root', { name: 'frontend', description: 'UI' });
     expect(r).toMatchObject({ status: 200, body: topic(3, 'frontend', 2, 'UI') });
     expect(await tagsOf(fx, 'acme/app')).toEqual(['Ruby', 'frontend']);
@@ -140,7 +143,7 @@ describe('PUT /topics/:id', () => {
   });
 
   it('PUT /topics/:id: 404 unknown, 403 non-admin, 400 for a taken name', async () => {
-    const fx = world();
+    const fx = world(AT);
     expect((await send(fx, 'PUT', '/topics/99', 'root', { name: 'x' })).body).toEqual({
       message: '404 Not found',
     });
@@ -155,7 +158,7 @@ describe('PUT /topics/:id', () => {
 
 describe('DELETE /topics/:id', () => {
   it('DELETE /topics/:id: 204, gone at once, and its projects lose the tag', async () => {
-    const fx = world();
+    const fx = world(AT);
     const res = await call(fx, 'DELETE', '/topics/3', 'root');
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
@@ -166,7 +169,7 @@ describe('DELETE /topics/:id', () => {
   });
 
   it('DELETE /topics/:id: 412 with an older If-Unmodified-Since, and nothing is deleted', async () => {
-    const fx = world();
+    const fx = world(AT);
     const res = await call(fx, 'DELETE', '/topics/2', 'root', undefined, BEFORE_WORLD);
     expect(res.status).toBe(412);
     expect(await res.json()).toEqual({ message: '412 Precondition Failed' });
@@ -181,7 +184,7 @@ describe('DELETE /topics/:id', () => {
   });
 
   it('DELETE /topics/:id: 403 non-admin, 404 unknown', async () => {
-    const fx = world();
+    const fx = world(AT);
     expect((await send(fx, 'DELETE', '/topics/2', 'owner')).status).toBe(403);
     expect((await send(fx, 'DELETE', '/topics/99', 'root')).body).toEqual({ message: '404 Not found' });
   });
@@ -189,7 +192,7 @@ describe('DELETE /topics/:id', () => {
 
 describe('topics and projects in step', () => {
   it('POST /projects: a new tag creates its topic; a known one (any case) counts the project', async () => {
-    const fx = world();
+    const fx = world(AT);
     const r = await send(fx, 'POST', '/projects', 'owner', { name: 'api', tag_list: 'WEB, rust' });
     expect(r.status).toBe(201);
     expect(r.body.tag_list).toEqual(['WEB', 'rust']);
@@ -199,7 +202,7 @@ describe('topics and projects in step', () => {
   });
 
   it('PUT /projects/:id: changed tags move the project between topics', async () => {
-    const fx = world();
+    const fx = world(AT);
     expect(
       (await send(fx, 'PUT', '/projects/acme%2Fsite', 'owner', { tag_list: ['docs', 'go'] })).status,
     ).toBe(200);
@@ -213,7 +216,7 @@ describe('topics and projects in step', () => {
   });
 
   it('DELETE /projects/:id: its topics count one project less; the topics stay', async () => {
-    const fx = world();
+    const fx = world(AT);
     expect((await call(fx, 'DELETE', '/projects/acme%2Fapp', 'owner')).status).toBe(202);
     const topics = (await send(fx, 'GET', '/topics')).body;
     expect(topics.find((t: any) => t.name === 'web').total_projects_count).toBe(1);

@@ -274,12 +274,12 @@ export function updateMergeRequest(
   const t: Target = { type: 'MergeRequest', id, project_id: mr.project_id };
   if (mr.state === 'opened') indexOpen(st, mr, false);
   // The draft-status note comes before the title's.
-  if (ch.title !== undefined && isWip(mr.title) !== isWip(ch.title))
+  if (ch.title !== undefined && isWip(mr.title, st.version) !== isWip(ch.title, st.version))
     systemNote(
       st,
       t,
       userId,
-      isWip(ch.title) ? 'marked as a **Work In Progress**' : 'unmarked as a **Work In Progress**',
+      isWip(ch.title, st.version) ? 'marked as a **Work In Progress**' : 'unmarked as a **Work In Progress**',
       now,
     );
   let changed = setText(st, mr, t, ch, userId, now);
