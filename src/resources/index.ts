@@ -68,6 +68,7 @@ import { pushRulesArea } from './push_rules/area.js';
 import { terraformArea } from './terraform/area.js';
 import { protectedTagsArea } from './protected_tags/area.js';
 import { freezePeriodsArea } from './freeze_periods/area.js';
+import { featureFlagsArea } from './feature_flags/area.js';
 
 const LIST = [
   usersArea,
@@ -126,6 +127,7 @@ const LIST = [
   pushRulesArea,
   protectedTagsArea,
   freezePeriodsArea,
+  featureFlagsArea,
   approvalsArea,
   terraformArea,
 ] as const;
