@@ -11,7 +11,15 @@ import { jsonParams } from '../../core/params.js';
 import type { PlatformState } from '../../core/state.js';
 import { iset, tget, tset } from '../../core/table.js';
 import { ientries } from '../../core/table.js';
-import { createFlag, createUserList, flagsOf, setUnleashToken, unleashToken, userListsOf } from './model.js';
+import {
+  SCOPE_COLUMN_LIMIT,
+  createFlag,
+  createUserList,
+  flagsOf,
+  setUnleashToken,
+  unleashToken,
+  userListsOf,
+} from './model.js';
 import type { JsonValue } from './store.js';
 import { flagErrors, userListErrors } from './validate.js';
 
@@ -87,6 +95,14 @@ export function featureFlagsProblems(p: FeatureFlagsProject, at: string): string
       if (s.user_list !== undefined && !names.includes(s.user_list))
         problems.push(`${where}.strategies[${j}].user_list: no user list named ${s.user_list}`);
     });
+    const scopes = [
+      ...(f.strategies ?? []).flatMap((s) => s.scopes),
+      ...(f.scopes ?? []).map((s) => s.environment_scope),
+    ];
+    if (scopes.some((x) => x.trim().length > SCOPE_COLUMN_LIMIT))
+      problems.push(
+        `${where}: an environment scope is longer than its column (${SCOPE_COLUMN_LIMIT} characters)`,
+      );
     const e = flagErrors(
       {
         record: {

@@ -258,6 +258,12 @@ describe('feature flags API', () => {
       expect((await call(fx, 'POST', FLAGS, token, CREATE)).status).toBe(403);
       expect((await call(fx, 'DELETE', `${FLAGS}/dark_mode`, token)).status).toBe(403);
     }
+    // `before { authorize_read_feature_flags! }` comes before Grape's validation of the params.
+    expect((await call(fx, 'POST', FLAGS, 'rep', {})).body).toEqual({ message: '403 Forbidden' });
+    expect((await call(fx, 'GET', `${FLAGS}?scope=all`, 'rep')).status).toBe(403);
+    expect((await call(fx, 'POST', FLAGS, 'outsider', {})).body).toEqual({
+      message: '404 Project Not Found',
+    });
     expect((await call(fx, 'GET', FLAGS, 'outsider')).body).toEqual({ message: '404 Project Not Found' });
     expect((await call(fx, 'GET', FLAGS)).body).toEqual({ message: '404 Project Not Found' });
     expect((await call(fx, 'GET', '/projects/acme%2Fsite/feature_flags')).body).toEqual({

@@ -88,6 +88,7 @@ describe('feature flag user lists API', () => {
     const fx = flagsFx();
     expect((await call(fx, 'GET', LISTS, 'rep')).status).toBe(403);
     expect((await call(fx, 'POST', LISTS, 'rep', { name: 'n', user_xids: 'a' })).status).toBe(403);
+    expect((await call(fx, 'POST', LISTS, 'rep', {})).body).toEqual({ message: '403 Forbidden' });
     expect((await call(fx, 'GET', LISTS, 'outsider')).status).toBe(404);
     expect((await call(fx, 'POST', LISTS, undefined, { name: 'n', user_xids: 'a' })).status).toBe(401);
     const off = '/projects/acme%2Fops-off/feature_flags_user_lists';
