@@ -767,6 +767,38 @@ const ATTACKS: Attack[] = [
           ),
   },
   {
+    name: 'feature flags: __proto__ parameters, 300-char scopes, Unleash app names of 8,000 chars',
+    count: 1_000,
+    concurrency: 2,
+    once: (port, i) =>
+      i % 3 === 0
+        ? get(
+            port,
+            `/api/v4/feature_flags/unleash/mallory%2Fflags/client/features?app_name=${'a'.repeat(8_000)}`,
+            {
+              'UNLEASH-INSTANCEID': 'mallory-unleash',
+            },
+          )
+        : post(
+            port,
+            i % 3 === 1
+              ? '/api/v4/projects/mallory%2Fflags/feature_flags'
+              : '/api/v4/projects/mallory%2Fflags/feature_flags_user_lists',
+            i % 3 === 1
+              ? json({
+                  name: `evil_${i}`,
+                  version: 'new_version_flag',
+                  strategies: [
+                    { name: 'default', parameters: '{"__proto__":{"polluted":1}}' },
+                    { name: 'default', parameters: {}, scopes: [{ environment_scope: '*a'.repeat(150) }] },
+                  ],
+                })
+              : json({ name: '__proto__', user_xids: '__proto__,constructor' }),
+            'application/json',
+            { 'PRIVATE-TOKEN': MALLORY },
+          ),
+  },
+  {
     name: 'scenario load: generate 20,000 users (legitimate)',
     count: 3,
     concurrency: 1,
@@ -810,6 +842,16 @@ async function startServer(): Promise<{ child: ChildProcess; port: number }> {
       projects: [
         { path: 'acme/app', visibility: 'public' },
         { path: 'mallory/pkgs', visibility: 'public' },
+        {
+          path: 'mallory/flags',
+          visibility: 'public',
+          feature_flags_instance_id: 'mallory-unleash',
+          // 200 flags (the plan limit), each with the longest glob its scope column takes.
+          feature_flags: Array.from({ length: 200 }, (_, i) => ({
+            name: `flag_${i}`,
+            strategies: [{ name: 'default', scopes: [`${'*a'.repeat(125)}*${i}`] }],
+          })),
+        },
         {
           path: 'root/vault',
           visibility: 'private',

@@ -70,6 +70,7 @@ import { protectedTagsArea } from './protected_tags/area.js';
 import { freezePeriodsArea } from './freeze_periods/area.js';
 import { jobTokenScopeArea } from './job_token_scope/area.js';
 import { accessRequestsArea } from './access_requests/area.js';
+import { featureFlagsArea } from './feature_flags/area.js';
 
 const LIST = [
   usersArea,
@@ -129,6 +130,7 @@ const LIST = [
   protectedTagsArea,
   freezePeriodsArea,
   jobTokenScopeArea,
+  featureFlagsArea,
   approvalsArea,
   terraformArea,
   accessRequestsArea,

@@ -830,6 +830,100 @@ export const ENDPOINTS: Endpoint[] = [
       ),
     ];
   })(),
+  // ---- feature flags (`authorize! :read_feature_flag` etc.: developers, no `authenticate!` on reads),
+  // their user lists (`admin_feature_flags_user_lists`) and the Unleash API (the client's instance id,
+  // never a user: 401 for every caller without it)
+  ...(() => {
+    const flag = {
+      name: 'matrix_flag',
+      version: 'new_version_flag',
+      strategies: [{ name: 'default', parameters: {} }],
+    };
+    const setup = (fx: Fauxlab, v: Visibility) => send(fx, 'POST', `${P(v)}/feature_flags`, 'root-api', flag);
+    const list = { name: 'matrix list', user_xids: 'a,b' };
+    const listSetup = (fx: Fauxlab, v: Visibility) =>
+      send(fx, 'POST', `${P(v)}/feature_flags_user_lists`, 'root-api', list);
+    return [
+      project('GET /projects/:id/feature_flags', () => '/feature_flags', pAuthorize(30, 200)),
+      project('POST /projects/:id/feature_flags', () => '/feature_flags', pLevel(30, 201), {
+        body: json(flag),
+      }),
+      project(
+        'GET /projects/:id/feature_flags/:feature_flag_name',
+        () => '/feature_flags/matrix_flag',
+        pAuthorize(30, 200),
+        { setup },
+      ),
+      project(
+        'PUT /projects/:id/feature_flags/:feature_flag_name',
+        () => '/feature_flags/matrix_flag',
+        pLevel(30, 200),
+        {
+          setup,
+          body: json({ active: false }),
+        },
+      ),
+      project(
+        'DELETE /projects/:id/feature_flags/:feature_flag_name',
+        () => '/feature_flags/matrix_flag',
+        pLevel(30, 200),
+        { setup },
+      ),
+      project(
+        'GET /projects/:id/feature_flags_user_lists',
+        () => '/feature_flags_user_lists',
+        pAuthorize(30, 200),
+      ),
+      project(
+        'POST /projects/:id/feature_flags_user_lists',
+        () => '/feature_flags_user_lists',
+        pLevel(30, 201),
+        {
+          body: json(list),
+        },
+      ),
+      project(
+        'GET /projects/:id/feature_flags_user_lists/:iid',
+        () => '/feature_flags_user_lists/1',
+        pAuthorize(30, 200),
+        {
+          setup: listSetup,
+        },
+      ),
+      project(
+        'PUT /projects/:id/feature_flags_user_lists/:iid',
+        () => '/feature_flags_user_lists/1',
+        pLevel(30, 200),
+        {
+          setup: listSetup,
+          body: json({ user_xids: 'c' }),
+        },
+      ),
+      project(
+        'DELETE /projects/:id/feature_flags_user_lists/:iid',
+        () => '/feature_flags_user_lists/1',
+        pLevel(30, 204),
+        {
+          setup: listSetup,
+        },
+      ),
+      ...(
+        [
+          ['GET', ''],
+          ['GET', '/features'],
+          ['GET', '/client/features'],
+          ['POST', '/client/register'],
+          ['POST', '/client/metrics'],
+        ] as const
+      ).map(([method, suffix]) =>
+        instance(
+          `${method} /feature_flags/unleash/:project_id${suffix}`,
+          () => `/feature_flags/unleash/g-public%2Fp${suffix}`,
+          () => U,
+        ),
+      ),
+    ];
+  })(),
   project('GET /projects/:id/triggers', () => '/triggers', pLevel(40, 200)),
   project('GET /projects/:id/triggers/:trigger_id', () => '/triggers/1', pLevel(40, 200), {
     setup: (fx, v) => send(fx, 'POST', `${P(v)}/triggers`, 'root-api', { description: 'ci' }),

@@ -75,6 +75,22 @@ async function laterWrites(fx: Fauxlab, ids: Ids): Promise<void> {
     body: 'Later on the snippet',
   });
   hour();
+  await must(fx, 'POST', `${P}/feature_flags_user_lists`, 'owner-api', {
+    name: 'Later list',
+    user_xids: 'u1,u2',
+  });
+  await must(fx, 'POST', `${P}/feature_flags`, 'owner-api', {
+    name: 'later_flag',
+    version: 'new_version_flag',
+    strategies: [
+      { name: 'userWithId', parameters: { userIds: 'u1' }, scopes: [{ environment_scope: 'production' }] },
+      { name: 'default', parameters: {}, scopes: [{ environment_scope: 'review/*' }] },
+    ],
+  });
+  await must(fx, 'POST', `${P}/feature_flags`, 'owner-api', { name: 'later_legacy', active: false });
+  hour();
+  await must(fx, 'PUT', `${P}/feature_flags/later_flag`, 'owner-api', { description: 'Changed later' });
+  hour();
 }
 
 /**

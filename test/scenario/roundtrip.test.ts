@@ -129,6 +129,30 @@ const world: ScenarioFile = {
       freeze_periods: [
         { freeze_start: '0 23 * * 5', freeze_end: '0 7 * * 1', cron_timezone: 'Europe/Berlin' },
       ],
+      feature_flags_instance_id: 'unleash-instance',
+      feature_flags_user_lists: [{ name: 'Beta', user_xids: 'alice,bob' }],
+      feature_flags: [
+        {
+          name: 'new_ui',
+          description: 'The new UI',
+          strategies: [
+            { name: 'gitlabUserList', scopes: ['production'], user_list: 'Beta' },
+            {
+              name: 'gradualRolloutUserId',
+              parameters: { groupId: 'default', percentage: '40' },
+              scopes: ['*'],
+            },
+          ],
+        },
+        {
+          name: 'old_ui',
+          version: 'legacy_flag',
+          active: false,
+          scopes: [
+            { environment_scope: '*', active: true, strategies: [{ name: 'default', parameters: {} }] },
+          ],
+        },
+      ],
       variables: [{ key: 'PROJECT_KEY', value: 'project-value', variable_type: 'file' }],
       pipelines: [
         { status: 'success', duration: '5m', created_at: '2021-02-01T10:00:00Z', coverage: 81.5 },
