@@ -125,6 +125,8 @@ const KNOWN: Record<string, string> = {
   'GET /projects/:id/issues/:issue_iid/user_agent_detail': 'spam-check details are not kept',
   'GET /snippets/:id/user_agent_detail': 'spam-check details are not kept',
   'GET /todos': 'to-do items are not kept',
+  'GET /projects/:id/snapshot':
+    'the keep-around refs that notes and merge request diffs written through the API make are not kept',
   'GET /personal_access_tokens': "tokens take the file's now as their creation time",
   'GET /users/:user_id/impersonation_tokens': "tokens take the file's now as their creation time",
   'GET /users/:user_id/impersonation_tokens/:impersonation_token_id':
