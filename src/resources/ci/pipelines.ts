@@ -30,7 +30,7 @@ import {
   retryPipeline,
   type LivePipeline,
 } from './model.js';
-import { defaultBuildSpecs, newBuilds, queueFirstStage, type BuildSpec } from './builds.js';
+import { defaultBuildSpecs, newBuilds, queueFirstStage, type BuildRecord, type BuildSpec } from './builds.js';
 import { findRef, refNames } from './refs.js';
 import { ciConfigAt, yamlJobs } from './yaml-pipeline.js';
 import { catchUpPipelines, emitEvent } from '../integrations/events.js';
@@ -241,34 +241,7 @@ export function queuePipeline(d: Draft<PlatformState>, p: NewPipeline): number {
   const queueMs = d.ciJobs.queue_ms;
   const builds = newBuilds(p.specs, p.stages, { created_at: p.now, user_id: p.user_id });
   if (queueMs > 0) queueFirstStage(builds, p.now);
-  // `Ci::Pipeline` `after_create :keep_around_commits`: its sha and before_sha stay in the repository.
-  keepAround(d, p.project_id, [p.sha, p.before_sha]);
-  return createPipeline(d, {
-    project_id: p.project_id,
-    ref: p.ref,
-    tag: p.tag,
-    sha: p.sha,
-    before_sha: p.before_sha,
-    user_id: p.user_id,
-    yaml_errors: null,
-    coverage: null,
-    created_at: p.now,
-    status: 'pending',
-    run_at: new Date(Date.parse(p.now) + queueMs).toISOString(),
-    run_seconds: DEFAULT_RUN_SECONDS,
-    outcome: 'success',
-    started_at: null,
-    finished_at: null,
-    updated_at: p.now,
-    duration: null,
-    variables: p.variables,
-    test_suites: null,
-    builds,
-    ...(p.merge_request_id !== undefined && {
-      source: 'merge_request_event' as const,
-      merge_request_id: p.merge_request_id,
-    }),
-  });
+  return newPipeline(d, p, 'pending', new Date(Date.parse(p.now) + queueMs).toISOString(), builds);
 }
 
 /**
@@ -283,6 +256,17 @@ export const SKIP_PATTERN = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
  * event, which sets neither `started_at` nor `finished_at`). Returns its id.
  */
 export function skipPipeline(d: Draft<PlatformState>, p: Omit<NewPipeline, 'specs' | 'stages'>): number {
+  return newPipeline(d, p, 'skipped', null, []);
+}
+
+/** The record both make, after `Ci::Pipeline` `after_create :keep_around_commits` (its sha and before_sha). */
+function newPipeline(
+  d: Draft<PlatformState>,
+  p: Omit<NewPipeline, 'specs' | 'stages'>,
+  status: 'pending' | 'skipped',
+  runAt: string | null,
+  builds: BuildRecord[],
+): number {
   keepAround(d, p.project_id, [p.sha, p.before_sha]);
   return createPipeline(d, {
     project_id: p.project_id,
@@ -294,8 +278,8 @@ export function skipPipeline(d: Draft<PlatformState>, p: Omit<NewPipeline, 'spec
     yaml_errors: null,
     coverage: null,
     created_at: p.now,
-    status: 'skipped',
-    run_at: null,
+    status,
+    run_at: runAt,
     run_seconds: DEFAULT_RUN_SECONDS,
     outcome: 'success',
     started_at: null,
@@ -304,7 +288,7 @@ export function skipPipeline(d: Draft<PlatformState>, p: Omit<NewPipeline, 'spec
     duration: null,
     variables: p.variables,
     test_suites: null,
-    builds: [],
+    builds,
     ...(p.merge_request_id !== undefined && {
       source: 'merge_request_event' as const,
       merge_request_id: p.merge_request_id,
