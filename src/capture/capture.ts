@@ -462,9 +462,8 @@ async function captureProject(api: Client, id: number, x: ProjectContext): Promi
       source_branch: mr.source_branch,
       target_branch: mr.target_branch,
       reviewers: ((mr.reviewers as Rec[] | undefined) ?? []).map((r) => x.meet(r)),
-      ...(typeof mr.merge_status === 'string' &&
-      mr.merge_status !== 'unchecked' &&
-      mr.merge_status !== 'checking'
+      // The scenario takes the settled states; `checking` and the `*_recheck` ones are rechecked on load.
+      ...(mr.merge_status === 'can_be_merged' || mr.merge_status === 'cannot_be_merged'
         ? { merge_status: mr.merge_status }
         : {}),
       ...(mr.squash === true ? { squash: true } : {}),
