@@ -2,14 +2,14 @@
  * A captured project's repository: `git clone --mirror` over HTTP with the capture's token, then one
  * bundle of its branches, tags and other refs (notes, custom namespaces), which the scenario's
  * `repository.bundle` loads with every object under its own id. The refs the platform keeps for its own
- * records (merge requests, pipelines, environments, keep-around) are left out, as the scenario does.
+ * records (merge requests, pipelines, environments, keep-around: the refs a push may not write) are left
+ * out, as the scenario does.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const PLATFORM_REFS = /^refs\/(merge-requests|pipelines|environments|keep-around)\//;
+import { hiddenBy, RECEIVE_HIDDEN } from '../resources/git_http/refs.js';
 
 function run(git: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -48,7 +48,7 @@ export async function captureRepository(o: {
     await run(o.git, ['-c', auth, 'clone', '-q', '--mirror', o.httpUrl, repo], dir, env);
     const refs = (await run(o.git, ['for-each-ref', '--format=%(refname)'], repo, env))
       .split('\n')
-      .filter((r) => r !== '' && !PLATFORM_REFS.test(r));
+      .filter((r) => r !== '' && !hiddenBy(RECEIVE_HIDDEN, r));
     if (refs.length === 0) return undefined;
     const file = join(dir, 'repo.bundle');
     // HEAD names the default branch, unless that branch does not exist.

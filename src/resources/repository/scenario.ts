@@ -13,6 +13,7 @@ import { isoTime } from '../../core/fields.js';
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import { tget, tvalues } from '../../core/table.js';
 import { BundleError, readBundle, writeBundle, type Bundle, type BundleRef } from './bundle.js';
+import { hiddenBy, RECEIVE_HIDDEN } from '../git_http/refs.js';
 import { validRefName } from './names.js';
 import {
   encodeCommit,
@@ -99,10 +100,11 @@ export interface RepositoryProject {
 }
 
 /**
- * Refs the platform makes and keeps itself (merge request, pipeline, environment and keep-around refs):
- * they follow its records, so a scenario neither writes nor loads them.
+ * The refs the platform makes and keeps itself (merge request, pipeline, environment and keep-around
+ * refs, the ones a push may not write: `RECEIVE_HIDDEN`): they follow its records, so a scenario
+ * neither writes nor loads them.
  */
-const PLATFORM_REFS = /^refs\/(merge-requests|pipelines|environments|keep-around)\//;
+const platformRef = (name: string) => hiddenBy(RECEIVE_HIDDEN, name);
 
 /** A scenario's bundle read, or the reason it cannot be. */
 function scenarioBundle(text: string): Bundle | string {
@@ -114,7 +116,7 @@ function scenarioBundle(text: string): Bundle | string {
     for (const r of bundle.refs) {
       const short = r.name.replace(/^refs\/(heads|tags)\//, '');
       if (r.name === 'HEAD') continue;
-      if (!r.name.startsWith('refs/') || !validRefName(r.name.slice(5)) || PLATFORM_REFS.test(r.name))
+      if (!r.name.startsWith('refs/') || !validRefName(r.name.slice(5)) || platformRef(r.name))
         return `names a ref fauxlab cannot load: ${JSON.stringify(r.name)}`;
       if (short !== r.name && !validRefName(short)) return `names an invalid ref ${JSON.stringify(r.name)}`;
     }
@@ -337,7 +339,7 @@ export function exportRepositories(st: PlatformState, out: ScenarioOut): void {
       ...branchNames.map((n) => peel(store, target('branch', n))),
       ...tagNames.map((n) => peel(store, target('tag', n))),
     ];
-    const others = otherRefs(st, project).filter(([n, id]) => !PLATFORM_REFS.test(n) && store.has(id));
+    const others = otherRefs(st, project).filter(([n, id]) => !platformRef(n) && store.has(id));
     const tips = [
       ...branchNames.map((n) => target('branch', n)),
       ...tagNames.map((n) => target('tag', n)),
