@@ -86,7 +86,9 @@ export class Client {
       if (seen.has(next)) throw new CaptureError(`GET ${path}: the next page links back to ${next}`);
       seen.add(next);
       const a = await this.#send(next);
-      if (a.status === 403 || a.status === 404) return out.length === 0 ? undefined : out;
+      // A list refused as a whole is one the token may not read; a page refused after the first would
+      // leave the list cut short, which the capture must not write as if it were whole.
+      if ((a.status === 403 || a.status === 404) && seen.size === 1) return undefined;
       if (a.status !== 200) throw new CaptureError(`GET ${path} answered ${a.status}${detail(a.body)}`);
       if (!Array.isArray(a.body)) throw new CaptureError(`GET ${path} answered something other than a list`);
       out.push(...(a.body as T[]));

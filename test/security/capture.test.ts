@@ -60,6 +60,23 @@ describe('capture: a hostile source', () => {
     );
   });
 
+  it('a page refused after the first ends the capture rather than writing a list cut short', async () => {
+    const s = source({
+      '/user': me,
+      '/projects': () => json([{ id: 1 }], { Link: `<${BASE}/api/v4/projects?page=2>; rel="next"` }),
+    });
+    const f: typeof fetch = async (input, init) =>
+      String(input).includes('page=2')
+        ? new Response('{"message":"403 Forbidden"}', {
+            status: 403,
+            headers: { 'Content-Type': 'application/json' },
+          })
+        : s.f(input, init);
+    await expect(capture({ url: BASE, token: 'secret', fetch: f })).rejects.toThrow(
+      'GET /projects answered 403: 403 Forbidden',
+    );
+  });
+
   it('an answer past the size bound ends the capture before it is all read', async () => {
     let sent = 0;
     const chunk = new Uint8Array(1024 * 1024).fill(0x20);
