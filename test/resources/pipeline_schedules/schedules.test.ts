@@ -27,7 +27,21 @@ describe('pipeline schedules: cron', () => {
     // Local time: 04:00 in Berlin is 03:00 UTC in winter and 02:00 in summer.
     expect(at('0 4 * * *', '2021-03-01T12:00:00Z', 'Europe/Berlin')).toBe('2021-03-02T03:00:00.000Z');
     expect(at('0 4 * * *', '2021-06-01T12:00:00Z', 'Europe/Berlin')).toBe('2021-06-02T02:00:00.000Z');
+    // Fugit's extensions: the last day, a day counted back from it, a weekday's nth of the month.
+    expect(at('0 0 L * *', '2021-02-03T00:00:00Z')).toBe('2021-02-28T00:00:00.000Z');
+    expect(at('0 0 L * *', '2024-02-03T00:00:00Z')).toBe('2024-02-29T00:00:00.000Z');
+    expect(at('0 0 1,-2 * *', '2021-04-02T00:00:00Z')).toBe('2021-04-29T00:00:00.000Z');
+    expect(at('0 9 * * mon#2', '2021-03-01T00:00:00Z')).toBe('2021-03-08T09:00:00.000Z');
+    expect(at('0 9 * * 5#L', '2021-03-01T00:00:00Z')).toBe('2021-03-26T09:00:00.000Z');
+    expect(at('0 9 * * fri#-2,sun', '2021-03-15T00:00:00Z')).toBe('2021-03-19T09:00:00.000Z');
     for (const bad of [
+      '@daily',
+      '0 0 -31 * *',
+      '0 0 LW * *',
+      '0 0 ? * *',
+      '0 9 * * mon#6',
+      '0 9 * * mon#0',
+      '0 9 * * mon-fri#2',
       '* * * *',
       '60 * * * *',
       '* 24 * * *',
