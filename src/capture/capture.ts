@@ -267,7 +267,10 @@ export async function capture(o: CaptureOptions): Promise<Captured> {
   };
   const variables = async (path: string, where: string) => {
     const list = await api.list(path);
-    if (list === undefined) return undefined;
+    if (list === undefined) {
+      warnings.push(`${where}: CI variables not readable`);
+      return undefined;
+    }
     if (!o.withSecrets) {
       if (list.length > 0)
         warnings.push(`${where}: ${list.length} CI variables not written (--with-secrets writes them)`);
@@ -472,9 +475,12 @@ async function captureProject(api: Client, id: number, x: ProjectContext): Promi
     });
   if (mrs.length > 0) entry.merge_requests = mrs;
 
+  // A list the token may not read (hooks and variables need Maintainer) is said, not written as empty.
   const hooks = await api.list(`${P}/hooks`);
+  if (!hooks) x.warnings.push(`${where}: hooks not readable`);
   if (hooks && hooks.length > 0) entry.hooks = hooks.sort(byId).map((h) => pick(h, HOOK_FIELDS));
   const releases = await api.list(`${P}/releases`, { order_by: 'released_at', sort: 'asc' });
+  if (!releases) x.warnings.push(`${where}: releases not readable`);
   if (releases && releases.length > 0)
     entry.releases = releases.map((r) => ({
       tag_name: r.tag_name,

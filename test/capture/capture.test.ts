@@ -22,7 +22,13 @@ const source: ScenarioFile = {
       tokens: [{ token: 'root-api', scopes: ['api'] }],
     },
     { username: 'alice', name: 'Alice', tokens: [{ token: 'alice-api', scopes: ['api'] }] },
-    { username: 'bob', name: 'Bob', email: 'bob@example.com', bio: 'Builds things' },
+    {
+      username: 'bob',
+      name: 'Bob',
+      email: 'bob@example.com',
+      bio: 'Builds things',
+      tokens: [{ token: 'bob-api', scopes: ['api'] }],
+    },
     { username: 'carol', name: 'Carol', state: 'blocked' },
   ],
   groups: [
@@ -201,6 +207,14 @@ describe('fauxlab scenario capture', () => {
       'project acme/app: 1 CI variables not written (--with-secrets writes them)',
     );
     expect(got.warnings).toContain('project acme/app: repository not captured (no git)');
+  });
+
+  it('says which lists the token may not read, instead of writing them as empty', async () => {
+    // bob is a developer of acme/sub: hooks and CI variables need the Maintainer role.
+    const got = await capture({ url: base, token: 'bob-api', projects: ['acme/sub/lib'] });
+    expect(got.warnings).toContain('project acme/sub/lib: hooks not readable');
+    expect(got.warnings).toContain('project acme/sub/lib: CI variables not readable');
+    expect(got.warnings).not.toContain('project acme/sub/lib: releases not readable');
   });
 
   it('a 429 waits for Retry-After and a 500 is retried; a source that keeps failing ends with a message', async () => {
