@@ -84,6 +84,36 @@ describe.skipIf(!hasGit)('repositories in scenarios: the same object ids after e
     expect((await runGit(home, ['fsck', '--strict'], clone)).code).toBe(0);
   });
 
+  it('the API shows a commit’s dates in its signer’s own offset, as the platform does', async () => {
+    const res = await fetch(`${base}/api/v4/projects/root%2Fapp/repository/commits?ref_name=main`, {
+      headers: { 'PRIVATE-TOKEN': 'root-api' },
+    });
+    const zoned = ((await res.json()) as Array<Record<string, string>>).find((c) => c.title === 'Zoned')!;
+    expect([zoned.authored_date, zoned.committed_date, zoned.created_at]).toEqual([
+      '2021-03-01T14:00:00.000+02:00',
+      '2021-03-01T07:30:00.000-05:30',
+      '2021-03-01T07:30:00.000-05:30',
+    ]);
+  });
+
+  it('a commit in another offset alone sends the repository as a bundle: the commit list writes UTC', async () => {
+    const one = createFauxlab({ scenario });
+    const oneBase = await listen(one.fetch);
+    const dir = join(home, 'zoned-only');
+    await runGit(home, ['init', '-q', '-b', 'main', dir]);
+    await runGit(home, ['commit', '-q', '--allow-empty', '-m', 'Zoned'], dir, {
+      GIT_AUTHOR_DATE: '1614600000 +0200',
+      GIT_COMMITTER_DATE: '1614600000 +0200',
+    });
+    expect((await runGit(home, ['push', '-q', remote(oneBase), 'main'], dir)).code).toBe(0);
+    const out = exportScenario(one.state, { now: one.clock.iso() }) as ScenarioFile;
+    const repo = out.projects?.[0]?.repository as { bundle?: string; commits?: unknown };
+    expect(repo.commits).toBeUndefined();
+    expect(typeof repo.bundle).toBe('string');
+    const again = createFauxlab({ scenario: out });
+    expect(await lsRemote(await listen(again.fetch))).toBe(await lsRemote(oneBase));
+  });
+
   it('a bundle that is not one, or names a ref the platform keeps itself, is refused naming the field', async () => {
     const bad = (bundle: string) => () =>
       createFauxlab({ scenario: { ...scenario, projects: [{ path: 'root/app', repository: { bundle } }] } });

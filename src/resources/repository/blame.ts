@@ -78,10 +78,10 @@ function blameCommit(store: ObjectStore, id: string) {
     id,
     parent_ids: [...c.parents],
     message: c.message,
-    authored_date: gitTime(c.author.time),
+    authored_date: gitTime(c.author.time, c.author.offset),
     author_name: c.author.name,
     author_email: c.author.email,
-    committed_date: gitTime(c.committer.time),
+    committed_date: gitTime(c.committer.time, c.committer.offset),
     committer_name: c.committer.name,
     committer_email: c.committer.email,
   };

@@ -135,7 +135,7 @@ export function branchRoutes(r: ApiRouter): void {
       const st = state(c);
       const head = peel(objectsOf(st), findBranch(c, proj, prm.branch));
       const commit = objectsOf(st).commit(head);
-      if (commit) checkUnmodifiedSince(c, gitTime(commit.author.time));
+      if (commit) checkUnmodifiedSince(c, gitTime(commit.author.time, commit.author.offset));
       if (prm.branch === proj.default_branch)
         throw apiError(400, 'The default branch of a project cannot be deleted.');
       if (

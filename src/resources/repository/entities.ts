@@ -7,12 +7,19 @@ import { userRenderer } from '../users/entities.js';
 import { tget } from '../../core/table.js';
 import { canPushToBranch, protectionsOf } from './access.js';
 import { isAncestor } from './history.js';
-import type { CommitObject, ObjectStore } from './objects.js';
+import { offsetText, type CommitObject, type ObjectStore } from './objects.js';
 import { names, peel, refTarget } from './refs.js';
 import { objectsOf } from './store.js';
 
 /** A commit time as the platform renders it: the committer's zone (always UTC here), milliseconds. */
-export const gitTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
+/**
+ * A git time as the platform shows it: in the signer's own offset (`Gitlab::Git::Commit`'s
+ * `init_date_from_gitaly` reads Gitaly's `timezone`), `2021-03-01T10:00:00.000+01:00`.
+ */
+export const gitTime = (seconds: number, offset = 0) =>
+  new Date((seconds + offset * 60) * 1000)
+    .toISOString()
+    .replace('Z', `${offsetText(offset).slice(0, 3)}:${offsetText(offset).slice(3)}`);
 
 export const projectWebUrl = (c: Ctx, p: ProjectRecord) => `${requestBase(c)}/${p.path_with_namespace}`;
 
@@ -25,16 +32,16 @@ export function commitEntity(c: Ctx, p: ProjectRecord, id: string, commit?: Comm
   return {
     id,
     short_id: id.slice(0, 8),
-    created_at: o ? gitTime(o.committer.time) : null,
+    created_at: o ? gitTime(o.committer.time, o.committer.offset) : null,
     parent_ids: o ? [...o.parents] : [],
     title: o ? commitTitle(o.message) : '',
     message: o ? o.message : '',
     author_name: o?.author.name ?? null,
     author_email: o?.author.email ?? null,
-    authored_date: o ? gitTime(o.author.time) : null,
+    authored_date: o ? gitTime(o.author.time, o.author.offset) : null,
     committer_name: o?.committer.name ?? null,
     committer_email: o?.committer.email ?? null,
-    committed_date: o ? gitTime(o.committer.time) : null,
+    committed_date: o ? gitTime(o.committer.time, o.committer.offset) : null,
     trailers: {},
     web_url: `${projectWebUrl(c, p)}/-/commit/${id}`,
   };

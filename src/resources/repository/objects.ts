@@ -27,16 +27,19 @@ export interface Signature {
   email: string;
   /** Seconds since the epoch. */
   time: number;
+  /** The signer's offset from UTC in minutes, as the signature line's `+0100` writes it (none: UTC). */
+  offset?: number;
 }
 
 /**
  * `who`'s signature at `time`, its fields in one literal: `{ ...who, time }` gives every signature a
  * hidden class of its own in V8 (a literal that spreads an object and then adds keys).
  */
-export const signatureAt = (who: Omit<Signature, 'time'>, time: number): Signature => ({
+export const signatureAt = (who: Pick<Signature, 'name' | 'email'>, time: number, offset = 0): Signature => ({
   name: who.name,
   email: who.email,
   time,
+  offset,
 });
 
 export interface CommitObject {
@@ -103,12 +106,20 @@ function decodeTree(data: Buffer): TreeEntry[] {
   return out;
 }
 
-/** `Name <email> <seconds> +0000`: every time fauxlab writes is UTC. */
-const signature = (s: Signature) => `${s.name} <${s.email}> ${s.time} +0000`;
+/** `+0130` for 90 minutes, `-0500` for -300. */
+export const offsetText = (minutes: number): string => {
+  const a = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}${String(a % 60).padStart(2, '0')}`;
+};
+
+/** `Name <email> <seconds> +0000`: fauxlab's own writes are UTC; a signature read from git keeps its offset. */
+const signature = (s: Signature) => `${s.name} <${s.email}> ${s.time} ${offsetText(s.offset ?? 0)}`;
 
 function parseSignature(line: string): Signature {
-  const m = /^(.*) <(.*)> (\d+) [+-]\d{4}$/.exec(line);
-  return m ? { name: m[1]!, email: m[2]!, time: Number(m[3]) } : { name: '', email: '', time: 0 };
+  const m = /^(.*) <(.*)> (\d+) ([+-])(\d{2})(\d{2})$/.exec(line);
+  if (!m) return signatureAt({ name: '', email: '' }, 0);
+  const offset = (m[4] === '-' ? -1 : 1) * (Number(m[5]) * 60 + Number(m[6]));
+  return signatureAt({ name: m[1]!, email: m[2]! }, Number(m[3]), offset);
 }
 
 export function encodeCommit(c: CommitObject): Buffer {

@@ -280,6 +280,10 @@ function listable(store: ObjectStore, ids: Iterable<string>): boolean {
     const again = type === 'commit' ? encodeCommit(store.commit(id)!) : encodeTag(store.tag(id)!);
     if (!again.equals(raw)) return false;
     if (type === 'tag' && store.tag(id)!.type !== 'commit') return false;
+    // The list's dates are UTC: a signature in another offset re-encodes only through the bundle.
+    const signed =
+      type === 'commit' ? [store.commit(id)!.author, store.commit(id)!.committer] : [store.tag(id)!.tagger];
+    if (signed.some((sig) => (sig.offset ?? 0) !== 0)) return false;
   }
   return true;
 }
