@@ -12,6 +12,7 @@ import type { PushedCommits } from '../integrations/kinds.js';
 import type { IssueRecord, MergeRequestRecord, NoteRecord } from '../issuables/store.js';
 import { isWip } from '../issuables/text.js';
 import { WIP_TITLE_PREFIX } from '../issuables/versions.js';
+import { gitTime } from '../repository/entities.js';
 import { peel } from '../repository/refs.js';
 import { objectsOf } from '../repository/store.js';
 import { diffTrees } from '../repository/tree.js';
@@ -339,7 +340,8 @@ export function commitHookAttrs(
     id,
     message: c.message,
     title,
-    timestamp: new Date(c.committer.time * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+    // `Commit#timestamp`: the committed date's `xmlschema`, in the committer's offset, no fraction.
+    timestamp: gitTime(c.committer.time, c.committer.offset).replace('.000', ''),
     url: `${u.base}/${p.path_with_namespace}/-/commit/${id}`,
     author: { name: c.author.name, email: c.author.email },
   };

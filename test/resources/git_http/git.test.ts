@@ -341,7 +341,8 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
     await git(['checkout', '-q', '-b', 'ci', 'origin/master'], dir);
     writeFileSync(join(dir, '.gitlab-ci.yml'), 'test:\n  script: [make test]\n');
     await git(['add', '.gitlab-ci.yml'], dir);
-    await git(['commit', '-q', '-m', 'Add CI'], dir);
+    // Committed at 12:00 UTC from +01:00: the payload's timestamp is in the committer's offset.
+    await git(['commit', '-q', '-m', 'Add CI'], dir, { GIT_COMMITTER_DATE: '1614600000 +0100' });
     const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
     const r = await git(['push', 'origin', 'ci'], dir);
     expect(r.code).toBe(0);
@@ -361,7 +362,7 @@ describe.skipIf(!hasGit)('git over HTTP', () => {
         id: sha,
         message: 'Add CI\n',
         title: 'Add CI',
-        timestamp: '2021-03-01T12:00:00+00:00',
+        timestamp: '2021-03-01T13:00:00+01:00',
         url: `${base}/acme/app/-/commit/${sha}`,
         author: { name: 'Git User', email: 'git@example.com' },
         added: ['.gitlab-ci.yml'],
