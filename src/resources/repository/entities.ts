@@ -11,10 +11,9 @@ import { offsetText, type CommitObject, type ObjectStore } from './objects.js';
 import { names, peel, refTarget } from './refs.js';
 import { objectsOf } from './store.js';
 
-/** A commit time as the platform renders it: the committer's zone (always UTC here), milliseconds. */
 /**
  * A git time as the platform shows it: in the signer's own offset (`Gitlab::Git::Commit`'s
- * `init_date_from_gitaly` reads Gitaly's `timezone`), `2021-03-01T10:00:00.000+01:00`.
+ * `init_date_from_gitaly` reads Gitaly's `timezone`), with milliseconds: `2021-03-01T10:00:00.000+01:00`.
  */
 export const gitTime = (seconds: number, offset = 0) =>
   new Date((seconds + offset * 60) * 1000)
