@@ -15,10 +15,12 @@ import { objectsOf } from './store.js';
  * A git time as the platform shows it: in the signer's own offset (`Gitlab::Git::Commit`'s
  * `init_date_from_gitaly` reads Gitaly's `timezone`), with milliseconds: `2021-03-01T10:00:00.000+01:00`.
  */
-export const gitTime = (seconds: number, offset = 0) =>
-  new Date((seconds + offset * 60) * 1000)
+export const gitTime = (seconds: number, offset = 0) => {
+  const zone = offsetText(offset);
+  return new Date((seconds + offset * 60) * 1000)
     .toISOString()
-    .replace('Z', `${offsetText(offset).slice(0, 3)}:${offsetText(offset).slice(3)}`);
+    .replace('Z', `${zone.slice(0, 3)}:${zone.slice(3)}`);
+};
 
 export const projectWebUrl = (c: Ctx, p: ProjectRecord) => `${requestBase(c)}/${p.path_with_namespace}`;
 

@@ -276,13 +276,13 @@ function listable(store: ObjectStore, ids: Iterable<string>): boolean {
   for (const id of ids) {
     const type = store.type(id);
     if (type !== 'commit' && type !== 'tag') continue;
-    const raw = store.raw(id)!;
-    const again = type === 'commit' ? encodeCommit(store.commit(id)!) : encodeTag(store.tag(id)!);
-    if (!again.equals(raw)) return false;
-    if (type === 'tag' && store.tag(id)!.type !== 'commit') return false;
+    const commit = type === 'commit' ? store.commit(id)! : undefined;
+    const tag = type === 'tag' ? store.tag(id)! : undefined;
+    const again = commit ? encodeCommit(commit) : encodeTag(tag!);
+    if (!again.equals(store.raw(id)!)) return false;
+    if (tag && tag.type !== 'commit') return false;
     // The list's dates are UTC: a signature in another offset re-encodes only through the bundle.
-    const signed =
-      type === 'commit' ? [store.commit(id)!.author, store.commit(id)!.committer] : [store.tag(id)!.tagger];
+    const signed = commit ? [commit.author, commit.committer] : [tag!.tagger];
     if (signed.some((sig) => (sig.offset ?? 0) !== 0)) return false;
   }
   return true;
