@@ -13,26 +13,16 @@ import type { ProjectEvent } from '../integrations/kinds.js';
 import type { IssueRecord, MergeRequestRecord } from '../issuables/store.js';
 import { outboundPolicy } from '../settings/outbound.js';
 import { branchMatches, hookSetting, hooksOf } from './model.js';
+import { type Json, type Urls, labelsAttrs, rubyTime, urlsOf, userAttrs } from './payload-parts.js';
+import { commitHookAttrs, pushPayload, wikiPagePayload } from './payloads.js';
 import {
-  issuablePayload,
-  issueAttrs,
-  labelsAttrs,
-  mergeRequestAttrs,
-  notePayload,
-  commitHookAttrs,
   deploymentPayload,
   jobPayload,
-  releasePayload,
   pipelinePayload,
-  pushPayload,
+  releasePayload,
   type PipelineState,
-  rubyTime,
-  urlsOf,
-  userAttrs,
-  wikiPagePayload,
-  type Json,
-  type Urls,
-} from './payloads.js';
+} from './payloads-ci.js';
+import { issuablePayload, issueAttrs, mergeRequestAttrs, notePayload } from './payloads-issuable.js';
 import type { HookFlag, HookRecord } from './store.js';
 import type { JobStep } from './transitions.js';
 import { LiveDeployments } from '../deployments/model.js';

@@ -10,7 +10,7 @@ import { iget, tget } from '../../core/table.js';
 import { liveBuilds, type BuildRecord, type LiveBuild } from '../ci/builds.js';
 import { deploymentFromJob } from '../deployments/model.js';
 import type { DeploymentRecord } from '../deployments/store.js';
-import type { JobState } from './payloads.js';
+import type { JobState } from './payloads-ci.js';
 
 /** One reported change: the job in that status, and its deployment's change with it, if any. */
 export interface JobStep {
