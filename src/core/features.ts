@@ -32,8 +32,21 @@ export function emptyFeature(name: string): FeatureRecord {
  * the answer never changes between calls.
  */
 export function featureEnabled(state: PlatformState, name: string, actor?: string): boolean {
+  return featureEnabledOr(state, name, own(FEATURE_DEFAULTS, name) ?? false, actor);
+}
+
+/**
+ * `featureEnabled` with the shipped default given by the caller: a flag whose default changed between
+ * releases (the caller reads the release's declaration).
+ */
+export function featureEnabledOr(
+  state: PlatformState,
+  name: string,
+  shipped: boolean,
+  actor?: string,
+): boolean {
   const f = own(state.features, name);
-  if (!f) return own(FEATURE_DEFAULTS, name) ?? false;
+  if (!f) return shipped;
   if (f.boolean === true) return true;
   if (actor && f.actors.includes(actor)) return true;
   const poa = f.percentage_of_actors ?? 0;

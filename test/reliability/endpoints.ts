@@ -1535,6 +1535,7 @@ export const ENDPOINTS: Endpoint[] = [
   instance('GET /license', () => '/license', adminOnly(200)),
   instance('POST /license', () => '/license', adminOnly(400), { body: json({ license: 'not-a-key' }) }),
   instance('GET /geo_nodes', () => '/geo_nodes', adminOnly(200)),
+  instance('GET /geo_nodes/status', () => '/geo_nodes/status', adminOnly(200)),
   instance('GET /application/statistics', () => '/application/statistics', adminOnly(200)),
   instance('GET /issues/:id', (ids) => `/issues/${ids.issueId.private}`, adminOnly(200)),
   instance(
@@ -2937,6 +2938,12 @@ function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): n
  * list fails the coverage test below.
  */
 export const EXCLUDED: Record<string, string> = {
+  'PUT /projects/:id/merge_requests/:merge_request_iid/reset_approvals':
+    'a route of a later GitLab release (15.4), absent from the 13.12 instance this matrix runs on; bots only, tested at its release in approvals/reset_approvals.test.ts',
+  'POST /projects/remote-import-s3':
+    'a route of a later GitLab release (14.9), absent from the 13.12 instance this matrix runs on; tested at its releases in import_export/remote_import.test.ts',
+  'POST /projects/remote-import':
+    'behind import_project_from_remote_file, off at 13.12 (404 for every viewer); it never makes a project (no remote file is reachable): import_export/remote_import.test.ts',
   // `authenticate_with`: the module registry's reads take Bearer tokens and a JWT only, never the
   // matrix's PRIVATE-TOKEN: covered in test/resources/terraform/modules.test.ts.
   'GET /packages/terraform/modules/v1/:module_namespace/:module_name/:module_system/versions':

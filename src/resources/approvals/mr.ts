@@ -241,6 +241,33 @@ export function mrApprovalRoutes(r: ApiRouter): void {
     return presentApproval(c, project, mr, 201);
   });
 
+  // 15.4's `reset_approvals`: only a bot (a project or group access token's user) that may approve
+  // (`reset_merge_request_approvals`), and never once merged; everyone else is 401. Grape answers the
+  // value of `status :accepted`, the number 202, as the body.
+  r.put(
+    `${base}/reset_approvals`,
+    {
+      params: iidParam,
+      since: '15.4',
+      source: 'doc/api/merge_request_approvals.md (Reset approvals, 15.4); lib/api/merge_request_approvals.rb',
+    },
+    (c, prm) => {
+      const user = requireUser(c);
+      const project = loadProject(c);
+      const st = state(c);
+      const mr = mergeRequestByIid(st, project.id, prm.merge_request_iid);
+      const a = abilities(st, user, project);
+      // `find_project_merge_request`: through the finder, so an unreadable one is not found.
+      if (!mr || !a.mergeRequests) throw notFound('Merge Request');
+      if (!user.bot || !canUpdateMergeRequest(a, mr) || mr.state === 'merged')
+        throw unauthorized();
+      write(c, (d) => {
+        for (const x of approvalsOf(d, mr.id)) removeApproval(d, x.id);
+      });
+      return c.body('202', 202, { 'Content-Type': 'application/json' });
+    },
+  );
+
   // EE's deprecated per-merge-request override of the project's `approvals_before_merge`.
   r.post(
     `${base}/approvals`,

@@ -103,7 +103,7 @@ function adminProject(c: Ctx): Project {
 }
 
 /** The import API's `before` block: the GitLab export importer must be an enabled import source. */
-function importEnabled(c: Ctx): void {
+export function importEnabled(c: Ctx): void {
   const sources = setting(state(c), 'import_sources');
   if (!Array.isArray(sources) || !sources.includes('gitlab_project')) throw forbidden();
 }
@@ -343,7 +343,7 @@ function overrideFields(raw: RawParams, paid: boolean): Record<string, unknown> 
 const namespaceUsers = new WeakMap<Table<UserRecord>, Map<number, number>>();
 
 /** `find_namespace!`: a group or user namespace by id or full path, readable by the caller. */
-function findNamespace(c: Ctx, idOrPath: string): NamespaceRef {
+export function findNamespace(c: Ctx, idOrPath: string): NamespaceRef {
   const st = state(c);
   const viewer = c.get('viewer').user;
   let ns: NamespaceRef | undefined;

@@ -102,4 +102,8 @@ export function metadataRoutes(r: ApiRouter): void {
   r.get('/geo_nodes', { auth: 'admin', tier: 'premium', params: paginationParams }, (c) =>
     paginate(c, [], () => null),
   );
+  // `GeoNodeStatus` of every node, paginated: none either.
+  r.get('/geo_nodes/status', { auth: 'admin', tier: 'premium', params: paginationParams }, (c) =>
+    paginate(c, [], () => null),
+  );
 }

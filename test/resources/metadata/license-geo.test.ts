@@ -51,3 +51,14 @@ describe('GET /geo_nodes', () => {
     expect((await send(world(), 'GET', '/geo_nodes', 'root')).status).toBe(404);
   });
 });
+
+describe('GET /geo_nodes/status', () => {
+  it('answers an empty page to an admin of a paid tier (no node, no status); admins only; free has none', async () => {
+    const fx = world({ tier: 'premium' });
+    const out = await send(fx, 'GET', '/geo_nodes/status', 'root');
+    expect([out.status, out.body]).toEqual([200, []]);
+    expect(out.res.headers.get('x-total')).toBe('0');
+    expect((await send(fx, 'GET', '/geo_nodes/status', 'owner')).status).toBe(403);
+    expect((await send(world(), 'GET', '/geo_nodes/status', 'root')).status).toBe(404);
+  });
+});
