@@ -328,6 +328,15 @@ describe('project clusters API', () => {
     expect(text).toContain('[FILTERED]');
   });
 
+  it('deleting a management project leaves the clusters it managed without one', async () => {
+    const fx = world();
+    const ops = (await call(fx, 'GET', '/projects/acme%2Fops', 'root')).body.id;
+    const made = await call(fx, 'POST', `${CLUSTERS}/user`, 'maint', { ...K8S, management_project_id: ops });
+    expect(made.body.management_project.id).toBe(ops);
+    expect((await call(fx, 'DELETE', '/projects/acme%2Fops', 'owner')).status).toBe(202);
+    expect((await call(fx, 'GET', `${CLUSTERS}/${made.body.id}`, 'maint')).body.management_project).toBeNull();
+  });
+
   it('deleting the project takes its clusters; a group of it is unaffected', async () => {
     const fx = world();
     const made = await call(fx, 'POST', `${CLUSTERS}/user`, 'maint', K8S);
