@@ -71,6 +71,7 @@ import { freezePeriodsArea } from './freeze_periods/area.js';
 import { jobTokenScopeArea } from './job_token_scope/area.js';
 import { accessRequestsArea } from './access_requests/area.js';
 import { featureFlagsArea } from './feature_flags/area.js';
+import { clustersArea } from './clusters/area.js';
 
 const LIST = [
   usersArea,
@@ -134,6 +135,7 @@ const LIST = [
   approvalsArea,
   terraformArea,
   accessRequestsArea,
+  clustersArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

@@ -830,6 +830,85 @@ export const ENDPOINTS: Endpoint[] = [
       ),
     ];
   })(),
+  // ---- certificate-based clusters (`authenticate!` first, then the maintainers' `*_cluster`; the
+  // instance's behind `authenticated_as_admin!`) and metrics dashboard annotations (found by id alone,
+  // then `forbidden!` below developers)
+  ...(() => {
+    const cluster = {
+      name: 'matrix',
+      platform_kubernetes_attributes: { api_url: 'https://k8s.example.com', token: 'matrix-k8s-token' },
+    };
+    const note = {
+      dashboard_path: 'config/prometheus/common_metrics.yml',
+      starting_at: '2021-03-01T10:00:00Z',
+      description: 'matrix',
+    };
+    const inProject = (fx: Fauxlab, v: Visibility) =>
+      send(fx, 'POST', `${P(v)}/clusters/user`, 'root-api', cluster);
+    const inGroup = (fx: Fauxlab, v: Visibility) =>
+      send(fx, 'POST', `${G(v)}/clusters/user`, 'root-api', cluster);
+    const inInstance = (fx: Fauxlab) => send(fx, 'POST', `${API}/admin/clusters/add`, 'root-api', cluster);
+    const developer = (c: Cell): Expect => (c.anonymous ? U : c.level >= 30 ? [201] : F);
+    return [
+      project('GET /projects/:id/clusters', () => '/clusters', pAuthLevel(40)),
+      project('GET /projects/:id/clusters/:cluster_id', () => '/clusters/1', pAuthLevel(40), {
+        setup: inProject,
+      }),
+      project('POST /projects/:id/clusters/user', () => '/clusters/user', pLevel(40, 201), {
+        body: json(cluster),
+      }),
+      project('PUT /projects/:id/clusters/:cluster_id', () => '/clusters/1', pLevel(40, 200), {
+        setup: inProject,
+        body: json({ name: 'renamed' }),
+      }),
+      project('DELETE /projects/:id/clusters/:cluster_id', () => '/clusters/1', pLevel(40, 204), {
+        setup: inProject,
+      }),
+      group('GET /groups/:id/clusters', () => '/clusters', gLevel(40, 200)),
+      group('GET /groups/:id/clusters/:cluster_id', () => '/clusters/1', gLevel(40, 200), { setup: inGroup }),
+      group('POST /groups/:id/clusters/user', () => '/clusters/user', gLevel(40, 201), {
+        body: json(cluster),
+      }),
+      group('PUT /groups/:id/clusters/:cluster_id', () => '/clusters/1', gLevel(40, 200), {
+        setup: inGroup,
+        body: json({ name: 'renamed' }),
+      }),
+      group('DELETE /groups/:id/clusters/:cluster_id', () => '/clusters/1', gLevel(40, 204), {
+        setup: inGroup,
+      }),
+      instance('GET /admin/clusters', () => '/admin/clusters', adminOnly(200)),
+      instance('GET /admin/clusters/:cluster_id', () => '/admin/clusters/1', adminOnly(200), {
+        setup: inInstance,
+      }),
+      instance('POST /admin/clusters/add', () => '/admin/clusters/add', adminOnly(201), {
+        body: json(cluster),
+      }),
+      instance('PUT /admin/clusters/:cluster_id', () => '/admin/clusters/1', adminOnly(200), {
+        setup: inInstance,
+        body: json({ name: 'renamed' }),
+      }),
+      instance('DELETE /admin/clusters/:cluster_id', () => '/admin/clusters/1', adminOnly(204), {
+        setup: inInstance,
+      }),
+      ep(
+        'POST /environments/:id/metrics_dashboard/annotations',
+        'project',
+        () => `${API}/environments/1/metrics_dashboard/annotations`,
+        developer,
+        {
+          setup: (fx, v) => send(fx, 'POST', `${P(v)}/environments`, 'root-api', { name: 'staging' }),
+          body: json(note),
+        },
+      ),
+      ep(
+        'POST /clusters/:id/metrics_dashboard/annotations',
+        'project',
+        () => `${API}/clusters/1/metrics_dashboard/annotations`,
+        developer,
+        { setup: inProject, body: json(note) },
+      ),
+    ];
+  })(),
   // ---- feature flags (`authorize! :read_feature_flag` etc.: developers, no `authenticate!` on reads),
   // their user lists (`admin_feature_flags_user_lists`) and the Unleash API (the client's instance id,
   // never a user: 401 for every caller without it)

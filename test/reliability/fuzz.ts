@@ -60,6 +60,28 @@ export const DOCUMENTED_500S: {
       "a publish body whose attachments or versions are not objects: CreatePackageService's NoMethodError " +
       '(src/resources/packages/npm-routes.ts)',
   },
+  {
+    method: 'POST',
+    path: /^\/api\/v4\/(projects\/[^/]+\/clusters\/user|groups\/[^/]+\/clusters\/user|admin\/clusters\/add)$/,
+    when: () => true,
+    why:
+      'a name or environment scope past its varchar(255) column, which no validation of Clusters::Cluster ' +
+      'bounds: the database refuses the insert (src/resources/clusters/routes.ts)',
+  },
+  {
+    method: 'PUT',
+    path: /^\/api\/v4\/(projects|groups)\/[^/]+\/clusters\/[^/]+$|^\/api\/v4\/admin\/clusters\/[^/]+$/,
+    when: () => true,
+    why: 'the same columns on update (src/resources/clusters/routes.ts)',
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/v4\/clusters\/[^/]+\/metrics_dashboard\/annotations$/,
+    when: () => true,
+    why:
+      "a group cluster's annotation on a dashboard file: the finder reads the repository of the cluster's " +
+      'project, which a group cluster has not (src/resources/clusters/annotations.ts)',
+  },
 ];
 
 const documented500 = (r: FuzzRequest) => {

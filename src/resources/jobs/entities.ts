@@ -27,7 +27,7 @@ export function artifactsZip(ref: JobRef): Uint8Array<ArrayBuffer> {
 }
 
 /** `Entities::ProjectIdentity`. */
-function projectIdentity(st: PlatformState, p: ProjectRecord): Json {
+export function projectIdentity(st: PlatformState, p: ProjectRecord): Json {
   const names: string[] = [];
   if (p.namespace_kind === 'group')
     for (

@@ -21,7 +21,7 @@ export interface DomainFields {
 }
 
 /** `validates :domain, hostname: { allow_numeric_hostname: true }` (the validates_hostname gem). */
-function hostnameErrors(domain: string): string[] {
+export function hostnameErrors(domain: string): string[] {
   const out: string[] = [];
   if (domain.length < 1 || domain.length > 255) out.push('must be between 1 and 255 characters long');
   const labels = domain.split('.');
