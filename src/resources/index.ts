@@ -72,6 +72,7 @@ import { jobTokenScopeArea } from './job_token_scope/area.js';
 import { accessRequestsArea } from './access_requests/area.js';
 import { featureFlagsArea } from './feature_flags/area.js';
 import { containerRegistryArea } from './container_registry/area.js';
+import { repositoryStorageMovesArea } from './repository_storage_moves/area.js';
 
 const LIST = [
   usersArea,
@@ -133,6 +134,7 @@ const LIST = [
   jobTokenScopeArea,
   featureFlagsArea,
   containerRegistryArea,
+  repositoryStorageMovesArea,
   approvalsArea,
   terraformArea,
   accessRequestsArea,

@@ -189,6 +189,28 @@ const seenNote = (then: (c: Cell) => Expect) => (c: Cell) => (c.anonymous ? U : 
 /** Edits of a note by its author (`owner`) or with `admin_note` (maintainers). */
 const noteAdmin = (ok: number) => (c: Cell) => (c.level >= 40 ? ([ok] as Expect) : F);
 
+/** The storage move rows of a kind: its six routes, a container's path given by `container`. */
+function storageMoveRows(
+  kind: 'project' | 'snippet' | 'group',
+  container: (v: Visibility, ids: Ids) => string,
+): Endpoint[] {
+  const plural = `${kind}s`;
+  const top = `/${kind}_repository_storage_moves`;
+  const own = `/${plural}/:id/repository_storage_moves`;
+  const at = (v: Visibility, ids: Ids) => `${container(v, ids)}/repository_storage_moves`;
+  const scope: Scope = kind === 'snippet' ? 'instance' : kind;
+  const made = {
+    setup: (fx: Fauxlab, v: Visibility, ids: Ids) => send(fx, 'POST', at(v, ids), 'root-api', {}),
+  };
+  return [
+    instance(`GET ${top}`, () => top, adminOnly(200)),
+    instance(`GET ${top}/:repository_storage_move_id`, () => `${top}/1`, adminOnly(200), made),
+    instance(`POST ${top}`, () => top, adminOnly(202), { body: json({ source_storage_name: 'default' }) }),
+    ep(`GET ${own}`, scope, at, adminOnly(200)),
+    ep(`GET ${own}/:repository_storage_move_id`, scope, (v, ids) => `${at(v, ids)}/1`, adminOnly(200), made),
+    ep(`POST ${own}`, scope, at, adminOnly(201)),
+  ];
+}
 /** The container repository of each visibility's project (the world makes one per project, in order). */
 const REPO: Record<Visibility, number> = { private: 1, internal: 2, public: 3 };
 /** ProjectPolicy's `read_container_image`: reporters, anyone on a public project, signed-in non-external users on an internal one. */
@@ -2632,6 +2654,12 @@ export const ENDPOINTS: Endpoint[] = [
     body: json({ content: 'build:\n  script: make\n' }),
     readOnly: true,
   }),
+  // ---- repository storage moves: `before { authenticated_as_admin! }`, before the container is looked
+  // up (the same answer whatever the visibility); the single reads find the move the admin's set-up made.
+  ...storageMoveRows('project', (v) => P(v)),
+  ...storageMoveRows('group', (v) => G(v)),
+  ...storageMoveRows('snippet', (v, ids) => `${API}/snippets/${ids.personalSnippet[v]}`),
+
   // ---- container registry: `before { authorize_read_container_images! }` (the project, then
   // `read_container_image`: reporters, or the public access of a public or internal project); deletes
   // need `admin_container_image` (maintainers), a tag's delete `destroy_container_image` (developers).
