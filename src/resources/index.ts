@@ -72,6 +72,8 @@ import { jobTokenScopeArea } from './job_token_scope/area.js';
 import { accessRequestsArea } from './access_requests/area.js';
 import { featureFlagsArea } from './feature_flags/area.js';
 import { clustersArea } from './clusters/area.js';
+import { containerRegistryArea } from './container_registry/area.js';
+import { repositoryStorageMovesArea } from './repository_storage_moves/area.js';
 
 const LIST = [
   usersArea,
@@ -132,6 +134,8 @@ const LIST = [
   freezePeriodsArea,
   jobTokenScopeArea,
   featureFlagsArea,
+  containerRegistryArea,
+  repositoryStorageMovesArea,
   approvalsArea,
   terraformArea,
   accessRequestsArea,

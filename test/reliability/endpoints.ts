@@ -189,6 +189,38 @@ const seenNote = (then: (c: Cell) => Expect) => (c: Cell) => (c.anonymous ? U : 
 /** Edits of a note by its author (`owner`) or with `admin_note` (maintainers). */
 const noteAdmin = (ok: number) => (c: Cell) => (c.level >= 40 ? ([ok] as Expect) : F);
 
+/** The storage move rows of a kind: its six routes, a container's path given by `container`. */
+function storageMoveRows(
+  kind: 'project' | 'snippet' | 'group',
+  container: (v: Visibility, ids: Ids) => string,
+): Endpoint[] {
+  const plural = `${kind}s`;
+  const top = `/${kind}_repository_storage_moves`;
+  const own = `/${plural}/:id/repository_storage_moves`;
+  const at = (v: Visibility, ids: Ids) => `${container(v, ids)}/repository_storage_moves`;
+  const scope: Scope = kind === 'snippet' ? 'instance' : kind;
+  const made = {
+    setup: (fx: Fauxlab, v: Visibility, ids: Ids) => send(fx, 'POST', at(v, ids), 'root-api', {}),
+  };
+  return [
+    instance(`GET ${top}`, () => top, adminOnly(200)),
+    instance(`GET ${top}/:repository_storage_move_id`, () => `${top}/1`, adminOnly(200), made),
+    instance(`POST ${top}`, () => top, adminOnly(202), { body: json({ source_storage_name: 'default' }) }),
+    ep(`GET ${own}`, scope, at, adminOnly(200)),
+    ep(`GET ${own}/:repository_storage_move_id`, scope, (v, ids) => `${at(v, ids)}/1`, adminOnly(200), made),
+    ep(`POST ${own}`, scope, at, adminOnly(201)),
+  ];
+}
+/** The container repository of each visibility's project (the world makes one per project, in order). */
+const REPO: Record<Visibility, number> = { private: 1, internal: 2, public: 3 };
+/** ProjectPolicy's `read_container_image`: reporters, anyone on a public project, signed-in non-external users on an internal one. */
+const imageReads = (c: Cell) =>
+  c.level >= 20 || c.vis === 'public' || (c.vis === 'internal' && !c.anonymous && !c.external);
+const imageRead = (ok: number) => (c: Cell) => (!c.visible ? PNF : imageReads(c) ? ([ok] as Expect) : F);
+/** A write: `authenticate_non_get!`, the project, `read_container_image`, then the write's level. */
+const imageWrite = (min: number, ok: number) => (c: Cell) =>
+  c.anonymous ? U : !c.visible ? PNF : imageReads(c) && c.level >= min ? ([ok] as Expect) : F;
+
 // ---- the endpoints ----------------------------------------------------------------------------------
 
 function ep(
@@ -2702,6 +2734,54 @@ export const ENDPOINTS: Endpoint[] = [
     body: json({ content: 'build:\n  script: make\n' }),
     readOnly: true,
   }),
+  // ---- repository storage moves: `before { authenticated_as_admin! }`, before the container is looked
+  // up (the same answer whatever the visibility); the single reads find the move the admin's set-up made.
+  ...storageMoveRows('project', (v) => P(v)),
+  ...storageMoveRows('group', (v) => G(v)),
+  ...storageMoveRows('snippet', (v, ids) => `${API}/snippets/${ids.personalSnippet[v]}`),
+
+  // ---- container registry: `before { authorize_read_container_images! }` (the project, then
+  // `read_container_image`: reporters, or the public access of a public or internal project); deletes
+  // need `admin_container_image` (maintainers), a tag's delete `destroy_container_image` (developers).
+  project('GET /projects/:id/registry/repositories', () => '/registry/repositories', imageRead(200)),
+  project(
+    'GET /projects/:id/registry/repositories/:repository_id/tags',
+    (v) => `/registry/repositories/${REPO[v]}/tags`,
+    imageRead(200),
+  ),
+  project(
+    'GET /projects/:id/registry/repositories/:repository_id/tags/:tag_name',
+    (v) => `/registry/repositories/${REPO[v]}/tags/v1`,
+    imageRead(200),
+  ),
+  project(
+    'DELETE /projects/:id/registry/repositories/:repository_id',
+    (v) => `/registry/repositories/${REPO[v]}`,
+    imageWrite(40, 202),
+  ),
+  project(
+    'DELETE /projects/:id/registry/repositories/:repository_id/tags',
+    (v) => `/registry/repositories/${REPO[v]}/tags`,
+    imageWrite(40, 202),
+    {
+      body: json({ name_regex_delete: '.*' }),
+    },
+  ),
+  project(
+    'DELETE /projects/:id/registry/repositories/:repository_id/tags/:tag_name',
+    (v) => `/registry/repositories/${REPO[v]}/tags/v1`,
+    imageWrite(30, 200),
+  ),
+  // GroupPolicy's `read_container_image`: the group's reporters.
+  group('GET /groups/:id/registry/repositories', () => '/registry/repositories', gAuthorize(20, 200)),
+  // `authenticate!`, then the repository's ability: a 403 (not a 404) where the project is hidden.
+  ep(
+    'GET /registry/repositories/:id',
+    'project',
+    (v) => `${API}/registry/repositories/${REPO[v]}`,
+    (c) => (c.anonymous ? U : imageReads(c) ? [200] : F),
+  ),
+
   // ---- package registry: generic packages take `authenticate!` first, then `create_package`
   // (developers) or `read_package` (reporters, or whoever public and internal access lets in); the
   // packages API reads with `read_package` and deletes with `destroy_package` (maintainers). Each
@@ -3023,6 +3103,10 @@ export const EXCLUDED: Record<string, string> = {
     'a route of a later GitLab release (14.9), absent from the 13.12 instance this matrix runs on; tested at its releases in import_export/remote_import.test.ts',
   'POST /projects/remote-import':
     'behind import_project_from_remote_file, off at 13.12 (404 for every viewer); it never makes a project (no remote file is reachable): import_export/remote_import.test.ts',
+  // The registry's notification endpoint reads no user token: only `registry.notification_secret` in
+  // Authorization opens it (every matrix cell is the same 401): covered in container_registry/events.test.ts.
+  'POST /container_registry_event/events':
+    "the registry's notification secret only; see container_registry/events.test.ts",
   // `authenticate_with`: the module registry's reads take Bearer tokens and a JWT only, never the
   // matrix's PRIVATE-TOKEN: covered in test/resources/terraform/modules.test.ts.
   'GET /packages/terraform/modules/v1/:module_namespace/:module_name/:module_system/versions':

@@ -23,7 +23,7 @@ const MEMBERS = [
  * Every project holds one record of each kind a route can address: an open issue (with an award, a note
  * and a confidential note), a confidential issue, a merge request from `feature` (with a note and an
  * award), a label, a milestone, a variable, a finished pipeline (with a variable), a project snippet of
- * the project's visibility (with a note), a deploy token and an integration. Every group has a variable
+ * the project's visibility (with a note), a deploy token, an integration and a container repository. Every group has a variable
  * and a deploy token; the owner has a personal snippet of each visibility.
  */
 export const reliabilityWorld: ScenarioFile = {
@@ -140,6 +140,16 @@ export const reliabilityWorld: ScenarioFile = {
       { name: 'project-deploy', token: `project-deploy-${v}`, scopes: ['read_repository' as const] },
     ],
     integrations: [{ slug: 'emails-on-push', recipients: 'team@example.com' }],
+    // One container repository each (ids 1, 2, 3 in the order of VISIBILITIES), with two tags.
+    container_repositories: [
+      {
+        name: 'img',
+        tags: [
+          { name: 'v1', digest: 'a'.repeat(64), total_size: 10 },
+          { name: 'v2', digest: 'b'.repeat(64), total_size: 20 },
+        ],
+      },
+    ],
   })),
   snippets: VISIBILITIES.map((v) => ({
     author: 'owner',
