@@ -101,6 +101,11 @@ describe('scenarios/schema.json', () => {
       'ci',
       'broadcast_messages',
       'notification_settings',
+      'container_registry',
+      'repository_storage_moves',
+      'snippet_repository_storages',
+      'clusters',
+      'metrics_dashboard_annotations',
       'generate',
     ]);
     expect(schema.required ?? []).toEqual([]);
