@@ -323,6 +323,21 @@ const publishMaven = async (fx: Fauxlab, v: Visibility) =>
     headers: { 'PRIVATE-TOKEN': 'root-api' },
     body: 'jar',
   });
+/**
+ * A set-up for the Go proxy rows: the `go_proxy` flag on, and the project's go.mod (module
+ * `localhost/g-<vis>/p`) tagged v1.0.0, all as root.
+ */
+const goModule = async (fx: Fauxlab, v: Visibility) => {
+  await send(fx, 'POST', `${API}/features/go_proxy`, 'root-api', { value: 'true' });
+  await send(fx, 'POST', `${P(v)}/repository/commits`, 'root-api', {
+    branch: 'master',
+    commit_message: 'go.mod',
+    actions: [{ action: 'create', file_path: 'go.mod', content: `module localhost/g-${v}/p\n` }],
+  });
+  return send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1.0.0', ref: 'master' });
+};
+/** The Go proxy's `find_project!`: unreadable is 401 to anonymous, `404 Project Not Found` to others. */
+const goRead = (c: Cell): Expect => (!c.visible ? (c.anonymous ? U : PNF) : readsMr(c) ? [200] : F);
 /** `BasicAuthHelpers#authorized_user_project`: a hidden project is 401 to anonymous, `404 Not Found` to others. */
 const pypiHidden = (c: Cell): Expect => (c.anonymous ? U : [404, { message: '404 Not Found' }]);
 /** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
@@ -2770,6 +2785,17 @@ export const ENDPOINTS: Endpoint[] = [
     (v) => `${API}/packages/maven/g-${v}/p/1.0/p-1.0.jar`,
     (c) => (c.visible && readsMr(c) ? [200] : F),
     { setup: (fx, v) => publishMaven(fx, v) },
+  ),
+  // Go proxy (`go_proxy.rb`): the project (401 to anonymous), `read_package`, then the flag and module.
+  ...(['list', 'v1.0.0.info', 'v1.0.0.mod', 'v1.0.0.zip'] as const).map((file) =>
+    project(
+      file === 'list'
+        ? 'GET /projects/:id/packages/go/:module_name{.+}/@v/list'
+        : `GET /projects/:id/packages/go/:module_name{.+}/@v/:module_version{[^/]+\\.${file.slice(7)}}`,
+      (v) => `/packages/go/localhost/g-${v}/p/@v/${file}`,
+      goRead,
+      { setup: (fx, v) => goModule(fx, v), readOnly: true },
+    ),
   ),
   group(
     'GET /groups/:id/packages',

@@ -1,5 +1,6 @@
 import { defineArea } from '../../core/area.js';
 import { deleteProjectPackages } from './model.js';
+import { goRoutes } from './go-routes.js';
 import { mavenRoutes } from './maven-routes.js';
 import { pypiGroupRoutes } from './pypi-group-routes.js';
 import { packagesRoutes } from './routes.js';
@@ -19,6 +20,7 @@ export const packagesArea = defineArea({
     packagesRoutes(r);
     mavenRoutes(r);
     pypiGroupRoutes(r);
+    goRoutes(r);
   },
   scenario: {
     projectFields: packageProjectFields,
