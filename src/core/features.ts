@@ -12,6 +12,8 @@ export const FEATURE_DEFAULTS: Record<string, boolean> = {
   // The Go proxy (lib/api/go_proxy.rb) and its go.mod check's escape hatch, off as 13.12 ships them.
   go_proxy: false,
   go_proxy_disable_gomod_validation: false,
+  // The RubyGems registry (lib/api/rubygem_packages.rb), off as 13.12 ships it.
+  rubygem_packages: false,
   junit_pipeline_view: false,
   similarity_search: false,
 };

@@ -198,3 +198,17 @@ export function authorizePackage(
 ): void {
   if (!canPackage(state(c), actor, project, ability)) throw forbidden();
 }
+
+/**
+ * A bare token in the `Authorization` header (`sent_through(:http_token)`, what `gem push` sends): a
+ * personal access token, a deploy token or a job token (`token_types(:personal_access_token,
+ * :deploy_token, :job_token)`); none of them is a 401.
+ */
+export function actorFromHttpToken(c: Ctx, secret: string): Actor {
+  const t = findToken(state(c), secret);
+  if (t?.kind === 'job') return fromJobToken(c, secret);
+  if (t) return fromBasicPassword(c, secret);
+  const deploy = deployToken(c, secret);
+  if (deploy) return { kind: 'deploy', token: deploy };
+  throw unauthorized();
+}

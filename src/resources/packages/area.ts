@@ -3,6 +3,7 @@ import { deleteProjectPackages } from './model.js';
 import { goRoutes } from './go-routes.js';
 import { mavenRoutes } from './maven-routes.js';
 import { pypiGroupRoutes } from './pypi-group-routes.js';
+import { rubygemsRoutes } from './rubygems-routes.js';
 import { packagesRoutes } from './routes.js';
 import {
   buildPackages,
@@ -21,6 +22,7 @@ export const packagesArea = defineArea({
     mavenRoutes(r);
     pypiGroupRoutes(r);
     goRoutes(r);
+    rubygemsRoutes(r);
   },
   scenario: {
     projectFields: packageProjectFields,
