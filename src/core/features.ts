@@ -9,6 +9,11 @@ import type { FeatureRecord, PlatformState } from './state.js';
 export const FEATURE_DEFAULTS: Record<string, boolean> = {
   api_kaminari_count_with_limit: true,
   ci_variables_api_filter_environment_scope: true,
+  // The Go proxy (lib/api/go_proxy.rb) and its go.mod check's escape hatch, off as 13.12 ships them.
+  go_proxy: false,
+  go_proxy_disable_gomod_validation: false,
+  // The RubyGems registry (lib/api/rubygem_packages.rb), off as 13.12 ships it.
+  rubygem_packages: false,
   junit_pipeline_view: false,
   similarity_search: false,
 };

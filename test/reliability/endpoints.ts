@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Fauxlab } from '../../src/index.js';
+import { gem } from '../resources/packages/gem-world.js';
 import {
   gpgKey,
   importForm,
@@ -355,6 +356,35 @@ const publishMaven = async (fx: Fauxlab, v: Visibility) =>
     headers: { 'PRIVATE-TOKEN': 'root-api' },
     body: 'jar',
   });
+/**
+ * A set-up for the Go proxy rows: the `go_proxy` flag on, and the project's go.mod (module
+ * `localhost/g-<vis>/p`) tagged v1.0.0, all as root.
+ */
+const goModule = async (fx: Fauxlab, v: Visibility) => {
+  await send(fx, 'POST', `${API}/features/go_proxy`, 'root-api', { value: 'true' });
+  await send(fx, 'POST', `${P(v)}/repository/commits`, 'root-api', {
+    branch: 'master',
+    commit_message: 'go.mod',
+    actions: [{ action: 'create', file_path: 'go.mod', content: `module localhost/g-${v}/p\n` }],
+  });
+  return send(fx, 'POST', `${P(v)}/repository/tags`, 'root-api', { tag_name: 'v1.0.0', ref: 'master' });
+};
+/** A set-up for the RubyGems rows: the `rubygem_packages` flag on and gem `g 1.0.0` pushed as root. */
+const pushGem = async (fx: Fauxlab, v: Visibility) => {
+  await send(fx, 'POST', `${API}/features/rubygem_packages`, 'root-api', { value: 'true' });
+  return fx.app.request(`${P(v)}/packages/rubygems/api/v1/gems`, {
+    method: 'POST',
+    headers: { Authorization: 'root-api', 'Content-Type': 'application/octet-stream' },
+    body: new Uint8Array(gem('g', '1.0.0')),
+  });
+};
+/** RubyGems' filters: `authenticate!` (401), the project (404), then the route's ability. */
+const gemRead =
+  (ok: Expect) =>
+  (c: Cell): Expect =>
+    c.anonymous ? U : !c.visible ? PNF : readsMr(c) ? ok : F;
+/** The Go proxy's `find_project!`: unreadable is 401 to anonymous, `404 Project Not Found` to others. */
+const goRead = (c: Cell): Expect => (!c.visible ? (c.anonymous ? U : PNF) : readsMr(c) ? [200] : F);
 /** `BasicAuthHelpers#authorized_user_project`: a hidden project is 401 to anonymous, `404 Not Found` to others. */
 const pypiHidden = (c: Cell): Expect => (c.anonymous ? U : [404, { message: '404 Not Found' }]);
 /** `authorize_push_to_branch!` after `download_code`: its own 403 body. */
@@ -2930,6 +2960,51 @@ export const ENDPOINTS: Endpoint[] = [
     (v) => `${API}/packages/maven/g-${v}/p/1.0/p-1.0.jar`,
     (c) => (c.visible && readsMr(c) ? [200] : F),
     { setup: (fx, v) => publishMaven(fx, v) },
+  ),
+  // Go proxy (`go_proxy.rb`): the project (401 to anonymous), `read_package`, then the flag and module.
+  ...(['list', 'v1.0.0.info', 'v1.0.0.mod', 'v1.0.0.zip'] as const).map((file) =>
+    project(
+      file === 'list'
+        ? 'GET /projects/:id/packages/go/:module_name{.+}/@v/list'
+        : `GET /projects/:id/packages/go/:module_name{.+}/@v/:module_version{[^/]+\\.${file.slice(7)}}`,
+      (v) => `/packages/go/localhost/g-${v}/p/@v/${file}`,
+      goRead,
+      { setup: (fx, v) => goModule(fx, v), readOnly: true },
+    ),
+  ),
+  // RubyGems (`rubygem_packages.rb`): `authenticate!`, the project, the flag; the index files are stubs.
+  project(
+    'GET /projects/:id/packages/rubygems/:file_name{[^/]+}',
+    () => '/packages/rubygems/specs.4.8.gz',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : [404, { message: '404 Not Found' }]),
+    { setup: (fx, v) => pushGem(fx, v) },
+  ),
+  project(
+    'GET /projects/:id/packages/rubygems/quick/Marshal.4.8/:file_name{[^/]+}',
+    () => '/packages/rubygems/quick/Marshal.4.8/g-1.0.0.gemspec.rz',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : [404, { message: '404 Not Found' }]),
+    { setup: (fx, v) => pushGem(fx, v) },
+  ),
+  project(
+    'GET /projects/:id/packages/rubygems/gems/:file_name{[^/]+}',
+    () => '/packages/rubygems/gems/g-1.0.0.gem',
+    gemRead([200]),
+    { setup: (fx, v) => pushGem(fx, v) },
+  ),
+  project(
+    'POST /projects/:id/packages/rubygems/api/v1/gems',
+    () => '/packages/rubygems/api/v1/gems',
+    (c) => (c.anonymous ? U : !c.visible ? PNF : c.level >= 30 ? [201] : F),
+    {
+      setup: (fx) => send(fx, 'POST', `${API}/features/rubygem_packages`, 'root-api', { value: 'true' }),
+      body: () => new Uint8Array(gem('h', '1.0.0')),
+    },
+  ),
+  project(
+    'GET /projects/:id/packages/rubygems/api/v1/dependencies',
+    () => '/packages/rubygems/api/v1/dependencies?gems=g',
+    gemRead([200]),
+    { setup: (fx, v) => pushGem(fx, v) },
   ),
   group(
     'GET /groups/:id/packages',

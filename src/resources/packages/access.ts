@@ -91,22 +91,34 @@ export function fromBasicPassword(c: Ctx, secret: string): Actor {
 /**
  * The request's actor, or null for an anonymous request. A credential that is sent but worthless is a
  * 401, as the platform's authentication finders raise. `basic: false` for the registries that take no
- * Basic auth (npm: its tokens come as Bearer values).
+ * Basic auth (npm: its tokens come as Bearer values); `basic: 'personal'` where only a personal access
+ * token may be the Basic password (`basic_auth_personal_access_token` alone: the Go proxy, any username);
+ * `deploy: false` where the route does not set `deploy_token_allowed`.
  */
-export function packageActor(c: Ctx, o: { basic?: boolean } = {}): Actor | null {
+export function packageActor(
+  c: Ctx,
+  o: { basic?: boolean | 'personal'; deploy?: boolean } = {},
+): Actor | null {
   const viewer = c.get('viewer');
   if (viewer.token?.kind === 'job') {
     const job = runningJob(c, viewer.token);
     return { kind: 'user', user: viewer.user!, job };
   }
   if (viewer.user) return { kind: 'user', user: viewer.user, job: null };
+  const authz = header(c, 'authorization');
+  if (o.deploy === false) {
+    if (o.basic !== 'personal' || !authz || !/^basic\s+/i.test(authz)) return null;
+    const decoded = Buffer.from(authz.replace(/^basic\s+/i, '').trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0 || decoded.slice(colon + 1) === '') throw unauthorized();
+    return fromBasicPassword(c, decoded.slice(colon + 1));
+  }
   const deploy = header(c, 'deploy-token');
   if (deploy !== undefined) {
     const t = deployToken(c, deploy);
     if (!t) throw unauthorized();
     return { kind: 'deploy', token: t };
   }
-  const authz = header(c, 'authorization');
   // `deploy_token_from_request` reads a Bearer value too; the core passed over one it did not know.
   if (authz && /^bearer\s+/i.test(authz)) {
     const t = deployToken(c, authz.replace(/^bearer\s+/i, '').trim());
@@ -185,4 +197,18 @@ export function authorizePackage(
   ability: PackageAbility,
 ): void {
   if (!canPackage(state(c), actor, project, ability)) throw forbidden();
+}
+
+/**
+ * A bare token in the `Authorization` header (`sent_through(:http_token)`, what `gem push` sends): a
+ * personal access token, a deploy token or a job token (`token_types(:personal_access_token,
+ * :deploy_token, :job_token)`); none of them is a 401.
+ */
+export function actorFromHttpToken(c: Ctx, secret: string): Actor {
+  const t = findToken(state(c), secret);
+  if (t?.kind === 'job') return fromJobToken(c, secret);
+  if (t) return fromBasicPassword(c, secret);
+  const deploy = deployToken(c, secret);
+  if (deploy) return { kind: 'deploy', token: deploy };
+  throw unauthorized();
 }

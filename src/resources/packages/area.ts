@@ -1,7 +1,9 @@
 import { defineArea } from '../../core/area.js';
 import { deleteProjectPackages } from './model.js';
+import { goRoutes } from './go-routes.js';
 import { mavenRoutes } from './maven-routes.js';
 import { pypiGroupRoutes } from './pypi-group-routes.js';
+import { rubygemsRoutes } from './rubygems-routes.js';
 import { packagesRoutes } from './routes.js';
 import {
   buildPackages,
@@ -19,6 +21,8 @@ export const packagesArea = defineArea({
     packagesRoutes(r);
     mavenRoutes(r);
     pypiGroupRoutes(r);
+    goRoutes(r);
+    rubygemsRoutes(r);
   },
   scenario: {
     projectFields: packageProjectFields,

@@ -11,6 +11,7 @@ export const PLAN_LIMITS = {
   npm_max_file_size: 500 * 1024 * 1024,
   pypi_max_file_size: 3 * 1024 * 1024 * 1024,
   maven_max_file_size: 3 * 1024 * 1024 * 1024,
+  rubygems_max_file_size: 3 * 1024 * 1024 * 1024,
 } as const;
 
 const lazy = (pattern: string) => {

@@ -1,6 +1,6 @@
 /**
  * What a package keeps besides its files, per format: npm's dependency links (`Packages::DependencyLink`),
- * PyPI's `Packages::Pypi::Metadatum`, Maven's `Packages::Maven::Metadatum`. Plain lists and strings: the
+ * PyPI's `Packages::Pypi::Metadatum`, Maven's `Packages::Maven::Metadatum`, RubyGems'. Plain lists and strings: the
  * names come from clients, so no map here is keyed by them.
  */
 
@@ -33,4 +33,15 @@ export interface MavenMeta {
   app_version: string | null;
 }
 
-export type PackageMeta = NpmMeta | PypiMeta | MavenMeta;
+/**
+ * RubyGems' `Packages::Rubygems::Metadatum` (the platform the dependency API shows) and the gem's
+ * dependency links (`Packages::Rubygems::CreateDependenciesService`: every dependency, name and
+ * requirement, in the gemspec's order).
+ */
+export interface RubygemsMeta {
+  kind: 'rubygems';
+  platform: string;
+  dependencies: [string, string][];
+}
+
+export type PackageMeta = NpmMeta | PypiMeta | MavenMeta | RubygemsMeta;

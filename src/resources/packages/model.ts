@@ -151,3 +151,22 @@ export const packageMeta = (st: PlatformState, packageId: number): PackageMeta |
 export function setPackageMeta(st: S, packageId: number, meta: PackageMeta): void {
   tset(st.packages.meta, packageId, meta);
 }
+
+/** A package named anew (RubyGems' temporary package once its gem is read: `package.update!(name:, version:)`). */
+export function renamePackage(st: S, id: number, name: string, version: string): void {
+  const pkg = tget(st.packages.records, id);
+  if (!pkg) return;
+  idelete(st.packages.idx.byName, nameKey(pkg.project_id, pkg.package_type, pkg.name, pkg.version));
+  pkg.name = name;
+  pkg.version = version;
+  iset(st.packages.idx.byName, nameKey(pkg.project_id, pkg.package_type, name, version), id);
+}
+
+/** A file moved to another package of the project (`package_file.update!(package_id:)`). */
+export function movePackageFile(st: S, fileId: number, packageId: number): void {
+  const f = tget(st.packages.files, fileId);
+  if (!f || f.package_id === packageId) return;
+  mremove(st.packages.idx.files, String(f.package_id), fileId);
+  f.package_id = packageId;
+  madd(st.packages.idx.files, String(packageId), fileId);
+}
