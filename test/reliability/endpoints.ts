@@ -18,6 +18,7 @@ import {
   type Role,
 } from './matrix.js';
 import type { Visibility } from './world.js';
+import { SECURITY_ENDPOINTS } from './endpoints-security.js';
 
 export const UNAUTHORIZED = { message: '401 Unauthorized' };
 export const FORBIDDEN = { message: '403 Forbidden' };
@@ -2925,6 +2926,7 @@ export const ENDPOINTS: Endpoint[] = [
     pLevel(40, 204),
     { setup: postState },
   ),
+  ...SECURITY_ENDPOINTS,
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

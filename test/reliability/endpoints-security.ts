@@ -1,0 +1,69 @@
+/**
+ * The permission matrix's rows of the ultimate tier's security routes (vulnerabilities, their findings,
+ * issue links and exports, managed licenses, dependencies): the matrix runs on premium, so each row's
+ * set-up turns the cell's instance ultimate first (the tier is part of the state, restored per cell).
+ * `authenticate!` comes first on all of them; `read_vulnerability` and the abilities beside it are
+ * developers' and up.
+ */
+import type { Fauxlab } from '../../src/index.js';
+import type { Endpoint, Expect } from './endpoints.js';
+import { send, type Ids } from './matrix.js';
+import type { Visibility } from './world.js';
+
+const P = (v: Visibility) => `/api/v4/projects/g-${v}%2Fp`;
+const API = '/api/v4';
+const U: Expect = [401, { message: '401 Unauthorized' }];
+const F: Expect = [403, { message: '403 Forbidden' }];
+const PNF: Expect = [404, { message: '404 Project Not Found' }];
+
+interface Cell {
+  level: number;
+  anonymous: boolean;
+  visible: boolean;
+}
+
+/** `authenticate!`, the project, then a developer's ability. */
+const pDev = (ok: number) => (c: Cell) =>
+  c.anonymous ? U : !c.visible ? PNF : c.level >= 30 ? ([ok] as Expect) : F;
+/** `authenticate!`, the vulnerability by id, then `authorize!` on its project: a 403 where it is hidden too. */
+const vDev = (ok: number) => (c: Cell) => (c.anonymous ? U : c.level >= 30 ? ([ok] as Expect) : F);
+
+/** The id of the project's vulnerability (the matrix world gives each project one), set by `ultimate`. */
+let vulnerabilityId = 0;
+
+/** Turns the instance ultimate (the tier is the state's), keeping its clock; finds the vulnerability. */
+async function ultimate(fx: Fauxlab, v: Visibility): Promise<void> {
+  const s = fx.snapshot();
+  fx.restore({ state: Object.freeze({ ...s.state, tier: 'ultimate' as const }), clock: s.clock });
+  const list = (await send(fx, 'GET', `${P(v)}/vulnerabilities`, 'root-api')).body as { id: number }[];
+  vulnerabilityId = list[0]!.id;
+}
+
+function row(
+  route: string,
+  path: (v: Visibility, ids: Ids) => string,
+  expect: (c: Cell) => Expect,
+  more: Partial<Endpoint> = {},
+): Endpoint {
+  return { route, scope: 'project', path, expect, setup: (fx, v) => ultimate(fx, v), ...more };
+}
+
+export const SECURITY_ENDPOINTS: Endpoint[] = [
+  row('GET /projects/:id/vulnerabilities', (v) => `${P(v)}/vulnerabilities`, pDev(200)),
+  row('GET /vulnerabilities/:id', () => `${API}/vulnerabilities/${vulnerabilityId}`, vDev(200)),
+  ...(['resolve', 'dismiss', 'confirm'] as const).map((a) =>
+    row(`POST /vulnerabilities/:id/${a}`, () => `${API}/vulnerabilities/${vulnerabilityId}/${a}`, vDev(201)),
+  ),
+  // The world's vulnerability is detected: the set-up confirms it, so that reverting changes it.
+  row(
+    'POST /vulnerabilities/:id/revert',
+    () => `${API}/vulnerabilities/${vulnerabilityId}/revert`,
+    vDev(201),
+    {
+      setup: async (fx, v) => {
+        await ultimate(fx, v);
+        await send(fx, 'POST', `${API}/vulnerabilities/${vulnerabilityId}/confirm`, 'root-api');
+      },
+    },
+  ),
+];
