@@ -31,6 +31,9 @@ const vDev = (ok: number) => (c: Cell) => (c.anonymous ? U : c.level >= 30 ? ([o
 /** The id of the project's vulnerability (the matrix world gives each project one), set by `ultimate`. */
 let vulnerabilityId = 0;
 
+/** The id of the issue link a cell's set-up made. */
+let linkId = 0;
+
 /** Turns the instance ultimate (the tier is the state's), keeping its clock; finds the vulnerability. */
 async function ultimate(fx: Fauxlab, v: Visibility): Promise<void> {
   const s = fx.snapshot();
@@ -63,6 +66,40 @@ export const SECURITY_ENDPOINTS: Endpoint[] = [
       setup: async (fx, v) => {
         await ultimate(fx, v);
         await send(fx, 'POST', `${API}/vulnerabilities/${vulnerabilityId}/confirm`, 'root-api');
+      },
+    },
+  ),
+  row('GET /projects/:id/vulnerability_findings', (v) => `${P(v)}/vulnerability_findings`, pDev(200)),
+  row(
+    'GET /vulnerabilities/:id/issue_links',
+    () => `${API}/vulnerabilities/${vulnerabilityId}/issue_links`,
+    vDev(200),
+  ),
+  row(
+    'POST /vulnerabilities/:id/issue_links',
+    () => `${API}/vulnerabilities/${vulnerabilityId}/issue_links`,
+    vDev(201),
+    {
+      body: () => ({ target_issue_iid: 1 }),
+    },
+  ),
+  row(
+    'DELETE /vulnerabilities/:id/issue_links/:issue_link_id',
+    () => `${API}/vulnerabilities/${vulnerabilityId}/issue_links/${linkId}`,
+    vDev(200),
+    {
+      setup: async (fx, v) => {
+        await ultimate(fx, v);
+        const made = await send(
+          fx,
+          'POST',
+          `${API}/vulnerabilities/${vulnerabilityId}/issue_links`,
+          'root-api',
+          {
+            target_issue_iid: 1,
+          },
+        );
+        linkId = (made.body as { id: number }).id;
       },
     },
   ),

@@ -60,6 +60,14 @@ export const DOCUMENTED_500S: {
       "a publish body whose attachments or versions are not objects: CreatePackageService's NoMethodError " +
       '(src/resources/packages/npm-routes.ts)',
   },
+  {
+    method: 'POST',
+    path: /^\/api\/v4\/vulnerabilities\/[^/]+\/issue_links$/,
+    when: () => true,
+    why:
+      "a link_type other than related or created: the enum's ArgumentError, which vulnerability_issue_links.rb " +
+      '(13.12) does not rescue (src/resources/vulnerabilities/issue-links.ts)',
+  },
 ];
 
 const documented500 = (r: FuzzRequest) => {

@@ -1,5 +1,7 @@
 import { defineArea } from '../../core/area.js';
 import { deleteGroupExports, deleteProjectVulnerabilities } from './model.js';
+import { findingRoutes } from './findings.js';
+import { issueLinkRoutes } from './issue-links.js';
 import { vulnerabilityRoutes } from './routes.js';
 import {
   buildIssueLinks,
@@ -16,6 +18,8 @@ export const vulnerabilitiesArea = defineArea({
   state: { key: 'vulnerabilities', empty: emptyVulnerabilities },
   routes: (r) => {
     vulnerabilityRoutes(r);
+    findingRoutes(r);
+    issueLinkRoutes(r);
   },
   scenario: {
     projectFields: vulnerabilityFields,

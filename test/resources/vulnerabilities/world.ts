@@ -1,7 +1,7 @@
 /**
  * The vulnerability tests' world (ultimate): `acme/app` (private) with three vulnerabilities, findings of
- * its first pipeline and issues to link; `acme/other` (private) with an issue only `maint` can read (its
- * only member) and `acme/site` (public).
+ * its first pipeline and issues to link; `secret/other` (private) with an issue only `maint` can read (its
+ * group's only member) and `acme/site` (public).
  */
 import { createFauxlab, type FauxlabOptions } from '../../../src/index.js';
 import type { ScenarioFile } from '../../../src/scenario/schema.js';
@@ -30,6 +30,7 @@ export const vulnWorld: ScenarioFile = {
         { username: 'rep', access_level: 'reporter' },
       ],
     },
+    { path: 'secret', visibility: 'private', members: [{ username: 'maint', access_level: 'maintainer' }] },
   ],
   projects: [
     {
@@ -83,7 +84,7 @@ export const vulnWorld: ScenarioFile = {
       ],
     },
     {
-      path: 'acme/other',
+      path: 'secret/other',
       visibility: 'private',
       creator: 'maint',
       issues: [{ title: 'Elsewhere' }],
