@@ -17,6 +17,7 @@ const F: Expect = [403, { message: '403 Forbidden' }];
 const PNF: Expect = [404, { message: '404 Project Not Found' }];
 
 interface Cell {
+  role: string;
   level: number;
   anonymous: boolean;
   visible: boolean;
@@ -30,6 +31,22 @@ const vDev = (ok: number) => (c: Cell) => (c.anonymous ? U : c.level >= 30 ? ([o
 
 /** The id of the project's vulnerability (the matrix world gives each project one), set by `ultimate`. */
 let vulnerabilityId = 0;
+
+const GNF: Expect = [404, { message: '404 Group Not Found' }];
+/** `authenticate!`, the group, then a developer's ability on it. */
+const gDev = (ok: number) => (c: Cell) =>
+  c.anonymous ? U : !c.visible ? GNF : c.level >= 30 ? ([ok] as Expect) : F;
+/** An export `dev` made: only its author reads it. */
+const author = (ok: number) => (c: Cell) => (c.anonymous ? U : c.role === 'developer' ? ([ok] as Expect) : F);
+
+/** The id of the export a cell's set-up made (as `dev`). */
+let exportId = 0;
+async function devExport(fx: Fauxlab, v: Visibility, finish: boolean): Promise<void> {
+  await ultimate(fx, v);
+  const made = await send(fx, 'POST', `${API}/security/projects/g-${v}%2Fp/vulnerability_exports`, 'dev-api');
+  exportId = (made.body as { id: number }).id;
+  if (finish) fx.clock.advance(2000);
+}
 
 /** The id of the issue link a cell's set-up made. */
 let linkId = 0;
@@ -102,5 +119,41 @@ export const SECURITY_ENDPOINTS: Endpoint[] = [
         linkId = (made.body as { id: number }).id;
       },
     },
+  ),
+  row(
+    'POST /security/projects/:id/vulnerability_exports',
+    (v) => `${API}/security/projects/g-${v}%2Fp/vulnerability_exports`,
+    pDev(201),
+  ),
+  row(
+    'POST /security/groups/:id/vulnerability_exports',
+    (v) => `${API}/security/groups/g-${v}/vulnerability_exports`,
+    gDev(201),
+    {
+      scope: 'group',
+    },
+  ),
+  row(
+    'POST /security/vulnerability_exports',
+    () => `${API}/security/vulnerability_exports`,
+    (c) => (c.anonymous ? U : [201]),
+    {
+      scope: 'instance',
+    },
+  ),
+  // Not finished on a frozen clock: the author's answer is the 202.
+  row(
+    'GET /security/vulnerability_exports/:id',
+    () => `${API}/security/vulnerability_exports/${exportId}`,
+    author(202),
+    {
+      setup: (fx, v) => devExport(fx, v, false),
+    },
+  ),
+  row(
+    'GET /security/vulnerability_exports/:id/download',
+    () => `${API}/security/vulnerability_exports/${exportId}/download`,
+    author(200),
+    { setup: (fx, v) => devExport(fx, v, true) },
   ),
 ];

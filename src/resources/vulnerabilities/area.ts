@@ -1,5 +1,6 @@
 import { defineArea } from '../../core/area.js';
 import { deleteGroupExports, deleteProjectVulnerabilities } from './model.js';
+import { exportJobs, exportRoutes } from './exports.js';
 import { findingRoutes } from './findings.js';
 import { issueLinkRoutes } from './issue-links.js';
 import { vulnerabilityRoutes } from './routes.js';
@@ -20,7 +21,9 @@ export const vulnerabilitiesArea = defineArea({
     vulnerabilityRoutes(r);
     findingRoutes(r);
     issueLinkRoutes(r);
+    exportRoutes(r);
   },
+  jobs: exportJobs,
   scenario: {
     projectFields: vulnerabilityFields,
     projectProblems: (p: VulnerabilitiesProject, at, refs) => vulnerabilityProblems(p, at, refs),

@@ -122,8 +122,9 @@ export interface ExportRecord {
   finished_at: string | null;
   created_at: string;
   updated_at: string;
-  /** The CSV, once finished. */
+  /** The CSV, once finished, and its file name. */
   file: string | null;
+  filename: string | null;
 }
 
 export interface VulnerabilitiesState {
