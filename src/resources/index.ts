@@ -63,6 +63,7 @@ import { packagesArea } from './packages/area.js';
 import { deploymentsArea } from './deployments/area.js';
 import { pipelineSchedulesArea } from './pipeline_schedules/area.js';
 import { approvalsArea } from './approvals/area.js';
+import { vulnerabilitiesArea } from './vulnerabilities/area.js';
 import { deployKeysArea } from './deploy_keys/area.js';
 import { pushRulesArea } from './push_rules/area.js';
 import { terraformArea } from './terraform/area.js';
@@ -140,6 +141,7 @@ const LIST = [
   terraformArea,
   accessRequestsArea,
   clustersArea,
+  vulnerabilitiesArea,
 ] as const;
 
 /** The list with each descriptor's own type: the scenario schema's type is built from their fields. */

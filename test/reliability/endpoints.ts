@@ -19,6 +19,7 @@ import {
   type Role,
 } from './matrix.js';
 import type { Visibility } from './world.js';
+import { SECURITY_ENDPOINTS } from './endpoints-security.js';
 
 export const UNAUTHORIZED = { message: '401 Unauthorized' };
 export const FORBIDDEN = { message: '403 Forbidden' };
@@ -3160,6 +3161,7 @@ export const ENDPOINTS: Endpoint[] = [
     pLevel(40, 204),
     { setup: postState },
   ),
+  ...SECURITY_ENDPOINTS,
 ];
 
 function own(ids: Ids, role: Role, what: 'email' | 'key' | 'gpgKey' | 'todo'): number {

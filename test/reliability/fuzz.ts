@@ -82,6 +82,14 @@ export const DOCUMENTED_500S: {
       "a group cluster's annotation on a dashboard file: the finder reads the repository of the cluster's " +
       'project, which a group cluster has not (src/resources/clusters/annotations.ts)',
   },
+  {
+    method: 'POST',
+    path: /^\/api\/v4\/vulnerabilities\/[^/]+\/issue_links$/,
+    when: () => true,
+    why:
+      "a link_type other than related or created: the enum's ArgumentError, which vulnerability_issue_links.rb " +
+      '(13.12) does not rescue (src/resources/vulnerabilities/issue-links.ts)',
+  },
 ];
 
 const documented500 = (r: FuzzRequest) => {

@@ -87,6 +87,13 @@ for (const e of [...(matrixScenario.groups ?? []), ...(matrixScenario.projects ?
       invitations: [{ email: 'invited@example.com', access_level: 30, created_by: 'owner' }],
     });
 
+// A vulnerability in every visibility's project, for the security rows (ultimate: endpoints-security.ts).
+for (const e of matrixScenario.projects ?? [])
+  if (/^g-(private|internal|public)\/p$/.test(e.path))
+    Object.assign(e, {
+      vulnerabilities: [{ title: 'A vulnerability', severity: 'high', report_type: 'sast', findings: [{}] }],
+    });
+
 export interface Reply {
   status: number;
   body: unknown;
