@@ -310,6 +310,8 @@ export interface EpicRecord {
   /** Label names, as given. */
   labels?: string[];
   parent_id?: number | null;
+  /** Place among the parent's children (`EpicTreeSorting`); null until placed, listed last. */
+  relative_position?: number | null;
   start_date_is_fixed?: boolean;
   start_date_fixed?: string | null;
   due_date_is_fixed?: boolean;
