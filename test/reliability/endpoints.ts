@@ -2010,6 +2010,19 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/issues/1/resource_weight_events/${ids.weightEvent[v]}`,
     pAuthRead(),
   ),
+  // ---- epic label events (EE): as the epic's notes, by the epic's global id
+  group(
+    'GET /groups/:id/epics/:eventable_id/resource_label_events',
+    (v, ids) => `/epics/${ids.epic[v]}/resource_label_events`,
+    gAuthRead(),
+  ),
+  group(
+    'GET /groups/:id/epics/:eventable_id/resource_label_events/:event_id',
+    (v, ids) => `/epics/${ids.epic[v]}/resource_label_events/${ids.epicLabelEvent[v]}`,
+    gAuthRead(),
+  ),
+  // Marking epic &1 as a todo (EE todos.rb): `authenticate!`, the group, then `read_epic`.
+  group('POST /groups/:id/epics/:epic_iid/todo', () => '/epics/1/todo', gUser(201)),
   // ---- time tracking: admin_issue (reporters) or admin_merge_request (developers) after the issuable is found
   ...(
     [

@@ -177,6 +177,8 @@ export interface Ids {
   epicNoteAward: Record<Visibility, number>;
   /** A weight event on issue #1 (paid tiers). */
   weightEvent: Record<Visibility, number>;
+  /** A label event on epic &1 (group label `epicful`). */
+  epicLabelEvent: Record<Visibility, number>;
   /** A resource event of each kind on issue #1 and merge request !1. */
   events: Record<
     'issues' | 'merge_requests',
@@ -251,6 +253,7 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     snippetNote: per(),
     snippetAward: per(),
     weightEvent: per(),
+    epicLabelEvent: per(),
     epicAward: per(),
     epicNoteAward: per(),
     snippetNoteAward: per(),
@@ -474,6 +477,14 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
         ids.weightEvent[v] = await first('weight');
       }
     }
+  for (const v of VISIBILITIES) {
+    await must(
+      send(fx, 'POST', `${G(v)}/labels`, root, { name: 'epicful', color: '#FF0000' }),
+      'group label',
+    );
+    await must(send(fx, 'PUT', `${G(v)}/epics/1`, root, { labels: 'epicful' }), 'epic label event');
+    ids.epicLabelEvent[v] = idOf((await list(`${G(v)}/epics/${ids.epic[v]}/resource_label_events`))[0]);
+  }
   // Let the exports finish, so that their downloads exist.
   fx.clock.advance(60_000);
   return { fx, ids };

@@ -199,8 +199,10 @@ export interface TodoRecord {
   id: number;
   user_id: number;
   author_id: number;
-  project_id: number;
-  target_type: 'Issue' | 'MergeRequest';
+  /** Null for an epic's todo, which has the epic's group instead (`Todo#group_id`). */
+  project_id: number | null;
+  group_id: number | null;
+  target_type: 'Issue' | 'MergeRequest' | 'Epic';
   target_id: number;
   action: 'marked';
   state: 'pending' | 'done';
@@ -216,7 +218,8 @@ export interface TodoRecord {
 export interface ResourceEventRecord {
   id: number;
   kind: 'state' | 'milestone' | 'weight' | 'label';
-  target_type: 'Issue' | 'MergeRequest';
+  /** Epics have label events only (EE). */
+  target_type: 'Issue' | 'MergeRequest' | 'Epic';
   target_id: number;
   user_id: number;
   created_at: string;
