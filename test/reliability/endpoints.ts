@@ -132,6 +132,8 @@ const gLevel = (min: number, ok: number) => (c: Cell) =>
 /** `authenticated_as_admin!`: the same answer whatever the visibility. */
 const adminOnly = (ok: number) => (c: Cell) => (c.anonymous ? U : c.level >= 100 ? ([ok] as Expect) : F);
 const anyone = (ok: number) => (): Expect => [ok];
+/** `authorize_subepics_feature!` on the premium matrix: 403 once the group is found. */
+const subepics = (c: Cell): Expect => (c.anonymous ? U : !c.visible ? GNF : F);
 /** `unauthorized! unless can?(current_user, :admin_remote_mirror, user_project)`: a 401 for the rest. */
 const mirrorAdmin = (ok: number, write: boolean) => (c: Cell) =>
   write && c.anonymous ? U : !c.visible ? PNF : c.level >= 40 ? ([ok] as Expect) : U;
@@ -1583,6 +1585,31 @@ export const ENDPOINTS: Endpoint[] = [
       setup: (fx, v, ids) => send(fx, 'POST', `${G(v)}/epics/1/issues/${ids.issueId[v]}`, 'root-api'),
     },
   ),
+  // Child epics: `authenticate!`, the group (404), then `read_epic` to list; linking, creating and
+  // reordering need the licensed `subepics` feature (ultimate), so the premium matrix answers 403 to
+  // everyone who sees the group; unlinking needs `destroy_epic_link` (reporters) on any paid tier.
+  group('GET /groups/:id/epics/:epic_iid/epics', () => '/epics/1/epics', gAuthRead()),
+  group('POST /groups/:id/epics/:epic_iid/epics', () => '/epics/1/epics', subepics, {
+    body: json({ title: 'A child' }),
+  }),
+  group(
+    'POST /groups/:id/epics/:epic_iid/epics/:child_epic_id',
+    (v, ids) => `/epics/2/epics/${ids.epic[v]}`,
+    subepics,
+  ),
+  group(
+    'PUT /groups/:id/epics/:epic_iid/epics/:child_epic_id',
+    (v, ids) => `/epics/1/epics/${ids.childEpic[v]}`,
+    subepics,
+    {
+      body: json({ move_after_id: 1 }),
+    },
+  ),
+  group(
+    'DELETE /groups/:id/epics/:epic_iid/epics/:child_epic_id',
+    (v, ids) => `/epics/1/epics/${ids.childEpic[v]}`,
+    gLevel(20, 200),
+  ),
   // Import into the group: `find_namespace!` (404 when unreadable), then the create rights (developers,
   // the default project_creation_level) or "Namespace is not valid".
   ep(
@@ -2126,6 +2153,19 @@ export const ENDPOINTS: Endpoint[] = [
     (v, ids) => `/issues/1/resource_weight_events/${ids.weightEvent[v]}`,
     pAuthRead(),
   ),
+  // ---- epic label events (EE): as the epic's notes, by the epic's global id
+  group(
+    'GET /groups/:id/epics/:eventable_id/resource_label_events',
+    (v, ids) => `/epics/${ids.epic[v]}/resource_label_events`,
+    gAuthRead(),
+  ),
+  group(
+    'GET /groups/:id/epics/:eventable_id/resource_label_events/:event_id',
+    (v, ids) => `/epics/${ids.epic[v]}/resource_label_events/${ids.epicLabelEvent[v]}`,
+    gAuthRead(),
+  ),
+  // Marking epic &1 as a todo (EE todos.rb): `authenticate!`, the group, then `read_epic`.
+  group('POST /groups/:id/epics/:epic_iid/todo', () => '/epics/1/todo', gUser(201)),
   // ---- time tracking: admin_issue (reporters) or admin_merge_request (developers) after the issuable is found
   ...(
     [

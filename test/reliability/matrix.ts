@@ -70,12 +70,16 @@ export const matrixScenario: ScenarioFile = {
   projects: (reliabilityWorld.projects ?? []).map((p) => ({ ...p, boards: boardsOf('') })),
   // The test report endpoint is behind a flag the platform ships off.
   features: [{ name: 'junit_pipeline_view', state: 'on' }],
-  epics: VISIBILITIES.map((v) => ({
-    group: `g-${v}`,
-    title: 'An epic',
-    author: 'owner',
-    notes: [{ body: 'An epic note', author: 'owner' }],
-  })),
+  // Epic &2 is a child of &1 (the epic links rows unlink it).
+  epics: VISIBILITIES.flatMap((v) => [
+    {
+      group: `g-${v}`,
+      title: 'An epic',
+      author: 'owner',
+      notes: [{ body: 'An epic note', author: 'owner' }],
+    },
+    { group: `g-${v}`, title: 'A child epic', author: 'owner', parent: `g-${v}&1` },
+  ]),
 };
 
 // Pending members on every visibility's group and project: `ext` (user 8) asked for access, and an
@@ -146,6 +150,8 @@ export interface Ids {
   projectDeployToken: Record<Visibility, number>;
   groupDeployToken: Record<Visibility, number>;
   epic: Record<Visibility, number>;
+  /** Epic &2, the child of &1. */
+  childEpic: Record<Visibility, number>;
   epicNote: Record<Visibility, number>;
   /** The first note of `owner`'s thread on the commit at `master`. */
   commitNote: Record<Visibility, number>;
@@ -178,6 +184,8 @@ export interface Ids {
   epicNoteAward: Record<Visibility, number>;
   /** A weight event on issue #1 (paid tiers). */
   weightEvent: Record<Visibility, number>;
+  /** A label event on epic &1 (group label `epicful`). */
+  epicLabelEvent: Record<Visibility, number>;
   /** A resource event of each kind on issue #1 and merge request !1. */
   events: Record<
     'issues' | 'merge_requests',
@@ -252,12 +260,14 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
     snippetNote: per(),
     snippetAward: per(),
     weightEvent: per(),
+    epicLabelEvent: per(),
     epicAward: per(),
     epicNoteAward: per(),
     snippetNoteAward: per(),
     projectDeployToken: per(),
     groupDeployToken: per(),
     epic: per(),
+    childEpic: per(),
     epicNote: per(),
     commitNote: per(),
     personalSnippet: per(),
@@ -343,6 +353,9 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
   const st = fx.state;
   for (const v of VISIBILITIES) {
     ids.epic[v] = tvalues(st.issuables.epics).find((e) => e.group_id === ids.group[v])!.id;
+    ids.childEpic[v] = tvalues(st.issuables.epics).find(
+      (e) => e.group_id === ids.group[v] && e.iid === 2,
+    )!.id;
     ids.epicNote[v] = idOf((await list(`${G(v)}/epics/${ids.epic[v]}/notes`))[0]);
     ids.epicAward[v] = idOf(
       await must(
@@ -471,6 +484,14 @@ export async function matrixFx(): Promise<{ fx: Fauxlab; ids: Ids }> {
         ids.weightEvent[v] = await first('weight');
       }
     }
+  for (const v of VISIBILITIES) {
+    await must(
+      send(fx, 'POST', `${G(v)}/labels`, root, { name: 'epicful', color: '#FF0000' }),
+      'group label',
+    );
+    await must(send(fx, 'PUT', `${G(v)}/epics/1`, root, { labels: 'epicful' }), 'epic label event');
+    ids.epicLabelEvent[v] = idOf((await list(`${G(v)}/epics/${ids.epic[v]}/resource_label_events`))[0]);
+  }
   // Let the exports finish, so that their downloads exist.
   fx.clock.advance(60_000);
   return { fx, ids };

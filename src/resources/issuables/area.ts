@@ -1,5 +1,6 @@
 import { deleteGroupIssuables, deleteProjectIssuables } from './model.js';
 import { defineArea } from '../../core/area.js';
+import { epicTreeProblems } from './epic-tree-scenario.js';
 import { exportIssuables } from './export.js';
 import { generateIssuables, generateIssuablesFields } from './generate.js';
 import {
@@ -39,6 +40,7 @@ export const issuablesArea = defineArea({
     projectFields: { ...projectIssuablesFields, ...labelProjectFields },
     problems: (s: Scenario, refs) => [
       ...issuableProblems(s.projects, s.epics, refs.users, refs.groups),
+      ...epicTreeProblems(s.epics),
       ...labelScenarioProblems(s, refs),
     ],
     buildGroup: (st, id, g: LabelsScenario['groups'][number], b) =>

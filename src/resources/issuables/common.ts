@@ -105,7 +105,7 @@ export function isSubscribed(
 /** A pending `marked` todo of the user on the target. */
 export const pendingTodo = (
   st: PlatformState,
-  type: 'Issue' | 'MergeRequest',
+  type: 'Issue' | 'MergeRequest' | 'Epic',
   targetId: number,
   userId: number,
 ) => iget(st.issuables.idx.userTarget, `${type}:${targetId}:${userId}:marked`);

@@ -118,10 +118,11 @@ export class IssuableRenderer extends MergeRequestRenderer {
 
   /** `Todo` with its `ProjectIdentity` and the full target. */
   todo(t: TodoRecord, target: Json, targetUrl: string): Json {
-    const p = this.project(t.project_id);
-    return {
-      id: t.id,
-      project: {
+    const out: Json = { id: t.id };
+    // `expose :project, if: project_id` and `expose :group (NamespaceBasic), if: group_id`.
+    if (t.project_id !== null) {
+      const p = this.project(t.project_id);
+      out.project = {
         id: p.id,
         description: p.description,
         name: p.name,
@@ -129,7 +130,23 @@ export class IssuableRenderer extends MergeRequestRenderer {
         path: p.path,
         path_with_namespace: p.path_with_namespace,
         created_at: p.created_at,
-      },
+      };
+    }
+    const g = t.group_id == null ? undefined : tget(this.st.groups, t.group_id);
+    if (g) {
+      const a = (g as { avatar_url?: unknown }).avatar_url;
+      out.group = {
+        id: g.id,
+        name: g.name,
+        path: g.path,
+        kind: 'group',
+        full_path: g.full_path,
+        parent_id: g.parent_id,
+        avatar_url: typeof a === 'string' && a !== '' ? (a.startsWith('/') ? this.base + a : a) : null,
+        web_url: `${this.base}/groups/${g.full_path}`,
+      };
+    }
+    return Object.assign(out, {
       author: this.user(t.author_id),
       action_name: t.action,
       target_type: t.target_type,
@@ -139,7 +156,7 @@ export class IssuableRenderer extends MergeRequestRenderer {
       state: t.state,
       created_at: t.created_at,
       updated_at: t.updated_at,
-    };
+    });
   }
 
   /**

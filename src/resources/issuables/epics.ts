@@ -5,6 +5,7 @@
  * Reporters administer epics (`admin_epic`); owners delete them (`destroy_epic`). Confidential epics
  * are for reporters and up.
  */
+import type { Draft } from 'immer';
 import { canReadGroup, findGroup, groupAccess } from '../../core/access.js';
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
@@ -17,7 +18,7 @@ import type { GroupRecord, PlatformState } from '../../core/state.js';
 import { mget, mremove, tdelete, tget, tvalues } from '../../core/table.js';
 import { descendantIds, selfAndAncestors } from '../groups/model.js';
 import { issuableRenderer, type IssuableRenderer } from './entities.js';
-import { deleteNote, removeAward } from './model.js';
+import { deleteNote, removeAward, removeTargetSatellites, resourceEvent } from './model.js';
 import { createEpic, unlinkEpic } from './model/snippets.js';
 import type { EpicRecord } from './store.js';
 
@@ -124,6 +125,37 @@ export function epicEntity(c: Ctx, e: EpicRecord, o: { subscribed?: boolean; lab
     parent: parent ? `${r.base}/api/v4/groups/${parent.group_id}/epics/${parent.iid}` : null,
   };
   return out;
+}
+
+/** The group label (of the group or an ancestor) an epic's label name stands for. */
+function labelIdOf(st: PlatformState, g: GroupRecord, name: string): number | undefined {
+  for (const x of selfAndAncestors(st, g))
+    for (const id of mget(st.issuables.idx.owned, `lg${x.id}`))
+      if (tget(st.issuables.labels, id)?.title === name) return id;
+  return undefined;
+}
+
+/** `ResourceEvents::ChangeLabelsService`: an event per label added or removed (names of no label: none). */
+function recordLabelEvents(
+  d: Draft<PlatformState>,
+  g: GroupRecord,
+  epicId: number,
+  before: readonly string[],
+  after: readonly string[],
+  userId: number,
+  now: string,
+): void {
+  const t = { type: 'Epic' as const, id: epicId };
+  const ids = (names: readonly string[]) =>
+    names.flatMap((n) => {
+      const id = labelIdOf(d, g, n);
+      return id === undefined ? [] : [id];
+    });
+  const [was, is] = [ids(before), ids(after)];
+  for (const id of is)
+    if (!was.includes(id)) resourceEvent(d, t, userId, now, { kind: 'label', label_id: id, action: 'add' });
+  for (const id of was)
+    if (!is.includes(id)) resourceEvent(d, t, userId, now, { kind: 'label', label_id: id, action: 'remove' });
 }
 
 const ORDER = ['created_at', 'updated_at'] as const;
@@ -282,8 +314,8 @@ function create(c: Ctx): Response {
   const now = c.get('fx').clock.iso();
   // `created_at` is for group owners and admins; the service drops it for anyone else.
   const created = prm.created_at !== undefined && lv.owner ? new Date(prm.created_at).toISOString() : now;
-  const id = write(c, (d) =>
-    createEpic(d, {
+  const id = write(c, (d) => {
+    const made = createEpic(d, {
       group_id: g.id,
       author_id: c.get('viewer').user!.id,
       title: prm.title,
@@ -294,8 +326,10 @@ function create(c: Ctx): Response {
       closed_at: null,
       created_at: created,
       updated_at: created,
-    }),
-  );
+    });
+    recordLabelEvents(d, g, made, [], changes.labels ?? [], c.get('viewer').user!.id, now);
+    return made;
+  });
   return sendJson(epicEntity(c, tget(state(c).issuables.epics, id)!), 201);
 }
 
@@ -331,6 +365,8 @@ function update(c: Ctx): Response {
   const now = c.get('fx').clock.iso();
   write(c, (d) => {
     const rec = tget(d.issuables.epics, e.id)!;
+    if (changes.labels !== undefined)
+      recordLabelEvents(d, g, e.id, rec.labels ?? [], changes.labels, c.get('viewer').user!.id, now);
     Object.assign(rec, changes);
     const was = rec.state ?? 'opened';
     if (prm.state_event === 'close' && was === 'opened')
@@ -352,6 +388,8 @@ function remove(c: Ctx): Response {
     for (const n of mget(d.issuables.idx.notes, `Epic:${e.id}`)) deleteNote(d, n);
     for (const a of mget(d.issuables.idx.awards, `Epic:${e.id}`)) removeAward(d, a);
     unlinkEpic(d, e.id);
+    // Its todos and resource events go with it.
+    removeTargetSatellites(d, 'Epic', e.id);
     // Children lose their parent rather than going with it.
     for (const x of tvalues(d.issuables.epics)) if (x.parent_id === e.id) x.parent_id = null;
     tdelete(d.issuables.epics, e.id);

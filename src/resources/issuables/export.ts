@@ -10,6 +10,7 @@ import type { ScenarioOut } from '../../core/area.js';
 import type { PlatformState } from '../../core/state.js';
 import { mget, tget, tvalues } from '../../core/table.js';
 import { exportThread } from './discussions/scenario.js';
+import { exportedParents } from './epic-tree-scenario.js';
 import { POSITION_GAP, START_POSITION } from './model.js';
 import type { AwardableType, IssueRecord, MergeRequestRecord, NoteableType } from './store.js';
 
@@ -159,6 +160,7 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     push(p, 'snippets', e);
   }
   const epics: Entry[] = [];
+  const exported: number[] = [];
   for (const ep of tvalues(iss.epics)) {
     const g = tget(st.groups, ep.group_id);
     const author = out.username(ep.author_id);
@@ -190,8 +192,15 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     const a = awards('Epic', ep.id);
     if (a.length) e.award_emoji = a;
     e.notes = notes('Epic', ep.id);
+    if (ep.relative_position != null) e.relative_position = ep.relative_position;
     epics.push(e);
+    exported.push(ep.id);
   }
+  const parents = exportedParents(st, exported);
+  exported.forEach((id, i) => {
+    const ref = parents.get(id);
+    if (ref !== undefined) epics[i]!.parent = ref;
+  });
   if (epics.length) out.file.epics = epics;
 }
 

@@ -19,6 +19,7 @@ import { findNoteable } from './notes.js';
 import type { ResourceEventRecord } from './store.js';
 
 type Kind = 'label' | 'milestone' | 'state' | 'weight';
+type EventableType = 'Issue' | 'MergeRequest' | 'Epic';
 type Json = Record<string, unknown>;
 
 const PATHS: Record<Kind, string> = {
@@ -87,7 +88,7 @@ function entity(r: IssuableRenderer, e: ResourceEventRecord): Json {
   return out;
 }
 
-function eventsOf(c: Ctx, type: 'Issue' | 'MergeRequest', kind: Kind, rawId: number): ResourceEventRecord[] {
+function eventsOf(c: Ctx, type: EventableType, kind: Kind, rawId: number): ResourceEventRecord[] {
   const n = findNoteable(c, type, rawId);
   const st = state(c);
   return mget(st.issuables.idx.byTarget, `e${type}:${n.id}`)
@@ -95,7 +96,7 @@ function eventsOf(c: Ctx, type: 'Issue' | 'MergeRequest', kind: Kind, rawId: num
     .filter((e) => e.kind === kind);
 }
 
-function list(type: 'Issue' | 'MergeRequest', kind: Kind) {
+function list(type: EventableType, kind: Kind) {
   return (c: Ctx): Response => {
     requireUser(c);
     const prm = parse(c, { eventable_id: p.int().required(), ...paginationParams });
@@ -107,7 +108,7 @@ function list(type: 'Issue' | 'MergeRequest', kind: Kind) {
   };
 }
 
-function show(type: 'Issue' | 'MergeRequest', kind: Kind) {
+function show(type: EventableType, kind: Kind) {
   return (c: Ctx): Response => {
     requireUser(c);
     const prm = parse(c, { event_id: p.str().required(), eventable_id: p.int().required() });
@@ -132,4 +133,8 @@ export function resourceEventsRoutes(r: ApiRouter): void {
   const weights = `/projects/:id/issues/:eventable_id/${PATHS.weight}`;
   r.get(weights, { tier: 'premium' }, list('Issue', 'weight'));
   r.get(`${weights}/:event_id`, { tier: 'premium' }, show('Issue', 'weight'));
+  // EE's `resource_label_events.rb` adds epics (by global id, as their notes): label events only.
+  const epicLabels = `/groups/:id/epics/:eventable_id/${PATHS.label}`;
+  r.get(epicLabels, { tier: 'premium' }, list('Epic', 'label'));
+  r.get(`${epicLabels}/:event_id`, { tier: 'premium' }, show('Epic', 'label'));
 }

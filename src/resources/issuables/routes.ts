@@ -2,6 +2,7 @@
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
 import { epicIssuesRoutes } from './epic_issues.js';
+import { epicLinksRoutes } from './epic_links.js';
 import { epicsRoutes } from './epics.js';
 import { discussionsRoutes } from './discussions/routes.js';
 import { issueLinksRoutes } from './issue_links.js';
@@ -32,4 +33,5 @@ export function issuablesRoutes(r: ApiRouter): void {
   issueMoveRoutes(r);
   epicsRoutes(r);
   epicIssuesRoutes(r);
+  epicLinksRoutes(r);
 }

@@ -25,6 +25,7 @@ import {
 import type { AwardableType, NoteableType } from './store.js';
 import { awardOnly, emojiName } from './text.js';
 import { noteThreadFields, threadInput } from './discussions/scenario.js';
+import { buildEpicTree, epicTreeFields } from './epic-tree-scenario.js';
 
 type S = Draft<PlatformState>;
 
@@ -231,6 +232,7 @@ export const epicScenario = z.strictObject({
     .describe('issues in the epic, top first, as `project/path#iid` (the issue listed with that iid)'),
   award_emoji: z.array(awardSchema).default([]),
   notes: z.array(noteScenario).default([]),
+  ...epicTreeFields,
 });
 
 /** Top-level fields of this area. */
@@ -568,6 +570,7 @@ export function buildEpics(
   uid: (username: string) => number,
   now: string,
 ): void {
+  const ids: number[] = [];
   for (const e of epics) {
     const groupId = iget(st.idx.namespaces, e.group.toLowerCase())!;
     const at = isoOf(e.created_at) ?? now;
@@ -589,6 +592,7 @@ export function buildEpics(
         due_date_fixed: e.due_date_fixed ?? null,
       }),
     );
+    ids.push(id);
     buildAwards(st, 'Epic', id, e.award_emoji, uid, at);
     // Each new link goes to the top, so the list is linked from its bottom up.
     for (const ref of [...e.issues].reverse()) {
@@ -621,4 +625,5 @@ export function buildEpics(
       buildAwards(st, 'Note', noteId, n.award_emoji, uid, noteAt);
     }
   }
+  buildEpicTree(st, epics, ids);
 }

@@ -199,8 +199,10 @@ export interface TodoRecord {
   id: number;
   user_id: number;
   author_id: number;
-  project_id: number;
-  target_type: 'Issue' | 'MergeRequest';
+  /** Null for an epic's todo, which has the epic's group instead (`Todo#group_id`). */
+  project_id: number | null;
+  group_id: number | null;
+  target_type: 'Issue' | 'MergeRequest' | 'Epic';
   target_id: number;
   action: 'marked';
   state: 'pending' | 'done';
@@ -216,7 +218,8 @@ export interface TodoRecord {
 export interface ResourceEventRecord {
   id: number;
   kind: 'state' | 'milestone' | 'weight' | 'label';
-  target_type: 'Issue' | 'MergeRequest';
+  /** Epics have label events only (EE). */
+  target_type: 'Issue' | 'MergeRequest' | 'Epic';
   target_id: number;
   user_id: number;
   created_at: string;
@@ -310,6 +313,8 @@ export interface EpicRecord {
   /** Label names, as given. */
   labels?: string[];
   parent_id?: number | null;
+  /** Place among the parent's children (`EpicTreeSorting`); null until placed, listed last. */
+  relative_position?: number | null;
   start_date_is_fixed?: boolean;
   start_date_fixed?: string | null;
   due_date_is_fixed?: boolean;

@@ -4,13 +4,17 @@
  */
 import { requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
-import { recordNotFound } from '../../core/errors.js';
+import { notModified, recordNotFound } from '../../core/errors.js';
 import { paginate, paginationParams } from '../../core/pagination.js';
 import { p } from '../../core/params.js';
 import { parse, type ApiRouter } from '../../core/router.js';
 import type { PlatformState } from '../../core/state.js';
 import { idelete, mget, tget } from '../../core/table.js';
 import { issuableRenderer, type IssuableRenderer } from './entities.js';
+import { findGroup } from '../../core/access.js';
+import { pendingTodo } from './common.js';
+import { epicEntity, findEpic } from './epics.js';
+import { markTodo } from './model.js';
 import type { TodoRecord } from './store.js';
 
 /** The caller's todos, newest first. */
@@ -21,6 +25,11 @@ const userTodos = (st: PlatformState, userId: number) =>
 
 function render(c: Ctx, r: IssuableRenderer, t: TodoRecord): unknown {
   const st = state(c);
+  if (t.target_type === 'Epic') {
+    // EE's Todo entity renders an epic target with `EE::API::Entities::Epic`; the URL is the group's.
+    const target = epicEntity(c, tget(st.issuables.epics, t.target_id)!);
+    return r.todo(t, target, target.web_url as string);
+  }
   if (t.target_type === 'Issue') {
     const issue = tget(st.issuables.issues, t.target_id)!;
     // The target is rendered without the caller (`options.fetch(target_type, {})`): never subscribed.
@@ -70,7 +79,9 @@ export function todosRoutes(r: ApiRouter): void {
         (prm.author_id === undefined || t.author_id === prm.author_id) &&
         (prm.project_id === undefined || t.project_id === prm.project_id) &&
         (prm.type === undefined || t.target_type === prm.type) &&
-        (prm.group_id === undefined || tget(st.projects, t.project_id)?.namespace_id === prm.group_id),
+        (prm.group_id === undefined ||
+          t.group_id === prm.group_id ||
+          (t.project_id !== null && tget(st.projects, t.project_id)?.namespace_id === prm.group_id)),
     );
     const rr = issuableRenderer(c);
     return paginate(c, list, (t) => render(c, rr, t));
@@ -84,6 +95,19 @@ export function todosRoutes(r: ApiRouter): void {
     const now = c.get('fx').clock.iso();
     if (t.state === 'pending') write(c, (d) => markDone(d, t, now));
     return c.json(render(c, issuableRenderer(c), tget(state(c).issuables.todos, t.id)!), 201);
+  });
+
+  // EE (`ee/lib/ee/api/todos.rb`): `authenticate!`, the group, then `read_epic` on the epic (a missing
+  // one is the same 403); 304 while one is pending.
+  r.post('/groups/:id/epics/:epic_iid/todo', { tier: 'premium' }, (c) => {
+    const user = requireUser(c);
+    const prm = parse(c, { epic_iid: p.int().required() });
+    const g = findGroup(c, c.req.param('id') ?? '');
+    const e = findEpic(c, g, prm.epic_iid);
+    if (pendingTodo(state(c), 'Epic', e.id, user.id) !== undefined) throw notModified();
+    const now = c.get('fx').clock.iso();
+    const id = write(c, (d) => markTodo(d, 'Epic', e, user.id, now));
+    return c.json(render(c, issuableRenderer(c), tget(state(c).issuables.todos, id)!), 201);
   });
 
   r.post('/todos/mark_as_done', (c) => {

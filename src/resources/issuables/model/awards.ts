@@ -5,6 +5,7 @@ import { iget, iset, madd, mget, mremove, tdelete, tget, tset } from '../../../c
 import {
   type AwardableType,
   type AwardEmojiRecord,
+  type EpicRecord,
   type IssueRecord,
   type MergeRequestRecord,
 } from '../store.js';
@@ -103,17 +104,19 @@ export function setSubscription(
 /** A `marked` todo for the user; the caller checked that none is pending. Returns its id. */
 export function markTodo(
   st: S,
-  type: 'Issue' | 'MergeRequest',
-  target: IssueRecord | MergeRequestRecord,
+  type: 'Issue' | 'MergeRequest' | 'Epic',
+  target: IssueRecord | MergeRequestRecord | EpicRecord,
   userId: number,
   now: string,
 ): number {
   const id = nextId(st, 'todos');
+  const epic = type === 'Epic' ? (target as EpicRecord) : undefined;
   tset(st.issuables.todos, id, {
     id,
     user_id: userId,
     author_id: userId,
-    project_id: target.project_id,
+    project_id: epic ? null : (target as IssueRecord).project_id,
+    group_id: epic ? epic.group_id : null,
     target_type: type,
     target_id: target.id,
     action: 'marked',

@@ -239,7 +239,7 @@ export function removeIssueLink(st: S, linkId: number): void {
 }
 
 /** Notes, award emoji, subscriptions, todos and resource events of an issue or merge request. */
-export function removeTargetSatellites(st: S, type: 'Issue' | 'MergeRequest', id: number): void {
+export function removeTargetSatellites(st: S, type: 'Issue' | 'MergeRequest' | 'Epic', id: number): void {
   const ix = st.issuables.idx;
   for (const noteId of mget(ix.notes, `${type}:${id}`)) {
     for (const a of mget(ix.awards, `Note:${noteId}`)) removeAward(st, a);

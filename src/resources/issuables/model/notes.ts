@@ -126,7 +126,7 @@ export function systemNote(st: S, t: Target, userId: number, body: string, now: 
 
 export function resourceEvent(
   st: S,
-  t: Target,
+  t: Pick<Target, 'id'> & { type: Target['type'] | 'Epic' },
   userId: number,
   now: string,
   e: {
