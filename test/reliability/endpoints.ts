@@ -1557,6 +1557,18 @@ export const ENDPOINTS: Endpoint[] = [
   instance('POST /users/:id/activate', () => '/users/10/activate', adminOnly(201), {
     setup: (fx) => send(fx, 'POST', `${API}/users/10/deactivate`, 'root-api'),
   }),
+  // No `authenticated_as_admin!`: `Users::ApproveService` refuses with its own message; the matrix
+  // world's user is active, so an admin meets the service's 409.
+  instance(
+    'POST /users/:id/approve',
+    () => '/users/10/approve',
+    (c) =>
+      c.anonymous
+        ? U
+        : c.level >= 100
+          ? [409, { message: 'The user you are trying to approve is not pending approval' }]
+          : [403, { message: 'You are not allowed to approve a user' }],
+  ),
   instance('GET /users/:id/emails', () => '/users/10/emails', adminOnly(200)),
   instance('POST /users/:id/emails', () => '/users/10/emails', adminOnly(201), {
     body: json({ email: 'target-3@example.com' }),
