@@ -71,6 +71,7 @@ import { freezePeriodsArea } from './freeze_periods/area.js';
 import { jobTokenScopeArea } from './job_token_scope/area.js';
 import { accessRequestsArea } from './access_requests/area.js';
 import { featureFlagsArea } from './feature_flags/area.js';
+import { userFollowsArea } from './user_follows/area.js';
 
 const LIST = [
   usersArea,
@@ -131,6 +132,7 @@ const LIST = [
   freezePeriodsArea,
   jobTokenScopeArea,
   featureFlagsArea,
+  userFollowsArea,
   approvalsArea,
   terraformArea,
   accessRequestsArea,

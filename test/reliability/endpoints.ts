@@ -1629,6 +1629,13 @@ export const ENDPOINTS: Endpoint[] = [
   instance('GET /users/:user_id/starred_projects', () => '/users/10/starred_projects', anyone(200)),
   instance('GET /users/:user_id/keys', () => '/users/10/keys', anyone(200)),
   instance('GET /users/:user_id/status', () => '/users/10/status', anyone(200)),
+  // Following (13.11): the lists are as readable as the profile; any signed-in user follows.
+  instance('GET /users/:id/followers', () => '/users/10/followers', anyone(200)),
+  instance('GET /users/:id/following', () => '/users/10/following', anyone(200)),
+  instance('POST /users/:id/follow', () => '/users/10/follow', authed(201)),
+  instance('POST /users/:id/unfollow', () => '/users/10/unfollow', authed(201), {
+    setup: (fx, _v, _ids, token) => send(fx, 'POST', `${API}/users/10/follow`, token),
+  }),
   instance('GET /users/:id/gpg_keys', () => '/users/10/gpg_keys', anyone(200)),
   instance('GET /users/:id/gpg_keys/:key_id', (ids) => `/users/10/gpg_keys/${ids.targetGpgKey}`, anyone(200)),
   // No authentication in 13.x (it came in 15.3); a render, nothing stored.

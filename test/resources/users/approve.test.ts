@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createFauxlab } from '../../../src/index.js';
 import { exportScenario } from '../../../src/scenario/export.js';
 import { tget } from '../../../src/core/table.js';
+import type { ScenarioFile } from '../../../src/scenario/schema.js';
 import { send, usersWorld } from './world.js';
 
 /** Ids of the users world, in file order, and the pending sign-up added after them. */
@@ -10,16 +11,16 @@ const MALLORY = 5;
 const PENDING = 8;
 const DEACTIVATED = 9;
 
-const world = {
+const world: ScenarioFile = {
   ...usersWorld,
   users: [
-    ...usersWorld.users,
+    ...usersWorld.users!,
     {
       username: 'penny',
-      state: 'blocked_pending_approval' as const,
+      state: 'blocked_pending_approval',
       tokens: [{ token: 'penny-api', scopes: ['api'] }],
     },
-    { username: 'dormant', state: 'deactivated' as const },
+    { username: 'dormant', state: 'deactivated' },
   ],
 };
 const fx = () => createFauxlab({ scenario: world });
