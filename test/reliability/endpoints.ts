@@ -1591,6 +1591,11 @@ export const ENDPOINTS: Endpoint[] = [
     adminOnly(204),
   ),
   instance(
+    'POST /users/:id/gpg_keys/:key_id/revoke',
+    (ids) => `/users/10/gpg_keys/${ids.targetGpgKey}/revoke`,
+    adminOnly(202),
+  ),
+  instance(
     'GET /users/:user_id/impersonation_tokens',
     () => '/users/10/impersonation_tokens',
     adminOnly(200),
@@ -1685,6 +1690,11 @@ export const ENDPOINTS: Endpoint[] = [
     'DELETE /user/gpg_keys/:key_id',
     (ids, role) => `/user/gpg_keys/${own(ids, role, 'gpgKey')}`,
     authed(204),
+  ),
+  instance(
+    'POST /user/gpg_keys/:key_id/revoke',
+    (ids, role) => `/user/gpg_keys/${own(ids, role, 'gpgKey')}/revoke`,
+    authed(202),
   ),
   instance('GET /personal_access_tokens', () => '/personal_access_tokens', authed(200)),
   // Revoking someone else's token: RevokeService refuses, and the API answers `bad_request!(nil)`.
