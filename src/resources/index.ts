@@ -72,6 +72,7 @@ import { jobTokenScopeArea } from './job_token_scope/area.js';
 import { accessRequestsArea } from './access_requests/area.js';
 import { featureFlagsArea } from './feature_flags/area.js';
 import { userFollowsArea } from './user_follows/area.js';
+import { userPreferencesArea } from './user_preferences/area.js';
 
 const LIST = [
   usersArea,
@@ -133,6 +134,7 @@ const LIST = [
   jobTokenScopeArea,
   featureFlagsArea,
   userFollowsArea,
+  userPreferencesArea,
   approvalsArea,
   terraformArea,
   accessRequestsArea,

@@ -1696,6 +1696,9 @@ export const ENDPOINTS: Endpoint[] = [
     (ids, role) => `/user/gpg_keys/${own(ids, role, 'gpgKey')}/revoke`,
     authed(202),
   ),
+  instance('PUT /user/preferences', () => '/user/preferences', authed(200), {
+    body: json({ view_diffs_file_by_file: true }),
+  }),
   instance('GET /personal_access_tokens', () => '/personal_access_tokens', authed(200)),
   // Revoking someone else's token: RevokeService refuses, and the API answers `bad_request!(nil)`.
   instance(
