@@ -73,6 +73,7 @@ import { accessRequestsArea } from './access_requests/area.js';
 import { featureFlagsArea } from './feature_flags/area.js';
 import { userFollowsArea } from './user_follows/area.js';
 import { userPreferencesArea } from './user_preferences/area.js';
+import { userCountsArea } from './user_counts/area.js';
 
 const LIST = [
   usersArea,
@@ -135,6 +136,7 @@ const LIST = [
   featureFlagsArea,
   userFollowsArea,
   userPreferencesArea,
+  userCountsArea,
   approvalsArea,
   terraformArea,
   accessRequestsArea,

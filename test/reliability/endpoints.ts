@@ -1699,6 +1699,7 @@ export const ENDPOINTS: Endpoint[] = [
   instance('PUT /user/preferences', () => '/user/preferences', authed(200), {
     body: json({ view_diffs_file_by_file: true }),
   }),
+  instance('GET /user_counts', () => '/user_counts', authed(200)),
   instance('GET /personal_access_tokens', () => '/personal_access_tokens', authed(200)),
   // Revoking someone else's token: RevokeService refuses, and the API answers `bad_request!(nil)`.
   instance(
