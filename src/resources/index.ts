@@ -74,6 +74,7 @@ import { featureFlagsArea } from './feature_flags/area.js';
 import { userFollowsArea } from './user_follows/area.js';
 import { userPreferencesArea } from './user_preferences/area.js';
 import { userCountsArea } from './user_counts/area.js';
+import { appearanceArea } from './appearance/area.js';
 
 const LIST = [
   usersArea,
@@ -137,6 +138,7 @@ const LIST = [
   userFollowsArea,
   userPreferencesArea,
   userCountsArea,
+  appearanceArea,
   approvalsArea,
   terraformArea,
   accessRequestsArea,

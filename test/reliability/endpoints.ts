@@ -1504,6 +1504,10 @@ export const ENDPOINTS: Endpoint[] = [
   instance('PUT /application/settings', () => '/application/settings', adminOnly(200), {
     body: json({ home_page_url: 'http://example.com' }),
   }),
+  instance('GET /application/appearance', () => '/application/appearance', adminOnly(200)),
+  instance('PUT /application/appearance', () => '/application/appearance', adminOnly(200), {
+    body: json({ title: 'Matrix' }),
+  }),
   instance('GET /applications', () => '/applications', adminOnly(200)),
   instance('POST /applications', () => '/applications', adminOnly(201), {
     body: json({ name: 'app2', redirect_uri: 'http://example.com/cb2', scopes: 'api' }),
