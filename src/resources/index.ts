@@ -75,6 +75,7 @@ import { userFollowsArea } from './user_follows/area.js';
 import { userPreferencesArea } from './user_preferences/area.js';
 import { userCountsArea } from './user_counts/area.js';
 import { appearanceArea } from './appearance/area.js';
+import { planLimitsArea } from './plan_limits/area.js';
 
 const LIST = [
   usersArea,
@@ -139,6 +140,7 @@ const LIST = [
   userPreferencesArea,
   userCountsArea,
   appearanceArea,
+  planLimitsArea,
   approvalsArea,
   terraformArea,
   accessRequestsArea,

@@ -1508,6 +1508,10 @@ export const ENDPOINTS: Endpoint[] = [
   instance('PUT /application/appearance', () => '/application/appearance', adminOnly(200), {
     body: json({ title: 'Matrix' }),
   }),
+  instance('GET /application/plan_limits', () => '/application/plan_limits', adminOnly(200)),
+  instance('PUT /application/plan_limits', () => '/application/plan_limits', adminOnly(200), {
+    body: json({ plan_name: 'default', npm_max_file_size: 1024 }),
+  }),
   instance('GET /applications', () => '/applications', adminOnly(200)),
   instance('POST /applications', () => '/applications', adminOnly(201), {
     body: json({ name: 'app2', redirect_uri: 'http://example.com/cb2', scopes: 'api' }),
