@@ -1512,6 +1512,15 @@ export const ENDPOINTS: Endpoint[] = [
   instance('PUT /application/plan_limits', () => '/application/plan_limits', adminOnly(200), {
     body: json({ plan_name: 'default', npm_max_file_size: 1024 }),
   }),
+  // No job waits in fauxlab's queues: the drop deletes nothing.
+  instance(
+    'DELETE /admin/sidekiq/queues/:queue_name',
+    () => '/admin/sidekiq/queues/default?user=root',
+    adminOnly(200),
+    {
+      readOnly: true,
+    },
+  ),
   instance('GET /applications', () => '/applications', adminOnly(200)),
   instance('POST /applications', () => '/applications', adminOnly(201), {
     body: json({ name: 'app2', redirect_uri: 'http://example.com/cb2', scopes: 'api' }),
