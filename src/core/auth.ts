@@ -154,6 +154,9 @@ function locateToken(c: Ctx, opts: AuthOptions): TokenRecord | null {
  * a deactivated user is sent to the web sign-in, which is the one way back to active.
  */
 function accessDeniedReason(c: Ctx, user: UserRecord): string | null {
+  // `rejection_type` asks for the pending approval before the plain block.
+  if (user.state === 'blocked_pending_approval')
+    return 'Your account is pending approval from your administrator and hence blocked.';
   if (isBlocked(user)) return 'Your account has been blocked.';
   if (user.state === 'deactivated')
     return `Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${c.get('fx').baseUrl ?? new URL(c.req.url).origin}`;

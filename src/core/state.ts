@@ -28,18 +28,25 @@ export interface Identity {
 
 /**
  * `User#blocked?`: the states the platform's state machine groups as blocked (`state :blocked,
- * :ldap_blocked, :banned do def blocked? = true`), which may not sign in, use a token or run git.
+ * :ldap_blocked, :blocked_pending_approval, :banned do def blocked? = true`), which may not sign in,
+ * use a token or run git.
  */
 export const isBlocked = (u: { state: string }): boolean =>
-  u.state === 'blocked' || u.state === 'ldap_blocked' || u.state === 'banned';
+  u.state === 'blocked' ||
+  u.state === 'ldap_blocked' ||
+  u.state === 'blocked_pending_approval' ||
+  u.state === 'banned';
 
 export interface UserRecord {
   id: number;
   username: string;
   name: string;
   email: string;
-  /** `banned` from GitLab 14.3 (`POST /users/:id/ban`, src/resources/users/moderation.ts). */
-  state: 'active' | 'blocked' | 'ldap_blocked' | 'deactivated' | 'banned';
+  /**
+   * `banned` from GitLab 14.3 (`POST /users/:id/ban`, src/resources/users/moderation.ts);
+   * `blocked_pending_approval`: a sign-up waiting for an administrator (`POST /users/:id/approve`).
+   */
+  state: 'active' | 'blocked' | 'ldap_blocked' | 'blocked_pending_approval' | 'deactivated' | 'banned';
   admin: boolean;
   bot: boolean;
   created_at: string;

@@ -75,6 +75,11 @@ import { featureFlagsArea } from './feature_flags/area.js';
 import { clustersArea } from './clusters/area.js';
 import { containerRegistryArea } from './container_registry/area.js';
 import { repositoryStorageMovesArea } from './repository_storage_moves/area.js';
+import { userFollowsArea } from './user_follows/area.js';
+import { userPreferencesArea } from './user_preferences/area.js';
+import { userCountsArea } from './user_counts/area.js';
+import { appearanceArea } from './appearance/area.js';
+import { planLimitsArea } from './plan_limits/area.js';
 
 const LIST = [
   usersArea,
@@ -137,6 +142,11 @@ const LIST = [
   featureFlagsArea,
   containerRegistryArea,
   repositoryStorageMovesArea,
+  userFollowsArea,
+  userPreferencesArea,
+  userCountsArea,
+  appearanceArea,
+  planLimitsArea,
   approvalsArea,
   terraformArea,
   accessRequestsArea,

@@ -70,9 +70,11 @@ export const userSchema = z
     email: z.email().optional(),
     admin: z.boolean().default(false),
     state: z
-      .enum(['active', 'blocked', 'deactivated', 'banned'])
+      .enum(['active', 'blocked', 'blocked_pending_approval', 'deactivated', 'banned'])
       .default('active')
-      .describe('banned: GitLab 14.3 on; loaded as blocked by an earlier release'),
+      .describe(
+        'blocked_pending_approval: a sign-up an administrator has yet to approve; banned: GitLab 14.3 on, loaded as blocked by an earlier release',
+      ),
     password: z.string().min(8).optional(),
     password_digest: digestHex.optional().describe('SHA-256 of the password; instead of password'),
     external: z.boolean().optional(),

@@ -1673,6 +1673,23 @@ export const ENDPOINTS: Endpoint[] = [
   instance('PUT /application/settings', () => '/application/settings', adminOnly(200), {
     body: json({ home_page_url: 'http://example.com' }),
   }),
+  instance('GET /application/appearance', () => '/application/appearance', adminOnly(200)),
+  instance('PUT /application/appearance', () => '/application/appearance', adminOnly(200), {
+    body: json({ title: 'Matrix' }),
+  }),
+  instance('GET /application/plan_limits', () => '/application/plan_limits', adminOnly(200)),
+  instance('PUT /application/plan_limits', () => '/application/plan_limits', adminOnly(200), {
+    body: json({ plan_name: 'default', npm_max_file_size: 1024 }),
+  }),
+  // No job waits in fauxlab's queues: the drop deletes nothing.
+  instance(
+    'DELETE /admin/sidekiq/queues/:queue_name',
+    () => '/admin/sidekiq/queues/default?user=root',
+    adminOnly(200),
+    {
+      readOnly: true,
+    },
+  ),
   instance('GET /applications', () => '/applications', adminOnly(200)),
   instance('POST /applications', () => '/applications', adminOnly(201), {
     body: json({ name: 'app2', redirect_uri: 'http://example.com/cb2', scopes: 'api' }),
@@ -1727,6 +1744,18 @@ export const ENDPOINTS: Endpoint[] = [
   instance('POST /users/:id/activate', () => '/users/10/activate', adminOnly(201), {
     setup: (fx) => send(fx, 'POST', `${API}/users/10/deactivate`, 'root-api'),
   }),
+  // No `authenticated_as_admin!`: `Users::ApproveService` refuses with its own message; the matrix
+  // world's user is active, so an admin meets the service's 409.
+  instance(
+    'POST /users/:id/approve',
+    () => '/users/10/approve',
+    (c) =>
+      c.anonymous
+        ? U
+        : c.level >= 100
+          ? [409, { message: 'The user you are trying to approve is not pending approval' }]
+          : [403, { message: 'You are not allowed to approve a user' }],
+  ),
   instance('GET /users/:id/emails', () => '/users/10/emails', adminOnly(200)),
   instance('POST /users/:id/emails', () => '/users/10/emails', adminOnly(201), {
     body: json({ email: 'target-3@example.com' }),
@@ -1747,6 +1776,11 @@ export const ENDPOINTS: Endpoint[] = [
     'DELETE /users/:id/gpg_keys/:key_id',
     (ids) => `/users/10/gpg_keys/${ids.targetGpgKey}`,
     adminOnly(204),
+  ),
+  instance(
+    'POST /users/:id/gpg_keys/:key_id/revoke',
+    (ids) => `/users/10/gpg_keys/${ids.targetGpgKey}/revoke`,
+    adminOnly(202),
   ),
   instance(
     'GET /users/:user_id/impersonation_tokens',
@@ -1787,6 +1821,13 @@ export const ENDPOINTS: Endpoint[] = [
   instance('GET /users/:user_id/starred_projects', () => '/users/10/starred_projects', anyone(200)),
   instance('GET /users/:user_id/keys', () => '/users/10/keys', anyone(200)),
   instance('GET /users/:user_id/status', () => '/users/10/status', anyone(200)),
+  // Following (13.11): the lists are as readable as the profile; any signed-in user follows.
+  instance('GET /users/:id/followers', () => '/users/10/followers', anyone(200)),
+  instance('GET /users/:id/following', () => '/users/10/following', anyone(200)),
+  instance('POST /users/:id/follow', () => '/users/10/follow', authed(201)),
+  instance('POST /users/:id/unfollow', () => '/users/10/unfollow', authed(201), {
+    setup: (fx, _v, _ids, token) => send(fx, 'POST', `${API}/users/10/follow`, token),
+  }),
   instance('GET /users/:id/gpg_keys', () => '/users/10/gpg_keys', anyone(200)),
   instance('GET /users/:id/gpg_keys/:key_id', (ids) => `/users/10/gpg_keys/${ids.targetGpgKey}`, anyone(200)),
   // No authentication in 13.x (it came in 15.3); a render, nothing stored.
@@ -1837,6 +1878,15 @@ export const ENDPOINTS: Endpoint[] = [
     (ids, role) => `/user/gpg_keys/${own(ids, role, 'gpgKey')}`,
     authed(204),
   ),
+  instance(
+    'POST /user/gpg_keys/:key_id/revoke',
+    (ids, role) => `/user/gpg_keys/${own(ids, role, 'gpgKey')}/revoke`,
+    authed(202),
+  ),
+  instance('PUT /user/preferences', () => '/user/preferences', authed(200), {
+    body: json({ view_diffs_file_by_file: true }),
+  }),
+  instance('GET /user_counts', () => '/user_counts', authed(200)),
   instance('GET /personal_access_tokens', () => '/personal_access_tokens', authed(200)),
   // Revoking someone else's token: RevokeService refuses, and the API answers `bad_request!(nil)`.
   instance(

@@ -14,7 +14,9 @@ import { parse, type ApiRouter } from '../../core/router.js';
 import { iget, tget, tvalues } from '../../core/table.js';
 import { setting, visibilityRestricted } from '../settings/model.js';
 
-const PATH = /^\/uploads\/-\/system\/(user|group|project|projects\/topic)\/avatar\/(\d+)\/[^/]+$/;
+/** Avatars, and the appearance's images (public, as the sign-in page shows them). */
+const PATH =
+  /^\/uploads\/-\/system\/(?:(user|group|project|projects\/topic)\/avatar|appearance\/(?:logo|header_logo|favicon))\/(\d+)\/[^/]+$/;
 
 export function avatarsRoutes(r: ApiRouter): void {
   r.get('/avatar', (c) => {

@@ -1,18 +1,10 @@
 /**
- * The name and version formats of the package managers' registries (`Gitlab::Regex` of 13.12), and the
- * plan limits of their files (`Plan#actual_limits`, 13.12's defaults). The patterns with nested
+ * The name and version formats of the package managers' registries (`Gitlab::Regex` of 13.12; the
+ * limits of their files' sizes are the plan_limits area's, `Plan#actual_limits`). The patterns with nested
  * quantifiers run on RE2 (`core/untrusted-regexp.ts`): on JavaScript's engine a near miss of
  * `package_name_regex` backtracks exponentially; compiled once, on first use.
  */
 import { UntrustedRegexp } from '../../core/untrusted-regexp.js';
-
-/** `PlanLimits` columns' defaults of 13.12, in bytes. */
-export const PLAN_LIMITS = {
-  npm_max_file_size: 500 * 1024 * 1024,
-  pypi_max_file_size: 3 * 1024 * 1024 * 1024,
-  maven_max_file_size: 3 * 1024 * 1024 * 1024,
-  rubygems_max_file_size: 3 * 1024 * 1024 * 1024,
-} as const;
 
 const lazy = (pattern: string) => {
   let re: UntrustedRegexp | undefined;

@@ -26,7 +26,7 @@ import { mget, tget } from '../../core/table.js';
 import { groupChain } from '../projects/access.js';
 import type { Project } from '../projects/record.js';
 import { canPackage, packageActor, projectForActor, type Actor } from './access.js';
-import { PLAN_LIMITS } from './formats.js';
+import { planLimit } from '../plan_limits/model.js';
 import { mavenNameProblems, MAVEN_FILE_NAME, MAVEN_METADATA, SNAPSHOT_TERM } from './maven-formats.js';
 import type { MavenMeta } from './meta.js';
 import {
@@ -204,7 +204,8 @@ async function upload(c: Ctx): Promise<Response> {
   // `authorize_upload!`: `create_package` on the project.
   if (!canPackage(state(c), actor, project, 'create_package')) throw forbidden();
   // Refused on the declared length before the body is read, as Workhorse's `maximum_size` refuses it.
-  const tooLarge = (n: number) => n > PLAN_LIMITS.maven_max_file_size || packageBytesTooLarge(c, n);
+  const tooLarge = (n: number) =>
+    n > planLimit(state(c), 'maven_max_file_size') || packageBytesTooLarge(c, n);
   const declared = declaredLength(c);
   if (declared !== undefined && tooLarge(declared)) throw badRequest('File is too large');
   const bytes = new Uint8Array(await c.req.arrayBuffer());

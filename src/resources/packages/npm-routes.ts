@@ -9,6 +9,7 @@
 import type { Draft } from 'immer';
 import { lookupProject } from '../../core/access.js';
 import { state, write, type Ctx } from '../../core/context.js';
+import { planLimit } from '../plan_limits/model.js';
 import {
   apiError,
   forbidden,
@@ -26,14 +27,7 @@ import { NO_SLASH_URL_PART, pathParam } from '../../core/router.js';
 import type { PlatformState, ProjectRecord } from '../../core/state.js';
 import { iget, mget, tget } from '../../core/table.js';
 import { canPackage, packageActor, projectForActor, type Actor, type PackageAbility } from './access.js';
-import {
-  compareVersions,
-  npmScope,
-  PLAN_LIMITS,
-  validNpmName,
-  validPackageName,
-  validSemver,
-} from './formats.js';
+import { compareVersions, npmScope, validNpmName, validPackageName, validSemver } from './formats.js';
 import { NPM_DEPENDENCY_TYPES, type NpmDependencyType, type NpmMeta } from './meta.js';
 import {
   addPackageFile,
@@ -270,8 +264,8 @@ async function publish(c: Ctx): Promise<Response> {
   // decoding, by the same limit and by what the instance keeps.
   const size = decodedLength(data);
   if (
-    declared > PLAN_LIMITS.npm_max_file_size ||
-    size > PLAN_LIMITS.npm_max_file_size ||
+    declared > planLimit(state(c), 'npm_max_file_size') ||
+    size > planLimit(state(c), 'npm_max_file_size') ||
     packageBytesTooLarge(c, size)
   )
     throw apiError(400, 'File is too large.');

@@ -22,7 +22,8 @@ import { pathParam } from '../../core/router.js';
 import type { ProjectRecord } from '../../core/state.js';
 import { tget } from '../../core/table.js';
 import { canPackage, packageActor, type Actor } from './access.js';
-import { PLAN_LIMITS, validPackageName, validPypiVersion } from './formats.js';
+import { validPackageName, validPypiVersion } from './formats.js';
+import { planLimit } from '../plan_limits/model.js';
 import {
   addPackageFile,
   createPackage,
@@ -161,7 +162,10 @@ export function pypiRoutes(r: ApiRouter): void {
     const prm = uploadParams(c);
     const project = authorizedUserProject(c, actor);
     if (!canPackage(state(c), actor, project, 'create_package')) throw forbidden();
-    if (prm.content.size > PLAN_LIMITS.pypi_max_file_size || packageBytesTooLarge(c, prm.content.size))
+    if (
+      prm.content.size > planLimit(state(c), 'pypi_max_file_size') ||
+      packageBytesTooLarge(c, prm.content.size)
+    )
       throw badRequest('File is too large');
     // `Packages::Package`'s and `Packages::Pypi::Metadatum`'s validations.
     const problems: string[] = [];

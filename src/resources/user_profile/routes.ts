@@ -120,6 +120,16 @@ function addGpgKey(c: Ctx, user: UserRecord, key: string): Response {
 }
 
 /** `destroy_conditionally!`: 412 when the record changed after `If-Unmodified-Since`, else 204. */
+/**
+ * `GpgKey#revoke`: the key's signatures become `unknown_key` and the key is destroyed; the endpoint
+ * ends with `status :accepted`, whose value (the code) is the body. fauxlab verifies no commit
+ * signatures (`GET .../commits/:sha/signature` finds none), so only the key goes.
+ */
+function revoke(c: Ctx, key: GpgKeyRecord): Response {
+  write(c, (d) => deleteGpgKey(d, key.id));
+  return c.json(202, 202);
+}
+
 function destroy(c: Ctx, rec: { updated_at: string }, del: Parameters<typeof write>[1]): Response {
   checkUnmodifiedSince(c, rec.updated_at);
   write(c, del);
@@ -191,6 +201,13 @@ function currentUserRoutes(r: ApiRouter): void {
     const k = userRecord(state(c), 'gpgKeys', requireUser(c).id, key_id);
     if (!k) throw notFound('GPG Key', 'no such GPG key of this user');
     return destroy(c, k, (d) => deleteGpgKey(d, k.id));
+  });
+
+  r.post('/user/gpg_keys/:key_id/revoke', me, (c) => {
+    const { key_id } = parse(c, { key_id: p.int().required() });
+    const k = userRecord(state(c), 'gpgKeys', requireUser(c).id, key_id);
+    if (!k) throw notFound('GPG Key', 'no such GPG key of this user');
+    return revoke(c, k);
   });
 
   r.get('/user/status', me, (c) => {
@@ -315,6 +332,16 @@ function adminTwinRoutes(r: ApiRouter): void {
       const k = userRecord(state(c), 'gpgKeys', u.id, prm.key_id);
       if (!k) throw notFound('GPG Key', 'no such GPG key of this user');
       return destroy(c, k, (d) => deleteGpgKey(d, k.id));
+    },
+  );
+
+  r.post(
+    '/users/:id/gpg_keys/:key_id/revoke',
+    { ...admin, params: { ...idParam, key_id: p.int().required() } },
+    (c, prm) => {
+      const k = userRecord(state(c), 'gpgKeys', userById(c).id, prm.key_id);
+      if (!k) throw notFound('GPG Key', 'no such GPG key of this user');
+      return revoke(c, k);
     },
   );
 

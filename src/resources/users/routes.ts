@@ -96,8 +96,9 @@ export function usersRoutes(r: ApiRouter): void {
     const id = Number(c.req.param('id'));
     const user = findUserById(c, id);
     if (user.state === 'ldap_blocked') throw forbidden('LDAP blocked users cannot be modified by the API');
-    // Blocking a blocked user ends the endpoint early: 201 with a null body.
-    if (user.state === 'blocked') return c.json(null, 201);
+    // Blocking a blocked user (`User#blocked?`, a sign-up pending approval too) ends the endpoint early:
+    // 201 with a null body.
+    if (user.state === 'blocked' || user.state === 'blocked_pending_approval') return c.json(null, 201);
     setState(c, id, 'blocked');
     return c.json(true, 201);
   });
@@ -107,8 +108,9 @@ export function usersRoutes(r: ApiRouter): void {
     const user = findUserById(c, id);
     if (user.state === 'ldap_blocked') throw forbidden('LDAP blocked users cannot be unblocked by the API');
     if (user.state === 'deactivated') throw forbidden('Deactivated users cannot be unblocked by the API');
-    // `activate` only moves a blocked user: on an active one the transition fails and answers false.
-    if (user.state !== 'blocked') return c.json(false, 201);
+    // `activate` only moves a blocked user (a sign-up pending approval too, which it lets in): on an
+    // active one the transition fails and answers false.
+    if (user.state !== 'blocked' && user.state !== 'blocked_pending_approval') return c.json(false, 201);
     setState(c, id, 'active');
     return c.json(true, 201);
   });
