@@ -564,6 +564,26 @@ export const ENDPOINTS: Endpoint[] = [
     // The rebase itself runs later, a job on the instance clock (src/resources/issuables/rebase.ts).
     { readOnly: true },
   ),
+  // Context commits: `find_merge_request_with_access` (the finder's 404 for who may not read merge
+  // requests), then update_merge_request (developers and the author, `owner` here) to add and
+  // destroy_merge_request (owners) to remove. A branch name resolves as Gitaly's ListCommitsByOid does.
+  project(
+    'GET /projects/:id/merge_requests/:merge_request_iid/context_commits',
+    () => '/merge_requests/1/context_commits',
+    (c) => (!c.visible ? PNF : readsMr(c) ? [200] : RNF),
+  ),
+  project(
+    'POST /projects/:id/merge_requests/:merge_request_iid/context_commits',
+    () => '/merge_requests/1/context_commits',
+    mrFound((c) => (c.level >= 30 || c.role === 'owner' ? [201] : F)),
+    { body: json({ commits: ['master'] }) },
+  ),
+  project(
+    'DELETE /projects/:id/merge_requests/:merge_request_iid/context_commits',
+    () => '/merge_requests/1/context_commits',
+    mrFound((c) => (c.level >= 50 ? [204] : F)),
+    { body: json({ commits: ['master'] }), readOnly: true },
+  ),
   project(
     'GET /projects/:id/merge_requests/:merge_request_iid/award_emoji',
     () => '/merge_requests/1/award_emoji',
