@@ -2202,6 +2202,18 @@ export const ENDPOINTS: Endpoint[] = [
   project('GET /projects/:id/snapshot', () => '/snapshot', adminOnly(200)),
   project('GET /projects/:id/repository/commits', () => '/repository/commits', mrRead()),
   project('GET /projects/:id/repository/commits/:sha', () => '/repository/commits/master', mrRead()),
+  // `authorize! :push_code` (developers), then `Submodules::UpdateService`: the matrix project has no
+  // submodule, so a pusher's request is its 400 and writes nothing.
+  project(
+    'PUT /projects/:id/repository/submodules/:submodule',
+    () => '/repository/submodules/libs%2Fsix',
+    (c) =>
+      c.anonymous ? U : !c.visible ? PNF : c.level >= 30 ? [400, { message: 'Invalid submodule path' }] : F,
+    {
+      body: json({ branch: 'master', commit_sha: 'e25eda1fece24ac7a03624ed1320f82396f35bd8' }),
+      readOnly: true,
+    },
+  ),
   project(
     'GET /projects/:id/repository/commits/:sha/diff',
     () => '/repository/commits/master/diff',
