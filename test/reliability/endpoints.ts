@@ -2201,6 +2201,8 @@ export const ENDPOINTS: Endpoint[] = [
   // `authenticated_with_can_read_all_resources!` before the project: 403 whatever the visibility.
   project('GET /projects/:id/snapshot', () => '/snapshot', adminOnly(200)),
   project('GET /projects/:id/repository/commits', () => '/repository/commits', mrRead()),
+  // `authenticate!`, then `authorize! :daily_statistics`: write access to the repository in 13.12.
+  project('GET /projects/:id/statistics', () => '/statistics', pAuthLevel(30)),
   project('GET /projects/:id/repository/commits/:sha', () => '/repository/commits/master', mrRead()),
   // `authorize! :push_code` (developers), then `Submodules::UpdateService`: the matrix project has no
   // submodule, so a pusher's request is its 400 and writes nothing.
