@@ -1562,6 +1562,10 @@ export const ENDPOINTS: Endpoint[] = [
     (ids) => `/snippets/${ids.agentSnippet}/user_agent_detail`,
     adminOnly(200),
   ),
+  // `authenticated_as_admin!`, then the project made in user 10's namespace.
+  instance('POST /projects/user/:user_id', () => '/projects/user/10', adminOnly(201), {
+    body: json({ name: 'Made for a user' }),
+  }),
   instance('POST /users', () => '/users', adminOnly(201), {
     body: json({ email: 'new@example.com', username: 'newbie', name: 'New', password: 'a-long-password-1' }),
   }),
