@@ -1566,6 +1566,9 @@ export const ENDPOINTS: Endpoint[] = [
   instance('POST /projects/user/:user_id', () => '/projects/user/10', adminOnly(201), {
     body: json({ name: 'Made for a user' }),
   }),
+  // `authenticated_with_can_read_all_resources!`: admins, whatever the project's visibility; the matrix
+  // project has no Pages domains, so nothing is removed.
+  project('DELETE /projects/:id/pages', () => '/pages', adminOnly(204), { readOnly: true }),
   instance('POST /users', () => '/users', adminOnly(201), {
     body: json({ email: 'new@example.com', username: 'newbie', name: 'New', password: 'a-long-password-1' }),
   }),
