@@ -69,6 +69,7 @@ import { pushRulesArea } from './push_rules/area.js';
 import { terraformArea } from './terraform/area.js';
 import { protectedTagsArea } from './protected_tags/area.js';
 import { freezePeriodsArea } from './freeze_periods/area.js';
+import { projectStatisticsArea } from './project_statistics/area.js';
 import { jobTokenScopeArea } from './job_token_scope/area.js';
 import { accessRequestsArea } from './access_requests/area.js';
 import { featureFlagsArea } from './feature_flags/area.js';
@@ -138,6 +139,7 @@ const LIST = [
   pushRulesArea,
   protectedTagsArea,
   freezePeriodsArea,
+  projectStatisticsArea,
   jobTokenScopeArea,
   featureFlagsArea,
   containerRegistryArea,

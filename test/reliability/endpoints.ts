@@ -629,6 +629,26 @@ export const ENDPOINTS: Endpoint[] = [
     // The rebase itself runs later, a job on the instance clock (src/resources/issuables/rebase.ts).
     { readOnly: true },
   ),
+  // Context commits: `find_merge_request_with_access` (the finder's 404 for who may not read merge
+  // requests), then update_merge_request (developers and the author, `owner` here) to add and
+  // destroy_merge_request (owners) to remove. A branch name resolves as Gitaly's ListCommitsByOid does.
+  project(
+    'GET /projects/:id/merge_requests/:merge_request_iid/context_commits',
+    () => '/merge_requests/1/context_commits',
+    (c) => (!c.visible ? PNF : readsMr(c) ? [200] : RNF),
+  ),
+  project(
+    'POST /projects/:id/merge_requests/:merge_request_iid/context_commits',
+    () => '/merge_requests/1/context_commits',
+    mrFound((c) => (c.level >= 30 || c.role === 'owner' ? [201] : F)),
+    { body: json({ commits: ['master'] }) },
+  ),
+  project(
+    'DELETE /projects/:id/merge_requests/:merge_request_iid/context_commits',
+    () => '/merge_requests/1/context_commits',
+    mrFound((c) => (c.level >= 50 ? [204] : F)),
+    { body: json({ commits: ['master'] }), readOnly: true },
+  ),
   project(
     'GET /projects/:id/merge_requests/:merge_request_iid/award_emoji',
     () => '/merge_requests/1/award_emoji',
@@ -1729,6 +1749,13 @@ export const ENDPOINTS: Endpoint[] = [
     (ids) => `/snippets/${ids.agentSnippet}/user_agent_detail`,
     adminOnly(200),
   ),
+  // `authenticated_as_admin!`, then the project made in user 10's namespace.
+  instance('POST /projects/user/:user_id', () => '/projects/user/10', adminOnly(201), {
+    body: json({ name: 'Made for a user' }),
+  }),
+  // `authenticated_with_can_read_all_resources!`: admins, whatever the project's visibility; the matrix
+  // project has no Pages domains, so nothing is removed.
+  project('DELETE /projects/:id/pages', () => '/pages', adminOnly(204), { readOnly: true }),
   instance('POST /users', () => '/users', adminOnly(201), {
     body: json({ email: 'new@example.com', username: 'newbie', name: 'New', password: 'a-long-password-1' }),
   }),
@@ -2414,7 +2441,21 @@ export const ENDPOINTS: Endpoint[] = [
   // `authenticated_with_can_read_all_resources!` before the project: 403 whatever the visibility.
   project('GET /projects/:id/snapshot', () => '/snapshot', adminOnly(200)),
   project('GET /projects/:id/repository/commits', () => '/repository/commits', mrRead()),
+  // `authenticate!`, then `authorize! :daily_statistics`: write access to the repository in 13.12.
+  project('GET /projects/:id/statistics', () => '/statistics', pAuthLevel(30)),
   project('GET /projects/:id/repository/commits/:sha', () => '/repository/commits/master', mrRead()),
+  // `authorize! :push_code` (developers), then `Submodules::UpdateService`: the matrix project has no
+  // submodule, so a pusher's request is its 400 and writes nothing.
+  project(
+    'PUT /projects/:id/repository/submodules/:submodule',
+    () => '/repository/submodules/libs%2Fsix',
+    (c) =>
+      c.anonymous ? U : !c.visible ? PNF : c.level >= 30 ? [400, { message: 'Invalid submodule path' }] : F,
+    {
+      body: json({ branch: 'master', commit_sha: 'e25eda1fece24ac7a03624ed1320f82396f35bd8' }),
+      readOnly: true,
+    },
+  ),
   project(
     'GET /projects/:id/repository/commits/:sha/diff',
     () => '/repository/commits/master/diff',

@@ -5,7 +5,7 @@
  * `GitHttpClientController#authenticate_user` and `Gitlab::GitAccess#check`; refusals are plain text,
  * which git shows after `remote:`.
  */
-import { state, type Ctx } from '../../core/context.js';
+import { state, write, type Ctx } from '../../core/context.js';
 import type { ApiRouter } from '../../core/router.js';
 import { iget, tget } from '../../core/table.js';
 import { isBlocked } from '../../core/state.js';
@@ -30,6 +30,7 @@ import {
 import { pkt } from './pktline.js';
 import { advertiseReceive, pushSizeLimit, receivePack } from './receive.js';
 import { recordActivity } from '../../core/activity.js';
+import { countFetch } from '../project_statistics/model.js';
 import {
   advertiseUpload,
   advertiseV2,
@@ -228,6 +229,8 @@ export function gitHttpRoutes(r: ApiRouter): void {
     // A fetch is the user's activity (`Users::ActivityService` from the git HTTP controller); a push's
     // comes with its push event (src/resources/repository/post-receive.ts).
     recordActivity(c.get('fx'), who.user);
+    // `update_fetch_statistics` of the git HTTP controller: every upload-pack counts a fetch of the day.
+    write(c, (d) => countFetch(d, project!.id, c.get('fx').clock.ms()));
     const v2 = /(^|:)version=2(:|$)/.test(c.req.header('git-protocol') ?? '');
     const now = c.get('fx').clock.ms();
     const pieces = v2 ? uploadPackV2(st, project!, now, body) : uploadPackV0(st, project!, now, body);

@@ -139,6 +139,8 @@ export function exportIssuables(st: PlatformState, out: ScenarioOut): void {
     if (mergedBy !== undefined) e.merged_by = mergedBy;
     if (m.merged_at !== null) e.merged_at = m.merged_at;
     if (m.approvals_before_merge !== null) e.approvals_before_merge = m.approvals_before_merge;
+    const context = iss.contextCommits && tget(iss.contextCommits, m.id)?.commits;
+    if (context?.length) e.context_commits = context.map((cm) => ({ ...cm }));
     push(p, 'merge_requests', e);
   }
   for (const s of tvalues(iss.snippets)) {

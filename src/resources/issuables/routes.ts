@@ -1,6 +1,7 @@
 /** Registers the issuables area: issues, merge requests, notes, milestones, award emoji, todos, labels, discussions, resource events, time tracking and issue links. */
 import type { ApiRouter } from '../../core/router.js';
 import { awardRoutes } from './awards.js';
+import { contextCommitsRoutes } from './context-commits.js';
 import { epicIssuesRoutes } from './epic_issues.js';
 import { epicLinksRoutes } from './epic_links.js';
 import { epicsRoutes } from './epics.js';
@@ -21,6 +22,7 @@ export function issuablesRoutes(r: ApiRouter): void {
   issuesRoutes(r);
   mergeRequestsRoutes(r);
   mergeRequestPipelineRoutes(r);
+  contextCommitsRoutes(r);
   notesRoutes(r);
   milestonesRoutes(r);
   awardRoutes(r);

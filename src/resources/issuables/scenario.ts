@@ -6,7 +6,7 @@ import type { Draft } from 'immer';
 import { z } from 'zod';
 import { isoDate, isoOf, isoTime } from '../../core/fields.js';
 import { withId, type PlatformState } from '../../core/state.js';
-import { iget, tget, type Table } from '../../core/table.js';
+import { emptyTable, iget, tget, tset, type Table } from '../../core/table.js';
 import type { Project } from '../projects/model.js';
 import {
   addAward,
@@ -140,6 +140,23 @@ export const mergeRequestScenario = z.strictObject({
     .max(100)
     .optional()
     .describe("paid tiers: the merge request's own approvals count (POST .../approvals)"),
+  context_commits: z
+    .array(
+      z.strictObject({
+        sha: z.string().regex(/^[0-9a-f]{40}$/),
+        message: z.string(),
+        author_name: z.string(),
+        author_email: z.string(),
+        authored_date: isoTime,
+        committer_name: z.string(),
+        committer_email: z.string(),
+        committed_date: isoTime,
+      }),
+    )
+    .max(1000)
+    .refine((l) => new Set(l.map((c) => c.sha)).size === l.length, 'each sha once')
+    .optional()
+    .describe('context commits (POST .../context_commits), as copied when added'),
 });
 
 export const milestoneScenario = z.strictObject({
@@ -516,6 +533,20 @@ export function buildProjectIssuables(
     rec.time_estimate = m.time_estimate;
     rec.total_time_spent = m.total_time_spent;
     if (m.approvals_before_merge !== undefined) rec.approvals_before_merge = m.approvals_before_merge;
+    if (m.context_commits?.length)
+      tset((st.issuables.contextCommits ??= emptyTable()), id, {
+        merge_request_id: id,
+        commits: m.context_commits.map((cm) => ({
+          sha: cm.sha,
+          message: cm.message,
+          author_name: cm.author_name,
+          author_email: cm.author_email,
+          authored_date: isoOf(cm.authored_date)!,
+          committer_name: cm.committer_name,
+          committer_email: cm.committer_email,
+          committed_date: isoOf(cm.committed_date)!,
+        })),
+      });
   }
   for (const s of entry.snippets) {
     const by = author(s.author);

@@ -360,6 +360,28 @@ export interface GroupMeta {
   version: number;
 }
 
+/**
+ * A merge request's context commit (`MergeRequestContextCommit`): the commit's fields as they were copied
+ * when it was added (`MergeRequests::AddContextService`), so that it shows after the commit is gone.
+ * Dates in UTC, as the database keeps them.
+ */
+export interface ContextCommit {
+  sha: string;
+  message: string;
+  author_name: string;
+  author_email: string;
+  authored_date: string;
+  committer_name: string;
+  committer_email: string;
+  committed_date: string;
+}
+
+/** A merge request's context commits, in the order added (the association's id order). */
+export interface ContextCommitsRecord {
+  merge_request_id: number;
+  commits: readonly ContextCommit[];
+}
+
 export interface IssuablesState {
   issues: Table<IssueRecord>;
   mergeRequests: Table<MergeRequestRecord>;
@@ -377,6 +399,8 @@ export interface IssuablesState {
   links: Table<IssueLinkRecord>;
   projectMeta: Table<ProjectMeta>;
   groupMeta: Table<GroupMeta>;
+  /** Merge request id -> its context commits; absent from a state saved before it existed. */
+  contextCommits?: Table<ContextCommitsRecord>;
   idx: {
     /** `<project>:<iid>` -> issue id; `m<project>:<iid>` -> merge request id; `e<group>:<iid>` -> epic id */
     iids: Index;
@@ -429,6 +453,7 @@ export function emptyIssuables(): IssuablesState {
     links: emptyTable(),
     projectMeta: emptyTable(),
     groupMeta: emptyTable(),
+    contextCommits: emptyTable(),
     idx: {
       iids: emptyIndex(),
       byProject: emptyIndex(),

@@ -1,5 +1,6 @@
 import { defineArea } from '../../core/area.js';
 import { deleteProjectDomains } from './model.js';
+import { pagesRoutes } from './pages.js';
 import { pagesDomainsRoutes } from './routes.js';
 import {
   buildPagesDomains,
@@ -13,7 +14,10 @@ import { emptyPagesDomains } from './store.js';
 export const pagesDomainsArea = defineArea({
   name: 'pages_domains',
   state: { key: 'pagesDomains', empty: emptyPagesDomains },
-  routes: pagesDomainsRoutes,
+  routes: (r) => {
+    pagesDomainsRoutes(r);
+    pagesRoutes(r);
+  },
   scenario: {
     projectFields: pagesDomainProjectFields,
     problems: (s: { projects?: PagesDomainProject[] }) => pagesDomainProblems(s),

@@ -3,10 +3,10 @@ import { has } from '../../core/versions.js';
 import { DEFAULT_BRANCH_MAIN, PROJECT_TOPICS_PARAM } from './versions.js';
 import { storeAvatar, withAvatarErrors } from '../avatars/model.js';
 import { ACCESS } from '../../core/access.js';
-import { requireUser } from '../../core/auth.js';
+import { requireAdmin, requireUser } from '../../core/auth.js';
 import { state, write, type Ctx } from '../../core/context.js';
 import { requestBase } from '../../core/pagination.js';
-import { apiError, validationError } from '../../core/errors.js';
+import { apiError, notFound, validationError } from '../../core/errors.js';
 import { atLeastOneOf, p, parseParams, type RawParams } from '../../core/params.js';
 import { type GroupRecord, type PlatformState, type UserRecord, type Visibility } from '../../core/state.js';
 import { iget, tget } from '../../core/table.js';
@@ -165,6 +165,7 @@ const DEFAULT_POLICY: ExpirationPolicy = {
 // POST /projects
 
 const createHead = { name: p.str(), path: p.str() };
+const createForUserHead = { name: p.str().required(), user_id: p.int().required(), path: p.str() };
 const createTail = {
   namespace_id: p.int(),
   import_url: p.str(),
@@ -178,19 +179,41 @@ const createTail = {
  */
 const IMPORT_URL = { schemes: ['http', 'https', 'git'], ports: [80, 443], enforceUser: true } as const;
 
-export async function createProjectRoute(c: Ctx): Promise<Response> {
-  const user = requireUser(c);
+export function createProjectRoute(c: Ctx): Promise<Response> {
+  return createProjectFor(c, () => requireUser(c), false);
+}
+
+/**
+ * `POST /projects/user/:user_id`: an admin creates a project for a user (`Projects::CreateService` run as
+ * that user: their namespace, limit and visibility rules, and they are its creator). `name` is required
+ * here; Grape's params are checked before `authenticated_as_admin!` and the user's `404 User Not Found`.
+ */
+export function createProjectForUserRoute(c: Ctx): Promise<Response> {
+  return createProjectFor(
+    c,
+    () => {
+      requireAdmin(c);
+      const u = tget(state(c).users, Number(c.get('params').user_id));
+      if (!u) throw notFound('User');
+      return u;
+    },
+    true,
+  );
+}
+
+async function createProjectFor(c: Ctx, owner: () => UserRecord, forUser: boolean): Promise<Response> {
   const raw = c.get('params');
   const paid = c.get('fx').tier() !== 'free';
   let h!: { name?: string; path?: string };
   let t!: { namespace_id?: number; import_url?: string };
   const extra = { attrs: {} as Attributes };
   validate([
-    () => void (h = parseParams(createHead, raw)),
-    () => atLeastOneOf(raw, 'name', 'path'),
+    () => void (h = parseParams(forUser ? createForUserHead : createHead, raw)),
+    ...(forUser ? [] : [() => atLeastOneOf(raw, 'name', 'path')]),
     ...attributeSteps(raw, paid, extra, has(c, PROJECT_TOPICS_PARAM)),
     () => void (t = parseParams(createTail, raw)),
   ]);
+  const user = owner();
   const importUrl =
     t.import_url === undefined || t.import_url === ''
       ? null

@@ -31,7 +31,7 @@ import { canAdminProject, isProjectOwner, loadProject, sendProject } from './hel
 import { projectMembersRoutes, teamUserIds } from './members.js';
 import { addShare, addStar, deleteProject, removeShare, removeStar, type Project } from './model.js';
 import { projectUploadsRoutes } from './uploads.js';
-import { createProjectRoute } from './create.js';
+import { createProjectForUserRoute, createProjectRoute } from './create.js';
 import { forkProjectRoute, updateProjectRoute } from './update.js';
 import { projectEventData, systemEvent } from '../hooks/system.js';
 
@@ -66,6 +66,7 @@ const PROJECT = { id: NO_SLASH_URL_PART };
 export function projectsRoutes(r: ApiRouter): void {
   r.get('/projects', (c) => listRoutes.listProjects(c, 'all'));
   r.post('/projects', createProjectRoute);
+  r.post('/projects/user/:user_id', createProjectForUserRoute);
   r.get('/users/:user_id/projects', (c) => listRoutes.listProjects(c, 'user'));
   r.get('/users/:user_id/starred_projects', (c) => listRoutes.listProjects(c, 'starred'));
   r.get('/groups/:id/projects', (c) => listRoutes.listGroupProjects(c, false));

@@ -10,6 +10,7 @@ import { archiveRoutes } from './archive.js';
 import { blameRoutes } from './blame.js';
 import { commentRoutes } from './comments.js';
 import { snapshotRoutes } from './snapshot.js';
+import { submoduleRoutes } from './submodules.js';
 
 export function repositoryRoutes(r: ApiRouter): void {
   branchRoutes(r);
@@ -23,4 +24,5 @@ export function repositoryRoutes(r: ApiRouter): void {
   commentRoutes(r);
   archiveRoutes(r);
   snapshotRoutes(r);
+  submoduleRoutes(r);
 }

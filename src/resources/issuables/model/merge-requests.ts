@@ -642,6 +642,7 @@ export function deleteMergeRequest(st: S, id: number): void {
   idelete(st.issuables.idx.closing, `m${id}`);
   for (const d of mget(st.issuables.idx.diffs, String(id))) tdelete(st.issuables.diffs, d);
   idelete(st.issuables.idx.diffs, String(id));
+  if (st.issuables.contextCommits) tdelete(st.issuables.contextCommits, id);
   idelete(st.issuables.idx.iids, iidKey('m', mr.project_id, mr.iid));
   chunkRemove(st.issuables.idx.byProject, 'm', mr.project_id, mr.iid, id);
   projectMeta(st, mr.project_id);
