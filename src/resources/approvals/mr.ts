@@ -249,7 +249,8 @@ export function mrApprovalRoutes(r: ApiRouter): void {
     {
       params: iidParam,
       since: '15.4',
-      source: 'doc/api/merge_request_approvals.md (Reset approvals, 15.4); lib/api/merge_request_approvals.rb',
+      source:
+        'doc/api/merge_request_approvals.md (Reset approvals, 15.4); lib/api/merge_request_approvals.rb',
     },
     (c, prm) => {
       const user = requireUser(c);
@@ -259,8 +260,7 @@ export function mrApprovalRoutes(r: ApiRouter): void {
       const a = abilities(st, user, project);
       // `find_project_merge_request`: through the finder, so an unreadable one is not found.
       if (!mr || !a.mergeRequests) throw notFound('Merge Request');
-      if (!user.bot || !canUpdateMergeRequest(a, mr) || mr.state === 'merged')
-        throw unauthorized();
+      if (!user.bot || !canUpdateMergeRequest(a, mr) || mr.state === 'merged') throw unauthorized();
       write(c, (d) => {
         for (const x of approvalsOf(d, mr.id)) removeApproval(d, x.id);
       });

@@ -334,7 +334,9 @@ describe('project clusters API', () => {
     const made = await call(fx, 'POST', `${CLUSTERS}/user`, 'maint', { ...K8S, management_project_id: ops });
     expect(made.body.management_project.id).toBe(ops);
     expect((await call(fx, 'DELETE', '/projects/acme%2Fops', 'owner')).status).toBe(202);
-    expect((await call(fx, 'GET', `${CLUSTERS}/${made.body.id}`, 'maint')).body.management_project).toBeNull();
+    expect(
+      (await call(fx, 'GET', `${CLUSTERS}/${made.body.id}`, 'maint')).body.management_project,
+    ).toBeNull();
   });
 
   it('deleting the project takes its clusters; a group of it is unaffected', async () => {
