@@ -14,6 +14,8 @@ import { matrixFx, ROLES, type Ids } from './matrix.js';
  */
 const UNPAGINATED: Record<string, string> = {
   'GET /groups/:id/epics/:epic_iid/epics': 'ee/lib/api/epic_links.rb: `present child_epics` (no paginate)',
+  'GET /vulnerabilities/:id/issue_links':
+    'ee/lib/api/vulnerability_issue_links.rb: `present Ability.issues_readable_by_user(related_issues, ...)` (no paginate, as issue_links.rb)',
 };
 const GETS = ENDPOINTS.filter((e) => e.route.startsWith('GET ') && !(e.route in UNPAGINATED));
 /** Routes whose answer was an array, and routes that answered something else (objects, files, errors). */

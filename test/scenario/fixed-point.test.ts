@@ -125,6 +125,10 @@ const KNOWN: Record<string, string> = {
   'GET /projects/:id/issues/:issue_iid/user_agent_detail': 'spam-check details are not kept',
   'GET /snippets/:id/user_agent_detail': 'spam-check details are not kept',
   'GET /todos': 'to-do items are not kept',
+  'GET /groups/:id/epics/:eventable_id/resource_label_events':
+    "an epic's label events are not kept: the load makes one for the labels the epic has, at its creation",
+  'GET /groups/:id/epics/:eventable_id/resource_label_events/:event_id':
+    "an epic's label events are not kept: the load makes one for the labels the epic has, at its creation",
   'GET /projects/:id/snapshot':
     'the keep-around refs that notes and merge request diffs written through the API make are not kept',
   'GET /personal_access_tokens': "tokens take the file's now as their creation time",

@@ -314,7 +314,7 @@ describe('labels in scenarios', () => {
     await send(fx, 'POST', `${WEB}/labels/docs/subscribe`, 'bob-api');
     const file = exportScenario(fx.state, { now: fx.clock.iso() });
     const acme = file.groups!.find((g) => g.path === 'acme')!;
-    expect(acme.labels).toEqual([{ name: 'team', color: '#0000FF', subscribers: ['erin'] }]);
+    expect(acme.labels).toEqual([{ id: 1, name: 'team', color: '#0000FF', subscribers: ['erin'] }]);
     const web = file.projects!.find((p) => p.path === 'acme/website')!;
     expect(web.group_labels).toEqual([{ name: 'team', subscribers: ['carol'], priority: 4 }]);
     expect(web.labels!.find((l) => l.name === 'docs')).toMatchObject({ subscribers: ['bob'] });

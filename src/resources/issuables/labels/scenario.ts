@@ -10,7 +10,7 @@ import type { PlatformState } from '../../../core/state.js';
 import { ientries, tget, tvalues } from '../../../core/table.js';
 import type { Project } from '../../projects/model.js';
 import { availableLabels, createLabel } from '../model.js';
-import { labelScenario } from '../scenario.js';
+import { keeping, labelScenario } from '../scenario.js';
 import { ownLabels, setLabelPriority, setLabelSubscription } from './model.js';
 
 type S = Draft<PlatformState>;
@@ -70,11 +70,15 @@ export function buildGroupLabels(
   now: string,
 ): void {
   for (const l of labels) {
-    const id = createLabel(
-      st,
-      { group_id: groupId },
-      { title: l.name, color: l.color, description: l.description ?? null },
-      now,
+    // With its exported id, as a project's labels: group and project labels share one sequence, so a
+    // group label made after a project's would otherwise take that one's id on load.
+    const id = keeping(st, 'labels', st.issuables.labels, l.id, () =>
+      createLabel(
+        st,
+        { group_id: groupId },
+        { title: l.name, color: l.color, description: l.description ?? null },
+        now,
+      ),
     );
     for (const u of l.subscribers) setLabelSubscription(st, id, uid(u), null, true);
   }
@@ -119,7 +123,7 @@ export function exportLabels(st: PlatformState, out: ScenarioOut): void {
   for (const l of tvalues(iss.labels)) {
     const g = l.group_id === null ? undefined : out.group(l.group_id);
     if (!g) continue;
-    const e: Entry = { name: l.title, color: l.color };
+    const e: Entry = { id: l.id, name: l.title, color: l.color };
     if (l.description !== null) e.description = l.description;
     ((g.labels ??= []) as Entry[]).push(e);
   }
