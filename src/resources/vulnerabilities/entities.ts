@@ -11,33 +11,9 @@ import { issuableRenderer } from '../issuables/entities.js';
 import type { IssueRecord } from '../issuables/store.js';
 import { findingsOf } from './model.js';
 import type { ExportRecord, FindingRecord, IssueLinkRecord, VulnerabilityRecord } from './store.js';
+import { projectIdentity } from '../jobs/entities.js';
 
 type Json = Record<string, unknown>;
-
-/** `Entities::ProjectIdentity`. */
-export function projectIdentity(st: PlatformState, p: ProjectRecord): Json {
-  const names: string[] = [];
-  if (p.namespace_kind === 'group')
-    for (
-      let g = tget(st.groups, p.namespace_id);
-      g;
-      g = g.parent_id === null ? undefined : tget(st.groups, g.parent_id)
-    )
-      names.unshift(g.name);
-  else {
-    const owner = p.owner_id === null ? undefined : tget(st.users, p.owner_id);
-    if (owner) names.push(owner.name);
-  }
-  return {
-    id: p.id,
-    description: p.description,
-    name: p.name,
-    name_with_namespace: [...names, p.name].join(' / '),
-    path: p.path,
-    path_with_namespace: p.path_with_namespace,
-    created_at: new Date(p.created_at).toISOString(),
-  };
-}
 
 /** The report entry a finding was stored from (`raw_metadata`, a JSON text). */
 function rawMetadata(f: FindingRecord): string {
